@@ -1,0 +1,141 @@
+//! Redaction of secrets and personal data, before anything is stored, counted or shown.
+//!
+//! A [`Redactor`] is compiled once from a [`RedactSpec`] and then applied to text
+//! ([`Redactor::redact_text`]) or to JSON values ([`Redactor::redact_value`]). It replaces what
+//! it finds with a typed placeholder (`[EMAIL]`) or a partial mask (`138****0000`) and counts
+//! every replacement by kind in [`RedactionCounts`].
+//!
+//! Pure: no I/O, no global state besides lazily compiled regular expressions; never panics on
+//! any input.
+//!
+//! Guarantees the rest of toolshape relies on:
+//! - **Idempotent**: redacting redacted output changes nothing and counts nothing. Placeholders
+//!   and partial masks are never matched again, and because a replacement can give its
+//!   neighbours a new context, text is redacted repeatedly until nothing more is found.
+//! - **Nothing found, nothing copied**: text without findings comes back borrowed.
+//! - **Overlaps**: when findings overlap, the union of what they cover is replaced once, under
+//!   the kind of the finding that starts earliest (the longest one on a tie), so no part of
+//!   any finding stays visible.
+//! - **Valid UTF-8**: replacements only ever start and end on character boundaries.
+//! - **Linear**: cost grows with the input, and text with nothing to find costs one quick scan
+//!   per detector; deep JSON is walked without recursion.
+
+//!
+//! Decisions on look-alikes (each backed by a test):
+//! - Emails need a dotted domain with an alphabetic top-level domain: `user@localhost` and
+//!   `root@host` stay, as do `git@github.com` (the SSH host convention), `icon@2x.png`-style file
+//!   names, and the `user@` of a URL (`https://user@host`), whose password is `url_credentials`.
+//! - Phones are `+<country code>` numbers of 8 to 15 digits, North American 3-3-4 numbers with
+//!   parentheses, dashes or dots (not spaces alone), and Chinese mobiles `1[3-9]` + 9 digits,
+//!   never glued to other digits, letters, `.` or `-`. Dates, times, versions, IPv4 addresses,
+//!   UUIDs, hashes and 10- or 13-digit timestamps do not have these shapes.
+//! - Cards must start with 2–6 (the card networks' ranges) besides passing Luhn, so
+//!   Luhn-valid order numbers and timestamps starting with 1, 7, 8 or 9 stay.
+//! - IBANs are recognised for the countries of the IBAN registry, at their exact length.
+//! - Numbers in JSON are not searched (only strings are): a phone stored as a JSON number stays,
+//!   unless its key names a secret.
+//! - `_key` fields are secret only when the value looks random (see `secret_field` in
+//!   [`BUILTIN_KINDS`]); `public_key`, `primary_key`, `sort_key` and the like never are, and
+//!   neither are paging cursors (`next_page_token`) or tokenizer settings (`bos_token`).
+
+mod checksum;
+mod detectors;
+mod error;
+mod fields;
+mod kinds;
+mod mask;
+mod pem;
+mod phone;
+mod redactor;
+mod text;
+mod value;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use error::RedactError;
+pub use kinds::BUILTIN_KINDS;
+pub use redactor::Redactor;
+
+/// How a found value is replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RedactStyle {
+    /// `[EMAIL]`, `[AWS_ACCESS_KEY]`, …
+    #[default]
+    Placeholder,
+    /// Keep a few leading and trailing characters: `138****0000`, `jo***@example.com`.
+    Partial,
+}
+
+/// A user-defined pattern.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CustomPattern {
+    /// The kind name used in the placeholder and the counts (`[EMPLOYEE_ID]`).
+    pub name: String,
+    /// A regular expression (Rust `regex` syntax).
+    pub pattern: String,
+}
+
+/// What to redact. Deserialized from the `redact:` key of a mask's `result`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RedactSpec {
+    /// Run the built-in detectors (on by default).
+    pub builtins: bool,
+    /// Built-in detector kinds to switch off (for example `phone`).
+    pub disable: Vec<String>,
+    /// Extra patterns.
+    pub patterns: Vec<CustomPattern>,
+    /// Placeholder or partial mask.
+    pub style: RedactStyle,
+}
+
+impl Default for RedactSpec {
+    fn default() -> Self {
+        RedactSpec { builtins: true, disable: Vec::new(), patterns: Vec::new(), style: RedactStyle::Placeholder }
+    }
+}
+
+/// How many replacements were made, by kind (`email`, `aws_access_key`, …).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RedactionCounts(pub BTreeMap<String, u64>);
+
+impl RedactionCounts {
+    /// Add `n` replacements of `kind`. Adding zero leaves no empty entry behind.
+    pub fn add(&mut self, kind: &str, n: u64) {
+        if n == 0 {
+            return;
+        }
+        match self.0.get_mut(kind) {
+            Some(count) => *count = count.saturating_add(n),
+            None => {
+                self.0.insert(kind.to_owned(), n);
+            }
+        }
+    }
+
+    /// Add every count of `other` to this one.
+    pub fn merge(&mut self, other: &RedactionCounts) {
+        for (kind, n) in &other.0 {
+            self.add(kind, *n);
+        }
+    }
+
+    /// All replacements, of every kind.
+    pub fn total(&self) -> u64 {
+        self.0.values().fold(0u64, |acc, n| acc.saturating_add(*n))
+    }
+
+    /// True when nothing was replaced.
+    pub fn is_empty(&self) -> bool {
+        self.total() == 0
+    }
+
+    /// Replacements of one kind (zero when there were none).
+    pub fn get(&self, kind: &str) -> u64 {
+        self.0.get(kind).copied().unwrap_or(0)
+    }
+}

@@ -1,0 +1,213 @@
+//! Phone numbers: international `+<country code> …` forms, North American national forms and
+//! Chinese mobile numbers.
+//!
+//! Phone numbers are digits with separators, and so are dates, times, versions, IP addresses,
+//! ids and timestamps. The forms accepted here are the ones that rarely mean anything else: a
+//! leading `+`, a parenthesised or dash/dot separated 3-3-4 North American shape with valid
+//! area and exchange codes, or an 11-digit `1[3-9]…` Chinese mobile number standing alone.
+//! Bare digit runs of other lengths are left alone.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detectors::{char_after, char_at, char_before, lazy_regex};
+use crate::kinds::Kind;
+use crate::text::{Finding, Rule};
+
+lazy_regex!(INTERNATIONAL, r"\+[0-9]{1,15}(?:[ .\-]?\([0-9]{1,5}\)[ .\-]?[0-9]{1,12})?(?:[ .\-][0-9]{1,12}){0,6}");
+lazy_regex!(NORTH_AMERICAN, r"(?:1[ .\-]?)?(?:\([2-9][0-9]{2}\)[ .\-]?|[2-9][0-9]{2}[.\-])[2-9][0-9]{2}[.\-][0-9]{4}");
+lazy_regex!(CHINESE_MOBILE, r"1[3-9][0-9](?:[0-9]{8}|[ \-][0-9]{4}[ \-][0-9]{4})");
+
+/// Every phone regex, for the compile test.
+#[cfg(test)]
+pub(crate) const ALL: [&LazyLock<Option<Regex>>; 3] = [&INTERNATIONAL, &NORTH_AMERICAN, &CHINESE_MOBILE];
+
+/// Finds every phone number in `text`.
+///
+/// After a rejected candidate the search resumes one character later rather than after the
+/// candidate: `01 415-555-0100` is first seen as `1 415-555-0100` (glued to the `0`, rejected),
+/// and the number inside must still be found. Candidates are short, so this stays linear.
+pub(crate) fn find(text: &str, out: &mut Vec<Finding>) {
+    if let Some(re) = INTERNATIONAL.as_ref() {
+        each_candidate(re, text, |start, s| {
+            if char_before(text, start).is_some_and(|c| c.is_alphanumeric() || "_+".contains(c)) {
+                return None;
+            }
+            international_len(text, start, s)
+        })
+        .for_each(|(start, end)| push(out, start, end));
+    }
+    for re in [&NORTH_AMERICAN, &CHINESE_MOBILE] {
+        let Some(re) = re.as_ref() else {
+            continue;
+        };
+        each_candidate(re, text, |start, s| {
+            let end = start + s.len();
+            (national_bounded(text, start, end) && consistent_separators(s)).then_some(s.len())
+        })
+        .for_each(|(start, end)| push(out, start, end));
+    }
+}
+
+/// Runs `accept` on each candidate of `re`; it returns the accepted length, or `None` to resume
+/// the search one character after the candidate's start.
+fn each_candidate<'a>(
+    re: &'a Regex,
+    text: &'a str,
+    mut accept: impl FnMut(usize, &str) -> Option<usize> + 'a,
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        while pos <= text.len() {
+            let m = re.find_at(text, pos)?;
+            match accept(m.start(), m.as_str()) {
+                Some(len) => {
+                    pos = m.end().max(m.start() + 1);
+                    return Some((m.start(), m.start() + len));
+                }
+                None => {
+                    pos = m.start() + char_at(text, m.start()).map_or(1, char::len_utf8);
+                }
+            }
+        }
+        None
+    })
+}
+
+fn push(out: &mut Vec<Finding>, start: usize, end: usize) {
+    out.push(Finding::whole(start, end, Rule::Builtin(Kind::Phone)));
+}
+
+fn is_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'.' | b'-')
+}
+
+/// Nothing glued on either side: not the middle of a longer number, a decimal, a version or
+/// a word.
+fn national_bounded(text: &str, start: usize, end: usize) -> bool {
+    let left_ok = !char_before(text, start).is_some_and(|c| c.is_alphanumeric() || "_.-+".contains(c));
+    let right_ok = match char_at(text, end) {
+        None => true,
+        Some(c) if c.is_alphanumeric() || c == '_' => false,
+        Some('.' | '-') => !char_after(text, end).is_some_and(|c| c.is_ascii_digit()),
+        Some(_) => true,
+    };
+    left_ok && right_ok
+}
+
+/// `415-555-0100` and `415.555.0100`, not `415-555.0100`.
+fn consistent_separators(s: &str) -> bool {
+    let mut seps = s.bytes().skip_while(|b| *b == b'(').filter(|b| matches!(b, b'.' | b'-'));
+    match seps.next() {
+        None => true,
+        Some(first) => seps.all(|b| b == first),
+    }
+}
+
+/// How much of an international candidate is a phone number, if any.
+///
+/// The regex is generous about trailing groups (`+1 415 555 0100 24 hours`), so the candidate is
+/// shortened group by group at spaces until it has at most 15 digits (the E.164 maximum) and a
+/// clean end; at least 8 digits are required.
+fn international_len(text: &str, start: usize, s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut ends = vec![s.len()];
+    for i in (1..bytes.len()).rev() {
+        if bytes[i] == b' ' && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
+            ends.push(i);
+        }
+    }
+    for (n, &end) in ends.iter().enumerate() {
+        let candidate = &s[..end];
+        let digits = candidate.bytes().filter(u8::is_ascii_digit).count();
+        if digits > 15 {
+            continue;
+        }
+        if digits < 8 {
+            return None;
+        }
+        if n == 0 && !clean_end(text, start + end) {
+            continue;
+        }
+        if looks_like_date_or_address(candidate) {
+            return None;
+        }
+        return Some(end);
+    }
+    None
+}
+
+fn clean_end(text: &str, end: usize) -> bool {
+    match char_at(text, end) {
+        None => true,
+        Some(c) if c.is_alphanumeric() || c == '_' => false,
+        Some('.' | '-') => !char_after(text, end).is_some_and(|c| c.is_ascii_digit()),
+        Some(_) => true,
+    }
+}
+
+/// `+2024-01-02` (a date in a diff), `+10.0.0.1`: digit groups that mean something else.
+fn looks_like_date_or_address(candidate: &str) -> bool {
+    let body = candidate.trim_start_matches('+');
+    let mut groups: Vec<&str> = Vec::new();
+    let mut seps: Vec<u8> = Vec::new();
+    let mut start = 0;
+    for (i, b) in body.bytes().enumerate() {
+        if is_separator(b) || b == b'(' || b == b')' {
+            if i > start {
+                groups.push(&body[start..i]);
+            }
+            seps.push(b);
+            start = i + 1;
+        }
+    }
+    if start < body.len() {
+        groups.push(&body[start..]);
+    }
+    let number = |g: &str| g.parse::<u32>().unwrap_or(0);
+    let lens: Vec<usize> = groups.iter().map(|g| g.len()).collect();
+    let same_date_sep = seps.len() >= 2 && seps[0] == seps[1] && matches!(seps[0], b'-' | b'.');
+    if same_date_sep && lens.len() >= 3 {
+        let (a, b, c) = (groups[0], groups[1], groups[2]);
+        if lens[..3] == [4, 2, 2] && (1..=12).contains(&number(b)) && (1..=31).contains(&number(c)) {
+            return true;
+        }
+        if lens[..3] == [2, 2, 4] && (1..=31).contains(&number(a)) && (1..=12).contains(&number(b)) {
+            return true;
+        }
+    }
+    let all_dots = !seps.is_empty() && seps.iter().all(|b| *b == b'.');
+    all_dots && lens.len() >= 4 && lens.iter().all(|l| *l <= 3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        find(text, &mut out);
+        out.iter().map(|f| &text[f.start..f.end]).collect()
+    }
+
+    #[test]
+    fn trailing_numbers_are_trimmed_at_spaces() {
+        assert_eq!(found("call +1 415 555 0100 24 hours"), ["+1 415 555 0100 24"]);
+        // The national number inside is found too; overlapping findings merge into one.
+        assert_eq!(found("+86 138 0000 0000 1234567 x")[0], "+86 138 0000 0000");
+    }
+
+    #[test]
+    fn a_rejected_candidate_does_not_hide_the_number_inside() {
+        assert_eq!(found("01 415-555-0100"), ["415-555-0100"]);
+        assert_eq!(found("x+1 415-555-0100"), ["415-555-0100"]);
+    }
+
+    #[test]
+    fn dates_and_addresses_with_plus_are_not_phones() {
+        assert!(found("+2024-01-02 10:11:12 started").is_empty());
+        assert!(found("+192.168.100.200").is_empty());
+        assert!(found("+31.12.2024").is_empty());
+    }
+}

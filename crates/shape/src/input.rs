@@ -1,0 +1,205 @@
+//! Parse an upstream result and locate its records without building the whole tree.
+//!
+//! The located records are borrowed slices of the input (`&RawValue`), so finding 1,000,000
+//! records in 100 MB costs one validating scan and 16 bytes per record; only the records
+//! that are filtered, sorted, aggregated or shown are ever parsed into values.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{Deserializer as _, MapAccess, Visitor};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::path::{FieldPath, Segment};
+
+/// How deep automatic record location looks into wrapper objects.
+const AUTO_DEPTH: usize = 3;
+
+/// What the result turned out to be.
+pub(crate) enum Located<'a> {
+    /// A list of records, with notes about the wrapper around it.
+    Records { items: Vec<&'a RawValue>, wrapper: Wrapper },
+    /// A JSON value that is not a list of records.
+    Value(Value),
+    /// Text (anything that is not JSON, or a JSON string).
+    Text(Cow<'a, str>),
+}
+
+/// What surrounded the records: small scalar siblings worth a mention, bigger ones named.
+#[derive(Default)]
+pub(crate) struct Wrapper {
+    /// `total_count=1412` style notes, already formatted.
+    pub(crate) notes: Vec<String>,
+    /// Sibling members too large to mention; listed in `omitted`.
+    pub(crate) dropped: Vec<String>,
+    /// Set when a declared records path was not found.
+    pub(crate) path_missing: Option<String>,
+}
+
+/// Decode `bytes` as UTF-8, replacing invalid sequences.
+pub(crate) fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (Cow::Borrowed(s), false),
+        Err(_) => (String::from_utf8_lossy(bytes), true),
+    }
+}
+
+/// Find the records in `text`.
+pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>) -> Located<'a> {
+    let trimmed = text.trim();
+    match trimmed.as_bytes().first() {
+        Some(b'[') | Some(b'{') => {}
+        Some(b'"') => {
+            return match serde_json::from_str::<String>(trimmed) {
+                Ok(s) => Located::Text(Cow::Owned(s)),
+                Err(_) => Located::Text(Cow::Borrowed(text)),
+            };
+        }
+        _ => return Located::Text(Cow::Borrowed(text)),
+    }
+    // The common case, a bare array, takes one validating scan instead of two.
+    if path.is_none()
+        && trimmed.starts_with('[')
+        && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(trimmed)
+    {
+        return Located::Records { items, wrapper: Wrapper::default() };
+    }
+    let Ok(root) = serde_json::from_str::<&RawValue>(trimmed) else {
+        return Located::Text(Cow::Borrowed(text));
+    };
+    let mut wrapper = Wrapper::default();
+    if let Some(path) = path {
+        if let Some(raw) = walk(root, path.segments())
+            && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw.get()) {
+                return Located::Records { items, wrapper };
+            }
+        wrapper.path_missing = Some(path.as_str().to_owned());
+    }
+    auto_locate(root, wrapper, AUTO_DEPTH)
+}
+
+fn walk<'a>(mut cur: &'a RawValue, segments: &[Segment]) -> Option<&'a RawValue> {
+    for seg in segments {
+        cur = match seg {
+            Segment::Key(k) => raw_members(cur)?.into_iter().find(|(name, _)| name == k)?.1,
+            Segment::Index(i) => serde_json::from_str::<Vec<&RawValue>>(cur.get()).ok()?.get(*i).copied()?,
+            Segment::Each => return None,
+        };
+    }
+    Some(cur)
+}
+
+fn auto_locate<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize) -> Located<'a> {
+    let text = root.get();
+    if text.starts_with('[')
+        && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(text) {
+            return Located::Records { items, wrapper };
+        }
+    if depth > 0 && text.starts_with('{')
+        && let Some(members) = raw_members(root) {
+            let total: usize = text.len();
+            let largest = members
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, v))| matches!(v.get().as_bytes().first(), Some(b'[') | Some(b'{')))
+                .max_by_key(|(_, (_, v))| v.get().len());
+            if let Some((idx, (_, dominant))) = largest {
+                // A member holding at least half the bytes, or the only structured member, is
+                // what the result is about; its siblings are metadata.
+                let only_structured = members
+                    .iter()
+                    .enumerate()
+                    .all(|(i, (_, v))| i == idx || !v.get().starts_with(['{', '[']));
+                if (dominant.get().len() * 2 >= total || only_structured) && dominant.get().len() > 2 {
+                    let mut budget_for_notes = 300usize;
+                    for (i, (name, v)) in members.iter().enumerate() {
+                        if i == idx {
+                            continue;
+                        }
+                        let raw = v.get();
+                        let cost = raw.len() + name.len();
+                        if raw.len() <= 100 && name.len() <= 40 && cost <= budget_for_notes && !raw.starts_with(['{', '[']) {
+                            budget_for_notes -= cost;
+                            wrapper.notes.push(format!("{name}={raw}"));
+                        } else {
+                            wrapper.dropped.push(name.clone());
+                        }
+                    }
+                    if let Located::Records { items, wrapper } = auto_locate(dominant, wrapper, depth - 1) {
+                        return Located::Records { items, wrapper };
+                    }
+                }
+            }
+        }
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) => Located::Value(v),
+        Err(_) => Located::Text(Cow::Borrowed(text)),
+    }
+}
+
+/// The members of a raw JSON object, in order, values left raw.
+fn raw_members(raw: &RawValue) -> Option<Vec<(String, &RawValue)>> {
+    struct Members;
+    impl<'de> Visitor<'de> for Members {
+        type Value = Vec<(String, &'de RawValue)>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some((k, v)) = map.next_entry::<Cow<'de, str>, &'de RawValue>()? {
+                out.push((k.into_owned(), v));
+            }
+            Ok(out)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    de.deserialize_map(Members).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn records_len(l: &Located<'_>) -> Option<usize> {
+        match l {
+            Located::Records { items, .. } => Some(items.len()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn finds_dominant_array_and_notes_siblings() {
+        let text = r#"{"total_count": 1412, "incomplete_results": false, "items": [{"a":1},{"a":2},{"a":3}]}"#;
+        let l = locate(text, None);
+        assert_eq!(records_len(&l), Some(3));
+        if let Located::Records { wrapper, .. } = l {
+            assert_eq!(wrapper.notes, vec!["total_count=1412", "incomplete_results=false"]);
+        }
+    }
+
+    #[test]
+    fn nested_wrappers_and_declared_paths() {
+        let text = r#"{"data": {"rows": [1, 2], "meta": 1}}"#;
+        assert_eq!(records_len(&locate(text, None)), Some(2));
+        let p = FieldPath::parse("$.data.rows").unwrap();
+        assert_eq!(records_len(&locate(text, Some(&p))), Some(2));
+        let missing = FieldPath::parse("$.nope").unwrap();
+        match locate(text, Some(&missing)) {
+            Located::Records { wrapper, .. } => assert_eq!(wrapper.path_missing.as_deref(), Some("$.nope")),
+            _ => panic!("fallback to auto expected"),
+        }
+    }
+
+    #[test]
+    fn non_json_and_small_objects() {
+        assert!(matches!(locate("hello [world", None), Located::Text(_)));
+        assert!(matches!(locate("{\"a\": {\"x\": 1}, \"b\": [1], \"c\": \"some text here\"}", None), Located::Value(_)));
+        assert!(matches!(locate("\"a string\"", None), Located::Text(t) if t == "a string"));
+        // Nesting past the parser's limit is still located; the record itself is then shown
+        // as its text (see `records::parse`).
+        let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+        assert!(matches!(locate(&deep, None), Located::Records { .. } | Located::Text(_)));
+    }
+}
