@@ -1,0 +1,209 @@
+//! The tool surface: which tools a model sees under a profile, and how each is defined.
+//!
+//! A [`Surface`] is computed once per profile (and per change of the upstream tool lists)
+//! by [`MaskSet::surface`]; calls are then routed through it, so a tool that is not on the
+//! surface cannot be called, and is refused with the same error as a tool that does not
+//! exist at all.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use toolshape_tokens::Tokenizer;
+
+use crate::compile::{MaskSet, entry_matches, namespaced};
+use crate::config::ProfileTools;
+use crate::error::did_you_mean;
+
+/// A tool an upstream server lists (from its `tools/list`).
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct UpstreamTool {
+    /// The upstream's name in the config.
+    pub upstream: String,
+    /// The tool name as the upstream spells it.
+    pub name: String,
+    /// The upstream's description.
+    #[serde(default)]
+    pub description: String,
+    /// The upstream's input schema.
+    #[serde(default, rename = "inputSchema")]
+    pub input_schema: Value,
+}
+
+/// A tool definition as the model sees it (the MCP `Tool` fields toolshape lists).
+/// No `outputSchema`: every result is an envelope, and an upstream's output schema would
+/// make clients reject it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolDefinition {
+    /// The tool name.
+    pub name: String,
+    /// What the model reads about it.
+    pub description: String,
+    /// JSON Schema of its arguments.
+    #[serde(rename = "inputSchema")]
+    pub input_schema: Value,
+}
+
+impl ToolDefinition {
+    /// The definition as MCP lists it: `{"name", "description", "inputSchema"}`.
+    pub fn to_json(&self) -> Value {
+        json!({ "name": self.name, "description": self.description, "inputSchema": self.input_schema })
+    }
+
+    /// What the definition costs in the model's context: the tokens of its compact JSON.
+    pub fn tokens(&self, tokenizer: &Tokenizer) -> usize {
+        tokenizer.count(&self.to_json().to_string())
+    }
+}
+
+/// Where a listed tool's calls go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// The mask at this index of the mask set.
+    Mask(usize),
+    /// An upstream tool passed through unmasked.
+    Upstream { upstream: String, tool: String },
+}
+
+/// One listed tool.
+#[derive(Debug, Clone)]
+pub(crate) struct Listed {
+    pub(crate) definition: ToolDefinition,
+    pub(crate) target: Target,
+}
+
+/// The tools a model sees under one profile, and where their calls go. A surface belongs
+/// to the [`MaskSet`] that made it: make a new one after recompiling the config.
+#[derive(Debug, Clone)]
+pub struct Surface {
+    pub(crate) profile: Option<String>,
+    pub(crate) tools: Vec<Listed>,
+    pub(crate) notes: Vec<String>,
+}
+
+impl Surface {
+    /// The profile this surface was made for.
+    pub fn profile(&self) -> Option<&str> {
+        self.profile.as_deref()
+    }
+
+    /// The tool definitions, masks first (in config order), then unmasked upstream tools.
+    pub fn definitions(&self) -> impl Iterator<Item = &ToolDefinition> {
+        self.tools.iter().map(|t| &t.definition)
+    }
+
+    /// The definition of `name`, if it is on this surface.
+    pub fn get(&self, name: &str) -> Option<&ToolDefinition> {
+        self.find(name).map(|t| &t.definition)
+    }
+
+    /// How many tools are listed.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether no tool is listed.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Upstream tools left off the surface because their names collided, one line each.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// The total definition cost in tokens.
+    pub fn tokens(&self, tokenizer: &Tokenizer) -> usize {
+        self.definitions().map(|d| d.tokens(tokenizer)).sum()
+    }
+
+    pub(crate) fn find(&self, name: &str) -> Option<&Listed> {
+        self.tools.iter().find(|t| t.definition.name == name)
+    }
+
+    /// "did you mean" among the tools on this surface only, so the hint never reveals a
+    /// tool outside the profile.
+    pub(crate) fn suggest(&self, name: &str) -> Option<String> {
+        did_you_mean(name, self.tools.iter().map(|t| t.definition.name.as_str()))
+    }
+}
+
+/// A profile that is not in the config.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown profile `{name}`{}", hint.as_ref().map(|h| format!("; {h}")).unwrap_or_default())]
+pub struct UnknownProfile {
+    /// The profile asked for.
+    pub name: String,
+    /// A suggestion, or the list of profiles.
+    pub hint: Option<String>,
+}
+
+impl MaskSet {
+    /// The surface a model sees under `profile` (`None`: every tool), given the tools the
+    /// upstreams list. Masks come first, in config order; then each unmasked upstream tool,
+    /// namespaced per the prefix policy, unless its upstream hides unmasked tools, a mask
+    /// uses it as a handler, or its name collides with a tool already listed (see
+    /// [`Surface::notes`]).
+    pub fn surface(&self, profile: Option<&str>, upstream_tools: &[UpstreamTool]) -> Result<Surface, UnknownProfile> {
+        let allowed: Option<&ProfileTools> = match profile {
+            None => None,
+            Some(p) => Some(self.profiles.get(p).ok_or_else(|| UnknownProfile {
+                name: p.to_owned(),
+                hint: did_you_mean(p, self.profiles.keys().map(String::as_str)).or_else(|| {
+                    Some(if self.profiles.is_empty() {
+                        "the config defines no profiles".to_owned()
+                    } else {
+                        format!(
+                            "profiles: {}",
+                            self.profiles.keys().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                        )
+                    })
+                }),
+            })?),
+        };
+        let shows = |name: &str| match allowed {
+            None | Some(ProfileTools::All) => true,
+            Some(ProfileTools::Tools(entries)) => entries.iter().any(|e| entry_matches(e, name)),
+        };
+        let mut tools = Vec::new();
+        let mut notes = Vec::new();
+        let mut taken = std::collections::BTreeSet::new();
+        for (i, mask) in self.masks.iter().enumerate() {
+            taken.insert(mask.name.clone());
+            if shows(&mask.name) {
+                tools.push(Listed {
+                    definition: ToolDefinition {
+                        name: mask.name.clone(),
+                        description: mask.description.clone(),
+                        input_schema: mask.input_schema.clone(),
+                    },
+                    target: Target::Mask(i),
+                });
+            }
+        }
+        for tool in upstream_tools {
+            if self.handlers.contains(&(tool.upstream.clone(), tool.name.clone())) {
+                continue;
+            }
+            let Some(naming) = self.upstreams.get(&tool.upstream) else { continue };
+            if !naming.expose {
+                continue;
+            }
+            let name = namespaced(self.defaults.prefix, &self.defaults.prefix_separator, &naming.prefix, &tool.name);
+            if !taken.insert(name.clone()) {
+                notes.push(format!(
+                    "upstream tool `{}/{}` is not listed: the name `{name}` is already taken",
+                    tool.upstream, tool.name
+                ));
+                continue;
+            }
+            if shows(&name) {
+                let input_schema =
+                    if tool.input_schema.is_object() { tool.input_schema.clone() } else { json!({"type": "object"}) };
+                tools.push(Listed {
+                    definition: ToolDefinition { name, description: tool.description.clone(), input_schema },
+                    target: Target::Upstream { upstream: tool.upstream.clone(), tool: tool.name.clone() },
+                });
+            }
+        }
+        Ok(Surface { profile: profile.map(str::to_owned), tools, notes })
+    }
+}
