@@ -160,7 +160,11 @@ fn count(c: &mut Criterion) {
         g.warm_up_time(Duration::from_secs(1));
         g.measurement_time(Duration::from_secs(4));
         g.throughput(Throughput::Bytes(text.len() as u64));
+        // `count` is one thread, like tiktoken-rs; `count_parallel` uses every core.
         g.bench_function("toolshape_tokens", |bench| bench.iter(|| black_box(ours.count(black_box(text)))));
+        g.bench_function("toolshape_tokens_parallel", |bench| {
+            bench.iter(|| black_box(ours.count_parallel(black_box(text))))
+        });
         g.bench_function("tiktoken_rs", |bench| {
             bench.iter(|| black_box(tiktoken.encode_ordinary(black_box(text)).len()))
         });

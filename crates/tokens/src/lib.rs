@@ -99,9 +99,41 @@ impl Tokenizer {
         self.encoding
     }
 
-    /// The exact number of tokens of `text`.
+    /// The exact number of tokens of `text`, on this thread.
     pub fn count(&self, text: &str) -> usize {
         self.bpe.count(text)
+    }
+
+    /// [`Tokenizer::count`] on every core for long texts (one process owning the machine,
+    /// like `toolshape tokens` on a big file); the gateway counts on one thread so that
+    /// concurrent calls are not slowed down by one large result.
+    pub fn count_parallel(&self, text: &str) -> usize {
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        if text.len() < PARALLEL_MIN_BYTES || threads < 2 {
+            return self.bpe.count(text);
+        }
+        self.count_in_pieces(text, threads)
+    }
+
+    /// [`Tokenizer::count`] over `pieces` parallel pieces (at most), whatever the length.
+    pub fn count_in_pieces(&self, text: &str, pieces: usize) -> usize {
+        let cuts = split_points(text, pieces);
+        if cuts.len() <= 2 {
+            return self.bpe.count(text);
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = cuts
+                .windows(2)
+                .skip(1)
+                .map(|w| {
+                    let piece = &text[w[0]..w[1]];
+                    scope.spawn(move || self.bpe.count(piece))
+                })
+                .collect();
+            // The first piece is counted on this thread while the others run.
+            let first = self.bpe.count(&text[cuts[0]..cuts[1]]);
+            first + handles.into_iter().map(|h| h.join().unwrap_or_else(|_| 0)).sum::<usize>()
+        })
     }
 
     /// The exact number of tokens of `text` if it is at most `limit`, else `None`.
@@ -152,6 +184,45 @@ impl Tokenizer {
         }
         (&text[..best.0], best.1)
     }
+}
+
+/// Below this many bytes, one thread counts faster than several can start.
+const PARALLEL_MIN_BYTES: usize = 256 * 1024;
+
+/// Up to `pieces + 1` byte offsets (first 0, last `text.len()`) cutting `text` into about
+/// equal pieces, each cut where both pre-tokenizers (o200k_base, cl100k_base) always end a
+/// piece (see [`is_piece_boundary`]), so counting the pieces apart gives the same total as
+/// counting the whole (checked by a property test).
+pub fn split_points(text: &str, pieces: usize) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut cuts = vec![0];
+    let step = text.len() / pieces.max(1);
+    for k in 1..pieces.max(1) {
+        let from = (k * step).max(cuts.last().copied().unwrap_or(0) + 1);
+        let found = (from.max(1)..bytes.len().saturating_sub(1)).find(|&i| is_piece_boundary(bytes, i));
+        match found {
+            Some(cut) if cut < bytes.len() => cuts.push(cut),
+            _ => break,
+        }
+    }
+    cuts.push(text.len());
+    cuts.dedup();
+    cuts
+}
+
+/// Whether every pre-tokenizer piece ends just before byte `i`:
+/// - after a newline, before an ASCII letter or digit: no pattern starts with a newline and
+///   goes on into a letter or digit, and the patterns that take trailing newlines
+///   (`[\r\n/]*`) stop before letters and digits;
+/// - after an ASCII letter, before a space that an ASCII letter follows: the letter run
+///   ends at the letter, and the space opens the next word (` word`).
+fn is_piece_boundary(bytes: &[u8], i: usize) -> bool {
+    let (Some(&before), Some(&at), Some(&after)) = (bytes.get(i.wrapping_sub(1)), bytes.get(i), bytes.get(i + 1))
+    else {
+        return false;
+    };
+    (before == b'\n' && at.is_ascii_alphanumeric())
+        || (before.is_ascii_alphabetic() && at == b' ' && after.is_ascii_alphabetic())
 }
 
 /// No token of the supported vocabularies is longer than this many bytes.
@@ -214,6 +285,21 @@ mod tests {
         let n = t.count(&text);
         assert_eq!(t.count_till_limit(&text, n), Some(n));
         assert_eq!(t.count_till_limit(&text, n - 1), None);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+        /// Counting in pieces cut at [`split_points`] equals counting the whole.
+        #[test]
+        fn pieces_sum_to_the_whole(
+            lines in proptest::collection::vec("([ -~\t\r/é中🙂]{0,12}|[a-zA-Z]{1,6} [a-zA-Z]{1,6}|'s |\\n{0,2}[a-z]|  +[a-z])*", 0..60),
+            pieces in 2usize..8,
+            encoding in proptest::sample::select(Encoding::ALL.to_vec()),
+        ) {
+            let text = lines.join("\n");
+            let t = Tokenizer::new(encoding);
+            proptest::prop_assert_eq!(t.count_in_pieces(&text, pieces), t.bpe.count(&text));
+        }
     }
 
     #[test]

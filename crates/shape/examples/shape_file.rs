@@ -1,0 +1,52 @@
+//! Shape one file with the default plan and print the measurements: a minimal harness for
+//! measuring time and peak memory of the core alone (`/usr/bin/time -v`), without the CLI.
+//!
+//! `cargo run --release -p toolshape-shape --example shape_file -- FILE [BUDGET]`
+
+// A measuring harness talks to the person running it.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::process::ExitCode;
+
+use toolshape_shape::{OffsetContinuation, ShapeContext, ShapePlan, Shaper};
+use toolshape_tokens::Tokenizer;
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let Some(path) = args.next() else {
+        eprintln!("usage: shape_file FILE [BUDGET]");
+        return ExitCode::from(2);
+    };
+    let budget = args.next().and_then(|b| b.parse().ok()).unwrap_or(2000);
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            return ExitCode::from(3);
+        }
+    };
+    let Ok(shaper) = Shaper::new(ShapePlan { budget_tokens: budget, ..ShapePlan::default() }) else {
+        eprintln!("budget {budget} is too small");
+        return ExitCode::from(4);
+    };
+    let next = OffsetContinuation { tool: "result_read".into(), base: Default::default() };
+    let ctx = ShapeContext {
+        tool: "t",
+        tokenizer: Tokenizer::default(),
+        nonce: "0123456789abcdef",
+        now_unix: None,
+        resume: None,
+        continuation: &next,
+    };
+    let start = std::time::Instant::now();
+    match shaper.shape(&bytes, &ctx) {
+        Ok(shaped) => {
+            println!("{} ms {}", start.elapsed().as_millis(), serde_json::to_string(&shaped.report).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(4)
+        }
+    }
+}
