@@ -41,7 +41,11 @@ fn main() -> ExitCode {
     let start = std::time::Instant::now();
     match shaper.shape(&bytes, &ctx) {
         Ok(shaped) => {
-            println!("{} ms {}", start.elapsed().as_millis(), serde_json::to_string(&shaped.report).unwrap_or_default());
+            println!(
+                "{} ms {}",
+                start.elapsed().as_millis(),
+                serde_json::to_string(&shaped.report).unwrap_or_default()
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -71,9 +71,10 @@ pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>) -> Located<'a>
     let mut wrapper = Wrapper::default();
     if let Some(path) = path {
         if let Some(raw) = walk(root, path.segments())
-            && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw.get()) {
-                return Located::Records { items, wrapper };
-            }
+            && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw.get())
+        {
+            return Located::Records { items, wrapper };
+        }
         wrapper.path_missing = Some(path.as_str().to_owned());
     }
     auto_locate(root, wrapper, AUTO_DEPTH)
@@ -93,45 +94,47 @@ fn walk<'a>(mut cur: &'a RawValue, segments: &[Segment]) -> Option<&'a RawValue>
 fn auto_locate<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize) -> Located<'a> {
     let text = root.get();
     if text.starts_with('[')
-        && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(text) {
-            return Located::Records { items, wrapper };
-        }
-    if depth > 0 && text.starts_with('{')
-        && let Some(members) = raw_members(root) {
-            let total: usize = text.len();
-            let largest = members
-                .iter()
-                .enumerate()
-                .filter(|(_, (_, v))| matches!(v.get().as_bytes().first(), Some(b'[') | Some(b'{')))
-                .max_by_key(|(_, (_, v))| v.get().len());
-            if let Some((idx, (_, dominant))) = largest {
-                // A member holding at least half the bytes, or the only structured member, is
-                // what the result is about; its siblings are metadata.
-                let only_structured = members
-                    .iter()
-                    .enumerate()
-                    .all(|(i, (_, v))| i == idx || !v.get().starts_with(['{', '[']));
-                if (dominant.get().len() * 2 >= total || only_structured) && dominant.get().len() > 2 {
-                    let mut budget_for_notes = 300usize;
-                    for (i, (name, v)) in members.iter().enumerate() {
-                        if i == idx {
-                            continue;
-                        }
-                        let raw = v.get();
-                        let cost = raw.len() + name.len();
-                        if raw.len() <= 100 && name.len() <= 40 && cost <= budget_for_notes && !raw.starts_with(['{', '[']) {
-                            budget_for_notes -= cost;
-                            wrapper.notes.push(format!("{name}={raw}"));
-                        } else {
-                            wrapper.dropped.push(name.clone());
-                        }
+        && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(text)
+    {
+        return Located::Records { items, wrapper };
+    }
+    if depth > 0
+        && text.starts_with('{')
+        && let Some(members) = raw_members(root)
+    {
+        let total: usize = text.len();
+        let largest = members
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, v))| matches!(v.get().as_bytes().first(), Some(b'[') | Some(b'{')))
+            .max_by_key(|(_, (_, v))| v.get().len());
+        if let Some((idx, (_, dominant))) = largest {
+            // A member holding at least half the bytes, or the only structured member, is
+            // what the result is about; its siblings are metadata.
+            let only_structured =
+                members.iter().enumerate().all(|(i, (_, v))| i == idx || !v.get().starts_with(['{', '[']));
+            if (dominant.get().len() * 2 >= total || only_structured) && dominant.get().len() > 2 {
+                let mut budget_for_notes = 300usize;
+                for (i, (name, v)) in members.iter().enumerate() {
+                    if i == idx {
+                        continue;
                     }
-                    if let Located::Records { items, wrapper } = auto_locate(dominant, wrapper, depth - 1) {
-                        return Located::Records { items, wrapper };
+                    let raw = v.get();
+                    let cost = raw.len() + name.len();
+                    if raw.len() <= 100 && name.len() <= 40 && cost <= budget_for_notes && !raw.starts_with(['{', '['])
+                    {
+                        budget_for_notes -= cost;
+                        wrapper.notes.push(format!("{name}={raw}"));
+                    } else {
+                        wrapper.dropped.push(name.clone());
                     }
+                }
+                if let Located::Records { items, wrapper } = auto_locate(dominant, wrapper, depth - 1) {
+                    return Located::Records { items, wrapper };
                 }
             }
         }
+    }
     match serde_json::from_str::<Value>(text) {
         Ok(v) => Located::Value(v),
         Err(_) => Located::Text(Cow::Borrowed(text)),
@@ -195,7 +198,10 @@ mod tests {
     #[test]
     fn non_json_and_small_objects() {
         assert!(matches!(locate("hello [world", None), Located::Text(_)));
-        assert!(matches!(locate("{\"a\": {\"x\": 1}, \"b\": [1], \"c\": \"some text here\"}", None), Located::Value(_)));
+        assert!(matches!(
+            locate("{\"a\": {\"x\": 1}, \"b\": [1], \"c\": \"some text here\"}", None),
+            Located::Value(_)
+        ));
         assert!(matches!(locate("\"a string\"", None), Located::Text(t) if t == "a string"));
         // Nesting past the parser's limit is still located; the record itself is then shown
         // as its text (see `records::parse`).

@@ -38,11 +38,11 @@ mod records;
 mod shaper;
 mod text;
 
-pub use envelope::{render, Data, Envelope, Next, Omitted, Original, Status};
+pub use envelope::{Data, Envelope, Next, Omitted, Original, Status, render};
 pub use failure::Failure;
 pub use path::{FieldPath, PathError};
 pub use plan::{Filter, FilterError, Form, Projection, RenderMode, ShapePlan, SortOrder, SortSpec, TextKeep, TextSpec};
 pub use shaper::{
-    Continuation, OffsetContinuation, PlanError, Resume, ShapeContext, ShapeError, ShapeReport, Shaped, Shaper,
-    Snapshot, MIN_BUDGET_TOKENS,
+    Continuation, MIN_BUDGET_TOKENS, OffsetContinuation, PlanError, Resume, ShapeContext, ShapeError, ShapeReport,
+    Shaped, Shaper, Snapshot,
 };

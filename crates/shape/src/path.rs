@@ -68,9 +68,8 @@ impl FieldPath {
                     {
                         segments.push(Segment::Key(q.to_owned()));
                     } else {
-                        let n: usize = inner
-                            .parse()
-                            .map_err(|_| err("inside `[]` write nothing, a number, or a quoted key"))?;
+                        let n: usize =
+                            inner.parse().map_err(|_| err("inside `[]` write nothing, a number, or a quoted key"))?;
                         segments.push(Segment::Index(n));
                     }
                     i = close + 1;
@@ -179,9 +178,7 @@ fn select_from(segments: &[Segment], value: &Value) -> Option<Value> {
     match (first, value) {
         (Segment::Key(k), Value::Object(m)) => select_from(rest, m.get(k)?),
         (Segment::Index(i), Value::Array(a)) => select_from(rest, a.get(*i)?),
-        (Segment::Each, Value::Array(a)) => {
-            Some(Value::Array(a.iter().filter_map(|v| select_from(rest, v)).collect()))
-        }
+        (Segment::Each, Value::Array(a)) => Some(Value::Array(a.iter().filter_map(|v| select_from(rest, v)).collect())),
         _ => None,
     }
 }

@@ -214,7 +214,9 @@ pub struct Filter {
 
 /// A filter expression that does not compile.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid filter `{text}`: {reason} (write an RFC 9535 filter over one record, like `@.state == 'open' && @.comments > 3`)")]
+#[error(
+    "invalid filter `{text}`: {reason} (write an RFC 9535 filter over one record, like `@.state == 'open' && @.comments > 3`)"
+)]
 pub struct FilterError {
     /// The expression as given.
     pub text: String,

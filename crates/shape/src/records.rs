@@ -84,14 +84,16 @@ impl Caps<'_> {
             for (name, v) in map.iter_mut() {
                 let cap = self.named.get(name).copied().or(self.default);
                 if let Some(cap) = cap
-                    && cap_strings(v, cap, tok) {
-                        cut.push(name.clone());
-                    }
+                    && cap_strings(v, cap, tok)
+                {
+                    cut.push(name.clone());
+                }
             }
         } else if let Some(cap) = self.default
-            && cap_strings(record, cap, tok) {
-                cut.push("(value)".to_owned());
-            }
+            && cap_strings(record, cap, tok)
+        {
+            cut.push("(value)".to_owned());
+        }
         cut
     }
 }
@@ -199,7 +201,8 @@ mod tests {
     #[test]
     fn missing_keys_sort_last_both_ways() {
         let by = FieldPath::parse("n").unwrap();
-        let keys: Vec<SortKey> = [json!({"n": 2}), json!({}), json!({"n": 1})].iter().map(|r| SortKey::of(r, &by)).collect();
+        let keys: Vec<SortKey> =
+            [json!({"n": 2}), json!({}), json!({"n": 1})].iter().map(|r| SortKey::of(r, &by)).collect();
         for order in [SortOrder::Asc, SortOrder::Desc] {
             let mut idx = [0, 1, 2];
             idx.sort_by(|a, b| keys[*a].compare(&keys[*b], order));

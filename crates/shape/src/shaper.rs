@@ -15,12 +15,12 @@ use toolshape_redact::{RedactError, RedactionCounts, Redactor};
 use toolshape_tokens::Tokenizer;
 
 use crate::aggregate::{Aggregate, Aggregator};
-use crate::envelope::{render, to_neutral_json, Data, Envelope, Next, Omitted, Original, Status};
+use crate::envelope::{Data, Envelope, Next, Omitted, Original, Status, render, to_neutral_json};
 use crate::failure::Failure;
-use crate::input::{decode, locate, Located, Wrapper};
+use crate::input::{Located, Wrapper, decode, locate};
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{Form, ShapePlan, SortOrder};
-use crate::records::{cap_strings, parse, Caps, RecordShaper, SortKey};
+use crate::records::{Caps, RecordShaper, SortKey, cap_strings, parse};
 use crate::text;
 
 /// Where reading starts or resumes.
@@ -191,9 +191,10 @@ impl Shaper {
             return Err(PlanError::BudgetTooLow(plan.budget_tokens));
         }
         if let Some(sort) = &plan.sort
-            && sort.by.fans_out() {
-                return Err(PlanError::SortFansOut(sort.by.to_string()));
-            }
+            && sort.by.fans_out()
+        {
+            return Err(PlanError::SortFansOut(sort.by.to_string()));
+        }
         let redactor = Redactor::new(&plan.redact)?;
         Ok(Shaper { plan, redactor })
     }
@@ -281,7 +282,9 @@ impl Shaper {
                 self.redactor.redact_value(&mut v, &mut counts);
                 Snapshot { bytes: serde_json::to_vec(&v).unwrap_or_default() }
             }
-            Located::Text(t) => Snapshot { bytes: self.redactor.redact_text(&t, &mut counts).into_owned().into_bytes() },
+            Located::Text(t) => {
+                Snapshot { bytes: self.redactor.redact_text(&t, &mut counts).into_owned().into_bytes() }
+            }
         }
     }
 
@@ -320,14 +323,16 @@ impl Shaper {
             }
             if let Some(sort) = &plan.sort {
                 let mut key = SortKey::of(&rec, &sort.by);
-                if plan.filter.is_none() && !self.redactor.is_noop()
-                    && let (SortKey::Text(s), Some(name)) = (&key, sort.by.last_key()) {
-                        let mut v = Value::String(s.clone());
-                        self.redactor.redact_field(name, &mut v, &mut RedactionCounts::default());
-                        if let Value::String(r) = v {
-                            key = SortKey::Text(r);
-                        }
+                if plan.filter.is_none()
+                    && !self.redactor.is_noop()
+                    && let (SortKey::Text(s), Some(name)) = (&key, sort.by.last_key())
+                {
+                    let mut v = Value::String(s.clone());
+                    self.redactor.redact_field(name, &mut v, &mut RedactionCounts::default());
+                    if let Value::String(r) = v {
+                        key = SortKey::Text(r);
                     }
+                }
                 keys.push(key);
             }
             keep.push(idx);
@@ -382,10 +387,8 @@ impl Shaper {
                 return Ok(shaped);
             }
             Form::Records if plan.aggregate.as_ref().is_some_and(|a| a.only) => {
-                let data = aggregate
-                    .as_ref()
-                    .and_then(|a| serde_json::to_value(a).ok())
-                    .map_or(Data::Null, Data::Value);
+                let data =
+                    aggregate.as_ref().and_then(|a| serde_json::to_value(a).ok()).map_or(Data::Null, Data::Value);
                 let env = Envelope {
                     status: if total == 0 { Status::Empty } else { Status::Ok },
                     summary: describe.complete(0),
@@ -400,7 +403,13 @@ impl Shaper {
             _ => {}
         }
         if total == 0 {
-            let env = Envelope { status: Status::Empty, summary: describe.empty(), data: Data::Null, omitted: None, next: None };
+            let env = Envelope {
+                status: Status::Empty,
+                summary: describe.empty(),
+                data: Data::Null,
+                omitted: None,
+                next: None,
+            };
             let mut shaped = self.finish_fixed(env, bytes_in, counts, ctx)?;
             shaped.report.records_total = Some(0);
             return Ok(shaped);
@@ -619,7 +628,13 @@ impl Shaper {
     }
 
     /// Render an envelope whose data does not shrink; cut its summary if that is what it takes.
-    fn finish_fixed(&self, mut env: Envelope, bytes_in: u64, counts: RedactionCounts, ctx: &ShapeContext<'_>) -> Result<Shaped, ShapeError> {
+    fn finish_fixed(
+        &self,
+        mut env: Envelope,
+        bytes_in: u64,
+        counts: RedactionCounts,
+        ctx: &ShapeContext<'_>,
+    ) -> Result<Shaped, ShapeError> {
         let tok = &ctx.tokenizer;
         let budget = self.plan.budget_tokens;
         let mut text = render(&env, self.plan.render, ctx.nonce);
@@ -651,7 +666,14 @@ impl Shaper {
     }
 
     /// When not even one unit fits: say so, with the way to read on.
-    fn minimal(&self, mut env: Envelope, bytes_in: u64, counts: RedactionCounts, ctx: &ShapeContext<'_>, needed: usize) -> Result<Shaped, ShapeError> {
+    fn minimal(
+        &self,
+        mut env: Envelope,
+        bytes_in: u64,
+        counts: RedactionCounts,
+        ctx: &ShapeContext<'_>,
+        needed: usize,
+    ) -> Result<Shaped, ShapeError> {
         if env.omitted.is_none() && env.next.is_none() {
             return Err(ShapeError::BudgetTooSmall { budget: self.plan.budget_tokens, minimum: needed });
         }
@@ -703,11 +725,7 @@ fn kind_name(v: &Value) -> &'static str {
 }
 
 fn member_range(start: u64, shown: u64) -> String {
-    if shown == 0 {
-        "none".into()
-    } else {
-        format!("{}-{}", thousands(start + 1), thousands(start + shown))
-    }
+    if shown == 0 { "none".into() } else { format!("{}-{}", thousands(start + 1), thousands(start + shown)) }
 }
 
 /// The richest reduced form of one oversized unit that `fits` accepts: first every string
@@ -730,11 +748,9 @@ fn shrink_to_fit(
     };
     let changed_fields = |small: &Value| -> Vec<String> {
         match (small, rec) {
-            (Value::Object(m), Value::Object(r)) => r
-                .iter()
-                .filter(|(k, v)| m.get(k.as_str()) != Some(*v))
-                .map(|(k, _)| k.clone())
-                .collect(),
+            (Value::Object(m), Value::Object(r)) => {
+                r.iter().filter(|(k, v)| m.get(k.as_str()) != Some(*v)).map(|(k, _)| k.clone()).collect()
+            }
             _ => vec!["(value)".to_owned()],
         }
     };

@@ -7,7 +7,7 @@
 use serde_json::Value;
 use toolshape_redact::RedactionCounts;
 
-use crate::envelope::{render, to_neutral_json, Data, Envelope, Omitted, Original, Status};
+use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, to_neutral_json};
 use crate::logs::level_counts;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{RenderMode, ShapePlan, TextKeep};
@@ -90,13 +90,25 @@ pub(crate) fn shape_text(
         } else {
             text[begin..kept_end].to_owned()
         };
-        let stop = if tail_start < end { Some(tail_start as u64) } else if end < text.len() { Some(end as u64) } else { None };
+        let stop = if tail_start < end {
+            Some(tail_start as u64)
+        } else if end < text.len() {
+            Some(end as u64)
+        } else {
+            None
+        };
         let remaining = kept_end < tail_start.min(end);
         if remaining {
             summary.push_str("; more with next");
         }
         Envelope {
-            status: if remaining { Status::Partial } else if text.is_empty() { Status::Empty } else { Status::Ok },
+            status: if remaining {
+                Status::Partial
+            } else if text.is_empty() {
+                Status::Empty
+            } else {
+                Status::Ok
+            },
             summary,
             data: if text.is_empty() { Data::Null } else { Data::Text(data_text) },
             omitted: remaining.then(|| Omitted {
@@ -122,7 +134,9 @@ pub(crate) fn shape_text(
     let piece_cost = |s: &str, limit: usize| -> Option<usize> {
         match plan.render {
             // Inside a JSON string, escapes change the count; count the escaped form.
-            RenderMode::Json => tok.count_till_limit(&to_neutral_json(&Value::String(s.to_owned())), limit + 1).map(|n| n.saturating_sub(1)),
+            RenderMode::Json => tok
+                .count_till_limit(&to_neutral_json(&Value::String(s.to_owned())), limit + 1)
+                .map(|n| n.saturating_sub(1)),
             RenderMode::Prose => tok.count_till_limit(s, limit),
         }
     };
@@ -215,11 +229,7 @@ fn cut_line(line: &str, room: usize, cost: &dyn Fn(&str, usize) -> Option<usize>
             hi = floor_boundary(line, mid - 1);
         }
     }
-    if lo == 0 {
-        line.chars().next().map_or(0, char::len_utf8)
-    } else {
-        lo
-    }
+    if lo == 0 { line.chars().next().map_or(0, char::len_utf8) } else { lo }
 }
 
 /// Lines in `s`: newlines, plus one for a last line without a newline.

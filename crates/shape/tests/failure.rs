@@ -4,8 +4,8 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use proptest::prelude::*;
-use toolshape_shape::numfmt::thousands;
 use toolshape_shape::failure::{Failure, LINE_MAX, TOOL_ERROR_MAX, shrink_trace, shrink_traces};
+use toolshape_shape::numfmt::thousands;
 
 fn all_variants() -> Vec<Failure> {
     vec![

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use proptest::prelude::*;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 use toolshape_redact::RedactSpec;
 use toolshape_shape::{
     Data, Envelope, OffsetContinuation, RenderMode, Resume, ShapeContext, ShapeError, ShapePlan, Shaped, Shaper,
@@ -111,26 +111,23 @@ fn arb_json() -> impl Strategy<Value = Value> {
 }
 
 fn arb_records() -> impl Strategy<Value = Vec<Value>> {
-    prop::collection::vec(
-        (arb_string(), prop::option::of(-1000i64..1000), arb_string(), any::<bool>()),
-        0..120,
-    )
-    .prop_map(|rows| {
-        rows.into_iter()
-            .enumerate()
-            .map(|(i, (title, n, body, flag))| {
-                let mut m = Map::new();
-                m.insert("id".into(), json!(i));
-                m.insert("title".into(), json!(title));
-                if let Some(n) = n {
-                    m.insert("n".into(), json!(n));
-                }
-                m.insert("body".into(), json!(body.repeat(3)));
-                m.insert("user".into(), json!({"login": format!("u{}", i % 7), "flag": flag}));
-                Value::Object(m)
-            })
-            .collect()
-    })
+    prop::collection::vec((arb_string(), prop::option::of(-1000i64..1000), arb_string(), any::<bool>()), 0..120)
+        .prop_map(|rows| {
+            rows.into_iter()
+                .enumerate()
+                .map(|(i, (title, n, body, flag))| {
+                    let mut m = Map::new();
+                    m.insert("id".into(), json!(i));
+                    m.insert("title".into(), json!(title));
+                    if let Some(n) = n {
+                        m.insert("n".into(), json!(n));
+                    }
+                    m.insert("body".into(), json!(body.repeat(3)));
+                    m.insert("user".into(), json!({"login": format!("u{}", i % 7), "flag": flag}));
+                    Value::Object(m)
+                })
+                .collect()
+        })
 }
 
 fn arb_text() -> impl Strategy<Value = String> {

@@ -1,7 +1,6 @@
 //! Log levels: which lines carry one (and which must not count), and counts over a
 //! generated log whose counts are known.
 
-
 use proptest::prelude::*;
 use toolshape_shape::logs::{Level, LevelCounts, level_counts, line_level};
 

@@ -127,12 +127,17 @@ impl Tokenizer {
                 .skip(1)
                 .map(|w| {
                     let piece = &text[w[0]..w[1]];
-                    scope.spawn(move || self.bpe.count(piece))
+                    (piece, scope.spawn(move || self.bpe.count(piece)))
                 })
                 .collect();
-            // The first piece is counted on this thread while the others run.
+            // The first piece is counted on this thread while the others run. A piece whose
+            // thread failed is counted again here: an undercount would break budgets.
             let first = self.bpe.count(&text[cuts[0]..cuts[1]]);
-            first + handles.into_iter().map(|h| h.join().unwrap_or_else(|_| 0)).sum::<usize>()
+            first
+                + handles
+                    .into_iter()
+                    .map(|(piece, h)| h.join().unwrap_or_else(|_| self.bpe.count(piece)))
+                    .sum::<usize>()
         })
     }
 
