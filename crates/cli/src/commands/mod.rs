@@ -1,0 +1,124 @@
+//! Command-line parsing and dispatch.
+
+mod call;
+mod check;
+mod serve;
+mod shape;
+mod tokens;
+mod tools;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+
+/// A failed command: what went wrong and the exit code that says which kind of failure.
+pub(crate) struct Failure {
+    pub(crate) error: anyhow::Error,
+    pub(crate) code: u8,
+}
+
+/// Exit code: the input could not be read.
+pub(crate) const EXIT_INPUT: u8 = 3;
+/// Exit code: the plan or budget cannot work.
+pub(crate) const EXIT_PLAN: u8 = 4;
+/// Exit code: the config has problems (`check` found some, or another command met them).
+pub(crate) const EXIT_PROBLEMS: u8 = 1;
+
+impl Failure {
+    pub(crate) fn input(error: anyhow::Error) -> Failure {
+        Failure { error, code: EXIT_INPUT }
+    }
+    pub(crate) fn plan(error: anyhow::Error) -> Failure {
+        Failure { error, code: EXIT_PLAN }
+    }
+}
+
+/// Decide what an LLM agent sees of its tools.
+#[derive(Debug, Parser)]
+#[command(name = "toolshape", version, about, long_about = None)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Shape a saved tool result and print exactly what the model would read.
+    Shape(shape::ShapeArgs),
+    /// Count the tokens of a file or standard input.
+    Tokens(tokens::TokensArgs),
+    /// Check a config file and report every problem at once.
+    Check(check::CheckArgs),
+    /// List the tool surface a config shows the model, with each definition's token cost.
+    Tools(tools::ToolsArgs),
+    /// Run the gateway for an agent: MCP over stdio, or Streamable HTTP with --http.
+    Serve(serve::ServeArgs),
+    /// Call one tool through the gateway and print what the model reads.
+    Call(call::CallArgs),
+}
+
+pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Shape(args) => shape::run(args),
+        Command::Tokens(args) => tokens::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Tools(args) => tools::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Call(args) => call::run(args),
+    }
+}
+
+/// Read `path`, or standard input for `-` or no path.
+pub(crate) fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Failure> {
+    match path {
+        None => read_stdin(),
+        Some(p) if p == Path::new("-") => read_stdin(),
+        Some(p) => std::fs::read(p).with_context(|| format!("cannot read `{}`", p.display())).map_err(Failure::input),
+    }
+}
+
+fn read_stdin() -> Result<Vec<u8>, Failure> {
+    let mut buf = Vec::new();
+    std::io::stdin().read_to_end(&mut buf).context("cannot read standard input").map_err(Failure::input)?;
+    Ok(buf)
+}
+
+/// Write `text` and a newline to standard output; a closed pipe is not an error.
+pub(crate) fn print_line(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::input(anyhow::Error::new(e).context("cannot write standard output"))),
+    }
+}
+
+/// The file argument as given, for messages and `next` hints.
+pub(crate) fn display_input(path: Option<&PathBuf>) -> String {
+    path.map_or_else(|| "-".to_owned(), |p| p.display().to_string())
+}
+
+/// Read a config file as text; the name returned is the path as given, for messages.
+pub(crate) fn read_config(path: &Path) -> Result<(String, String), Failure> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read config `{name}`"))
+        .map_err(Failure::input)?;
+    Ok((name, text))
+}
+
+/// Read, load and compile a config; `${VAR}` reads this process's environment. Problems
+/// end the command with every problem listed.
+pub(crate) fn load_masks(path: &Path) -> Result<(toolshape_mask::Config, toolshape_mask::MaskSet), Failure> {
+    let (name, text) = read_config(path)?;
+    toolshape_mask::load(&text, &name, &|var| std::env::var(var).ok()).map_err(|errors| Failure {
+        error: anyhow::anyhow!(
+            "{} problem(s) in `{name}` (run `toolshape check --config {name}`):\n{errors}",
+            errors.len()
+        ),
+        code: EXIT_PROBLEMS,
+    })
+}

@@ -1,0 +1,29 @@
+//! `toolshape`: the command line.
+//!
+//! Offline commands for tuning a setup (`shape`, `tokens`); the gateway and the other
+//! commands join them as they land. Exit codes a script can rely on:
+//! 0 success (whatever the envelope's status), 2 usage error, 3 input could not be read,
+//! 4 the plan or budget cannot work.
+
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use commands::Cli;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match commands::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            // The one place the binary talks to a person about a failure.
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("toolshape: {:#}", failure.error);
+            }
+            ExitCode::from(failure.code)
+        }
+    }
+}

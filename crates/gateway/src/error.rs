@@ -1,0 +1,36 @@
+//! The gateway's own errors: what stops it from starting or serving. Failures of single
+//! calls are not errors here; they become error envelopes.
+
+use toolshape_mask::UnknownProfile;
+
+/// Why the gateway could not start or keep serving.
+#[derive(Debug, thiserror::Error)]
+pub enum GatewayError {
+    /// `--profile` names a profile the config does not define.
+    #[error(transparent)]
+    Profile(UnknownProfile),
+    /// The HTTP address is not on this machine's loopback interface and remote access was
+    /// not allowed.
+    #[error(
+        "refusing to listen on {addr}: it is not a loopback address; pass --allow-remote to expose the gateway (and put authentication in front of it)"
+    )]
+    NotLoopback {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+    },
+    /// The listening socket could not be opened.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The agent connection failed at the protocol level (initialize refused, transport
+    /// broken before the session began).
+    #[error("the agent connection failed: {0}")]
+    Session(String),
+    /// Serving stopped on an I/O error.
+    #[error("serving failed: {0}")]
+    Io(#[from] std::io::Error),
+}

@@ -1,0 +1,646 @@
+//! The gateway end to end, in one process: an rmcp client talks to the gateway over an
+//! in-memory duplex pipe, and the gateway talks to two upstreams started by the test: an
+//! rmcp server defined here, over Streamable HTTP on a loopback port, and a misbehaving
+//! stdio server (`fixtures/stdio_upstream.py`, run with `python3`).
+//!
+//! Checked: the tool list's shape (no upstream `outputSchema` leaks), large results come
+//! back partial with a cursor, pages reassemble the result byte for byte, `result_read`
+//! views, tampered cursors are refused, and every kind of upstream failure (error result,
+//! JSON-RPC error, time-out, crash, garbage, oversized response, missing binary) becomes an
+//! error envelope while the gateway keeps serving. Also: progress and cancellation are
+//! forwarded, upstream tool list changes reach the agent, and the Streamable HTTP server
+//! keeps cursors per session and refuses foreign `Host` headers.
+
+// Helpers outside `#[test]` functions unwrap too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, Prompt, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{NotificationContext, RequestContext, RunningService};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Map, Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_util::sync::CancellationToken;
+use toolshape_gateway::{Gateway, GatewayOptions};
+
+// ---------------------------------------------------------------------------------------
+// The HTTP upstream: an issue tracker with a wide, schema'd tool and some failing tools.
+
+fn issues() -> Vec<Value> {
+    let words = ["save", "load", "render", "panel", "window", "export", "import", "theme", "cache", "login"];
+    (1..=600)
+        .map(|n: usize| {
+            json!({
+                "number": n,
+                "title": format!("The {} button fails after the {} step", words[n % 10], words[(n * 7) % 10]),
+                "state": if n.is_multiple_of(3) { "closed" } else { "open" },
+                "user": {"login": format!("user{}", n % 17), "id": n * 11},
+                "labels": [{"name": words[n % 4]}],
+                "body": format!("Steps: open the {} view, press {} twice, then wait.", words[n % 10], words[(n + 3) % 10]),
+            })
+        })
+        .collect()
+}
+
+fn log_text() -> String {
+    let mut s = String::new();
+    for i in 0..3000 {
+        let level = if i % 50 == 0 {
+            "ERROR"
+        } else if i % 7 == 0 {
+            "WARN"
+        } else {
+            "INFO"
+        };
+        s.push_str(&format!("2026-01-02T03:04:{:02} {level} worker step {i} finished the batch ✓\n", i % 60));
+    }
+    s.push_str("last line without a newline");
+    s
+}
+
+#[derive(Clone)]
+struct Tracker;
+
+/// Set when the upstream sees `wait_cancel` cancelled.
+static UPSTREAM_SAW_CANCEL: AtomicBool = AtomicBool::new(false);
+
+fn tool(name: &str, output_schema: bool) -> Tool {
+    let mut t = Tool::new(name.to_owned(), format!("the {name} tool"), Arc::new(Map::new()));
+    if output_schema {
+        let schema = json!({"type": "object", "properties": {"items": {"type": "array"}}, "required": ["items"]});
+        let Value::Object(m) = schema else { unreachable!() };
+        t = t.with_raw_output_schema(Arc::new(m));
+    }
+    t
+}
+
+impl ServerHandler for Tracker {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_prompts().enable_resources().enable_tools().build())
+    }
+
+    async fn list_prompts(
+        &self,
+        _r: Option<PaginatedRequestParams>,
+        _c: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(vec![Prompt::new("triage", Some("Triage the newest issues"), None)]))
+    }
+
+    async fn get_prompt(
+        &self,
+        req: GetPromptRequestParams,
+        _c: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        assert_eq!(req.name, "triage", "the gateway strips its prefix");
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, "Triage the newest issues.")]).into())
+    }
+
+    async fn list_resources(
+        &self,
+        _r: Option<PaginatedRequestParams>,
+        _c: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(vec![Resource::new("tracker://readme", "readme")]))
+    }
+
+    async fn read_resource(
+        &self,
+        req: ReadResourceRequestParams,
+        _c: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        Ok(ReadResourceResult::new(vec![ResourceContents::text("The tracker's readme.", req.uri)]).into())
+    }
+
+    async fn list_tools(
+        &self,
+        _r: Option<PaginatedRequestParams>,
+        _c: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(vec![
+            tool("issues", true),
+            tool("search", true),
+            tool("log", false),
+            tool("boom", false),
+            tool("slow", false),
+            tool("rpc_error", false),
+            tool("progress", false),
+            tool("wait_cancel", false),
+            tool("announce", false),
+            tool("huge", false),
+        ]))
+    }
+
+    async fn call_tool(
+        &self,
+        req: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let r = match req.name.as_ref() {
+            "progress" => {
+                let token = ctx.meta.get_progress_token().expect("the gateway sends a progress token");
+                for step in 1..=3 {
+                    let p = ProgressNotificationParam::new(token.clone(), f64::from(step)).with_total(3.0);
+                    ctx.peer.notify_progress(p).await.unwrap();
+                }
+                // Progress is for long calls: a call that ends the instant it reports can end
+                // before its notifications are handled (rmcp handles each on its own task),
+                // and the gateway stops forwarding a call's progress once the call is over.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                CallToolResult::success(vec![ContentBlock::text("done")])
+            }
+            "wait_cancel" => {
+                tokio::select! {
+                    () = ctx.ct.cancelled() => UPSTREAM_SAW_CANCEL.store(true, Ordering::SeqCst),
+                    () = tokio::time::sleep(Duration::from_secs(20)) => {}
+                }
+                CallToolResult::success(vec![ContentBlock::text("finished")])
+            }
+            "huge" => CallToolResult::success(vec![ContentBlock::text("y".repeat(3 << 20))]),
+            "announce" => {
+                ctx.peer.notify_tool_list_changed().await.unwrap();
+                CallToolResult::success(vec![ContentBlock::text("announced")])
+            }
+            "issues" | "search" => CallToolResult::structured(json!({"items": issues()})),
+            "log" => CallToolResult::success(vec![ContentBlock::text(log_text())]),
+            "boom" => CallToolResult::error(vec![ContentBlock::text(
+                "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n  File \"b.py\", line 2, in f\nValueError: the repository acme/nope does not exist",
+            )]),
+            "slow" => {
+                tokio::time::sleep(Duration::from_secs(20)).await;
+                CallToolResult::success(vec![ContentBlock::text("late")])
+            }
+            _ => return Err(ErrorData::invalid_params("no such repository", None)),
+        };
+        Ok(r.into())
+    }
+}
+
+async fn start_tracker() -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let service = StreamableHttpService::new(
+        || Ok(Tracker),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    port
+}
+
+// ---------------------------------------------------------------------------------------
+// The gateway under test and a client in front of it.
+
+/// The agent: records the progress and list-change notifications it receives.
+#[derive(Clone, Default)]
+struct Agent {
+    progress: Arc<Mutex<Vec<f64>>>,
+    list_changed: Arc<AtomicUsize>,
+}
+
+impl ClientHandler for Agent {
+    async fn on_progress(&self, p: ProgressNotificationParam, _c: NotificationContext<RoleClient>) {
+        self.progress.lock().unwrap().push(p.progress);
+    }
+
+    async fn on_tool_list_changed(&self, _c: NotificationContext<RoleClient>) {
+        self.list_changed.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+struct Rig {
+    client: RunningService<RoleClient, Agent>,
+    agent: Agent,
+}
+
+async fn gateway() -> Arc<Gateway> {
+    let port = start_tracker().await;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/stdio_upstream.py");
+    let yaml = format!(
+        r#"
+upstreams:
+  svc: {{ url: "http://127.0.0.1:{port}/mcp", timeout_secs: 2 }}
+  small: {{ url: "http://127.0.0.1:{port}/mcp", timeout_secs: 2, max_response_bytes: 1000000 }}
+  stub: {{ command: [python3, "{script}"], timeout_secs: 3, max_response_bytes: 1048576 }}
+  dead: {{ command: ["/nonexistent/toolshape-test-binary"], expose_unmasked: false }}
+masks:
+  - name: open_issues
+    handler: svc/issues
+    description: Issues of the tracker, a few fields each.
+    input_schema: {{ type: object, properties: {{}} }}
+    result:
+      project: [number, title, "user.login as author"]
+      budget_tokens: 600
+      noun: issues
+  - name: stored_issues
+    handler: svc/issues
+    description: Stores the issues behind a handle.
+    input_schema: {{ type: object, properties: {{}} }}
+    result: {{ form: reference, noun: issues }}
+  - name: dead_tool
+    handler: dead/anything
+    description: A tool whose upstream cannot start.
+    input_schema: {{ type: object, properties: {{}} }}
+"#
+    );
+    let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).expect("config loads");
+    let options = GatewayOptions { secret: Some(b"test secret".to_vec()), ..GatewayOptions::default() };
+    Gateway::launch(config, masks, options).await.expect("gateway launches")
+}
+
+async fn rig() -> Rig {
+    let gateway = gateway().await;
+    let (ours, theirs) = tokio::io::duplex(1 << 20);
+    let (gr, gw) = tokio::io::split(theirs);
+    tokio::spawn(async move { toolshape_gateway::serve_io(gateway, gr, gw).await });
+    let (cr, cw) = tokio::io::split(ours);
+    let agent = Agent::default();
+    let client = agent.clone().serve((cr, cw)).await.expect("client connects");
+    Rig { client, agent }
+}
+
+impl Rig {
+    async fn call(&self, name: &str, args: Value) -> (CallToolResult, Value) {
+        call(self.client.peer(), name, args).await
+    }
+
+    /// Follow `next` to the end; returns every page's envelope, the first included.
+    async fn follow(&self, first: Value) -> Vec<Value> {
+        let mut pages = vec![first];
+        for _ in 0..500 {
+            let next = pages.last().unwrap()["next"].clone();
+            if next.is_null() {
+                return pages;
+            }
+            assert_eq!(next["tool"], "result_read");
+            let (_, env) = self.call("result_read", next["arguments"].clone()).await;
+            assert_ne!(env["status"], "error", "{env}");
+            pages.push(env);
+        }
+        panic!("too many pages");
+    }
+}
+
+/// Call a tool and check the result's shape: one text block, the envelope inside
+/// delimiters, the same envelope as structured content, `isError` for error envelopes.
+async fn call(peer: &rmcp::Peer<RoleClient>, name: &str, args: Value) -> (CallToolResult, Value) {
+    {
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        if let Value::Object(m) = args {
+            params = params.with_arguments(m);
+        }
+        let r = peer.call_tool(params).await.expect("the gateway answers every call");
+        let env = r.structured_content.clone().expect("structured content carries the envelope");
+        assert_eq!(r.content.len(), 1, "one text block");
+        let text = r.content[0].as_text().expect("text block").text.clone();
+        // The text is the envelope inside delimiters, each on a line of its own.
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("<<<tool-result nonce="), "{text}");
+        assert!(lines.last().unwrap().starts_with("<<<end tool-result nonce="), "{text}");
+        let inner: Value = serde_json::from_str(&lines[1..lines.len() - 1].join("\n")).expect("inner JSON");
+        assert_eq!(inner, env, "structured content and text agree");
+        assert_eq!(r.is_error, Some(env["status"] == "error"));
+        (r, env)
+    }
+}
+
+fn tokens(text: &str) -> usize {
+    toolshape_tokens::Tokenizer::default().count(text)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tool_list_shows_masks_unmasked_tools_and_result_read_with_envelope_schemas() {
+    let rig = rig().await;
+    let tools = rig.client.peer().list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    for want in ["open_issues", "dead_tool", "svc_search", "svc_log", "svc_boom", "stub_echo", "result_read"] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    assert!(!names.contains(&"svc_issues"), "a mask's handler is not listed unmasked");
+    let envelope_schema = toolshape_shape::Envelope::json_schema();
+    for t in &tools {
+        let schema = t.output_schema.as_ref().map(|s| Value::Object((**s).clone()));
+        assert_eq!(schema.as_ref(), Some(&envelope_schema), "{} lists another outputSchema", t.name);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_records_come_back_partial_and_pages_reassemble_them() {
+    let rig = rig().await;
+    let (r, env) = rig.call("open_issues", json!({})).await;
+    assert_eq!(env["status"], "partial", "{env}");
+    assert!(tokens(&r.content[0].as_text().unwrap().text) <= 600);
+    assert_eq!(env["omitted"]["original"]["records"], 600);
+    assert!(env["next"]["arguments"]["cursor"].is_string(), "a cursor: {env}");
+    let pages = rig.follow(env.clone()).await;
+    assert!(pages.len() > 3, "several pages");
+    let seen: Vec<Value> = pages.iter().flat_map(|p| p["data"].as_array().cloned().unwrap_or_default()).collect();
+    let want: Vec<Value> = issues()
+        .iter()
+        .map(|i| json!({"number": i["number"], "title": i["title"], "author": i["user"]["login"]}))
+        .collect();
+    assert_eq!(seen, want, "pages reassemble the records exactly");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_text_pages_reassemble_byte_for_byte() {
+    let rig = rig().await;
+    let (_, env) = rig.call("svc_log", json!({})).await;
+    assert_eq!(env["status"], "partial", "{env}");
+    assert!(env["summary"].as_str().unwrap().contains("ERROR"), "log levels counted: {env}");
+    let pages = rig.follow(env).await;
+    let text: String = pages.iter().map(|p| p["data"].as_str().unwrap_or_default()).collect();
+    assert_eq!(text, log_text(), "pages reassemble the text byte for byte");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn result_read_views_and_refused_cursors() {
+    let rig = rig().await;
+    let (_, env) = rig.call("open_issues", json!({})).await;
+    let cursor = env["next"]["arguments"]["cursor"].as_str().expect("a cursor").to_owned();
+
+    let (_, env) = rig.call("result_read", json!({"cursor": cursor, "query": "$[?@.author == 'user3'].number"})).await;
+    let numbers: Vec<u64> = env["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let expect: Vec<u64> = (1..=600u64).filter(|n| n % 17 == 3).collect();
+    assert_eq!(numbers, expect, "{env}");
+    let (_, env) = rig.call("result_read", json!({"cursor": cursor, "pattern": "theme button", "limit": 2})).await;
+    assert_eq!(env["data"].as_array().unwrap().len(), 2, "{env}");
+    let (_, env) = rig.call("result_read", json!({"cursor": cursor, "query": "not jsonpath"})).await;
+    assert_eq!(env["status"], "error");
+    assert!(env["summary"].as_str().unwrap().contains("invalid query"), "{env}");
+
+    // A tampered cursor is refused, with what to do.
+    let mut bytes = cursor.clone().into_bytes();
+    bytes[10] = if bytes[10] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(bytes).unwrap();
+    let (_, env) = rig.call("result_read", json!({"cursor": tampered})).await;
+    assert_eq!(env["status"], "error");
+    let summary = env["summary"].as_str().unwrap();
+    assert!(summary.contains("not valid") && summary.contains("repeat the original call"), "{summary}");
+    let (_, env) = rig.call("result_read", json!({"cursor": "garbage"})).await;
+    assert_eq!(env["status"], "error");
+    let (_, env) = rig.call("result_read", json!({})).await;
+    assert!(env["summary"].as_str().unwrap().contains("invalid arguments"), "{env}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upstream_failures_are_error_envelopes_and_others_keep_serving() {
+    let rig = rig().await;
+    let (_, env) = rig.call("svc_boom", json!({})).await;
+    assert_eq!(env["status"], "error");
+    assert!(env["summary"].as_str().unwrap().contains("ValueError"), "{env}");
+    let (_, env) = rig.call("svc_rpc_error", json!({})).await;
+    assert!(env["summary"].as_str().unwrap().contains("-32602"), "{env}");
+    let started = Instant::now();
+    let (_, env) = rig.call("svc_slow", json!({})).await;
+    assert!(env["summary"].as_str().unwrap().contains("timed out after 2 s"), "{env}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let (_, env) = rig.call("dead_tool", json!({})).await;
+    assert!(env["summary"].as_str().unwrap().contains("unavailable"), "{env}");
+    let (_, env) = rig.call("no_such_tool", json!({})).await;
+    assert!(env["summary"].as_str().unwrap().contains("no tool named"), "{env}");
+    // rmcp's HTTP client closes the connection on an oversized answer; the gateway says so
+    // and reconnects for the next call.
+    let (_, env) = rig.call("small_huge", json!({})).await;
+    let summary = env["summary"].as_str().unwrap();
+    assert!(summary.contains("connection closed") && summary.contains("1.0 MB"), "{summary}");
+    let (_, env) = rig.call("small_log", json!({})).await;
+    assert_eq!(env["status"], "partial", "still serving after an oversized response: {env}");
+    let (_, env) = rig.call("svc_search", json!({})).await;
+    assert_eq!(env["status"], "partial", "the same upstream still answers: {env}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stdio_upstream_that_crashes_writes_garbage_or_too_much_is_contained() {
+    let rig = rig().await;
+    let (_, env) = rig.call("stub_echo", json!({"a": 1})).await;
+    assert_eq!(env["status"], "ok", "{env}");
+    let (_, env) = rig.call("stub_crash", json!({})).await;
+    let summary = env["summary"].as_str().unwrap();
+    assert!(summary.contains("stopped") && summary.contains("exit status 3"), "{summary}");
+    let (_, env) = rig.call("stub_echo", json!({"again": true})).await;
+    assert_eq!(env["status"], "ok", "restarted after the crash: {env}");
+    let (_, env) = rig.call("stub_huge", json!({})).await;
+    assert!(env["summary"].as_str().unwrap().contains("more than 1.0 MB"), "{env}");
+    let (_, env) = rig.call("stub_echo", json!({})).await;
+    assert_eq!(env["status"], "ok", "still serving after an oversized response: {env}");
+    let (_, env) = rig.call("stub_garbage", json!({})).await;
+    assert!(env["summary"].as_str().unwrap().contains("not JSON-RPC"), "{env}");
+    let (_, env) = rig.call("svc_search", json!({})).await;
+    assert_eq!(env["status"], "partial", "the other upstream was never affected: {env}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_cancellation_and_list_changes_are_forwarded() {
+    let rig = rig().await;
+    let (_, env) = rig.call("svc_progress", json!({})).await;
+    assert_eq!(env["status"], "ok", "{env}");
+    for _ in 0..100 {
+        if rig.agent.progress.lock().unwrap().len() == 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // rmcp hands each notification to its own task, on both sides of the gateway, so the
+    // order they arrive in is not guaranteed; that each arrives is.
+    let mut seen = rig.agent.progress.lock().unwrap().clone();
+    seen.sort_by(f64::total_cmp);
+    assert_eq!(seen, vec![1.0, 2.0, 3.0]);
+
+    let peer = rig.client.peer().clone();
+    let pending = tokio::spawn(async move { peer.call_tool(CallToolRequestParams::new("svc_wait_cancel")).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    pending.abort();
+    for _ in 0..100 {
+        if UPSTREAM_SAW_CANCEL.load(Ordering::SeqCst) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(UPSTREAM_SAW_CANCEL.load(Ordering::SeqCst), "the upstream saw the cancellation");
+
+    let before = rig.agent.list_changed.load(Ordering::SeqCst);
+    rig.call("svc_announce", json!({})).await;
+    for _ in 0..100 {
+        if rig.agent.list_changed.load(Ordering::SeqCst) > before {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(rig.agent.list_changed.load(Ordering::SeqCst) > before, "tools/list_changed reached the agent");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streamable_http_serves_keeps_cursors_per_session_and_checks_hosts() {
+    assert!(toolshape_gateway::check_bind("0.0.0.0:0".parse().unwrap(), false).is_err());
+    assert!(toolshape_gateway::check_bind("0.0.0.0:0".parse().unwrap(), true).is_ok());
+    assert!(toolshape_gateway::check_bind("[::1]:0".parse().unwrap(), false).is_ok());
+
+    let gateway = gateway().await;
+    let shutdown = CancellationToken::new();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let stop = shutdown.clone();
+    tokio::spawn(async move {
+        toolshape_gateway::serve_http(gateway, "127.0.0.1:0".parse().unwrap(), false, vec![], stop, Some(tx)).await
+    });
+    let addr = rx.await.unwrap();
+    let url = format!("http://{addr}/mcp");
+    let a = ().serve(rmcp::transport::StreamableHttpClientTransport::from_uri(url.clone())).await.unwrap();
+    let b = ().serve(rmcp::transport::StreamableHttpClientTransport::from_uri(url)).await.unwrap();
+    let tools = a.peer().list_all_tools().await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "result_read"));
+    let (_, env) = call(a.peer(), "open_issues", json!({})).await;
+    let args = env["next"]["arguments"].clone();
+    let (_, page) = call(a.peer(), "result_read", args.clone()).await;
+    assert_eq!(page["status"], "partial", "{page}");
+    let (_, refused) = call(b.peer(), "result_read", args).await;
+    assert_eq!(refused["status"], "error", "another session's cursor is refused: {refused}");
+    assert!(refused["summary"].as_str().unwrap().contains("another session"), "{refused}");
+
+    // A request naming a foreign host (DNS rebinding) is refused before any MCP handling.
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}"#;
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut response)).await;
+    let status = String::from_utf8_lossy(&response).lines().next().unwrap_or_default().to_owned();
+    assert!(status.starts_with("HTTP/1.1 4"), "foreign Host refused: {status}");
+    shutdown.cancel();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upstream_that_never_answers_does_not_delay_the_others() {
+    let port = start_tracker().await;
+    // Accepts connections and never answers: initialize can only time out.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let silent_port = silent.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((conn, _)) = silent.accept().await {
+            held.push(conn);
+        }
+    });
+    let yaml = format!(
+        r#"
+upstreams:
+  svc: {{ url: "http://127.0.0.1:{port}/mcp", timeout_secs: 5 }}
+  silent: {{ url: "http://127.0.0.1:{silent_port}/mcp", timeout_secs: 1 }}
+"#
+    );
+    let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).unwrap();
+    let gateway = Gateway::launch(config, masks, GatewayOptions::default()).await.unwrap();
+    let caller = toolshape_gateway::Caller::local("test");
+
+    // The first listing waits for every upstream once (the silent one up to its time-out).
+    let tools = gateway.list_tools().await;
+    assert!(tools.iter().any(|t| t.name == "svc_log"));
+    assert!(!tools.iter().any(|t| t.name.starts_with("silent_")));
+    // After that, neither listings nor calls wait for it again, while it is retried.
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let started = Instant::now();
+        let tools = gateway.list_tools().await;
+        assert!(tools.iter().any(|t| t.name == "svc_log"));
+        let outcome = gateway.call("svc_boom", None, &caller).await;
+        assert!(outcome.is_error());
+        assert!(started.elapsed() < Duration::from_millis(800), "took {:?}", started.elapsed());
+    }
+    let outcome = gateway.call("silent_anything", None, &caller).await;
+    assert!(outcome.envelope.summary.contains("no tool named"), "{}", outcome.envelope.summary);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompts_and_resources_pass_through() {
+    let rig = rig().await;
+    // Prompts and resources come from connected upstreams: listing tools connects them.
+    rig.client.peer().list_all_tools().await.unwrap();
+    let prompts = rig.client.peer().list_all_prompts().await.unwrap();
+    assert_eq!(prompts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), vec!["small_triage", "svc_triage"]);
+    let got = rig.client.peer().get_prompt(GetPromptRequestParams::new("svc_triage")).await.unwrap();
+    assert_eq!(got.messages.len(), 1);
+    let resources = rig.client.peer().list_all_resources().await.unwrap();
+    assert!(resources.iter().any(|r| r.uri == "tracker://readme"), "{resources:?}");
+    let read = rig.client.peer().read_resource(ReadResourceRequestParams::new("tracker://readme")).await.unwrap();
+    assert_eq!(read.contents.len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reference_results_are_reopened_by_handle() {
+    let rig = rig().await;
+    let (_, env) = rig.call("stored_issues", json!({})).await;
+    assert_eq!(env["status"], "ok", "{env}");
+    assert!(env["data"].is_null());
+    let handle = env["next"]["arguments"]["handle"].as_str().expect("a handle").to_owned();
+    let (_, page) = rig.call("result_read", json!({"handle": handle})).await;
+    assert_eq!(page["status"], "partial", "{page}");
+    assert_eq!(page["data"][0]["number"], 1);
+    let (_, picked) = rig.call("result_read", json!({"handle": handle, "query": "$[?@.number == 42].title"})).await;
+    assert_eq!(picked["data"], json!([issues()[41]["title"]]), "{picked}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_calls_each_get_their_own_answer() {
+    let rig = Arc::new(rig().await);
+    let mut set = tokio::task::JoinSet::new();
+    for i in 0..12 {
+        let rig = rig.clone();
+        set.spawn(async move {
+            let (_, env) = rig.call("stub_echo", json!({"i": i})).await;
+            (i, env)
+        });
+    }
+    while let Some(done) = set.join_next().await {
+        let (i, env) = done.unwrap();
+        assert_eq!(env["status"], "ok", "{env}");
+        assert_eq!(env["data"]["i"], i, "{env}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_or_evicted_snapshots_say_to_repeat_the_call() {
+    let port = start_tracker().await;
+    let yaml = format!("upstreams:\n  svc: {{ url: \"http://127.0.0.1:{port}/mcp\" }}\n");
+    let caller = toolshape_gateway::Caller::local("test");
+
+    // Expired: the cursor outlives nothing.
+    let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).unwrap();
+    let options = GatewayOptions { snapshot_ttl: Duration::from_secs(1), ..GatewayOptions::default() };
+    let gateway = Gateway::launch(config, masks, options).await.unwrap();
+    let first = gateway.call("svc_log", None, &caller).await;
+    let next = first.envelope.next.clone().expect("a next");
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let late = gateway.call(&next.tool, Some(next.arguments), &caller).await;
+    assert!(late.is_error());
+    assert!(late.envelope.summary.contains("expired") && late.envelope.summary.contains("repeat"), "{}", late.text);
+
+    // Evicted (here: never fits the store): the same answer, not a crash or a hang.
+    let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).unwrap();
+    let options = GatewayOptions { store_bytes: 1000, ..GatewayOptions::default() };
+    let gateway = Gateway::launch(config, masks, options).await.unwrap();
+    let first = gateway.call("svc_log", None, &caller).await;
+    let next = first.envelope.next.clone().expect("a next");
+    let gone = gateway.call(&next.tool, Some(next.arguments), &caller).await;
+    assert!(gone.envelope.summary.contains("expired"), "{}", gone.text);
+
+    // Another caller's scope: refused.
+    let other = toolshape_gateway::Caller::local("someone else");
+    let first = gateway.call("svc_log", None, &caller).await;
+    let next = first.envelope.next.clone().expect("a next");
+    let refused = gateway.call(&next.tool, Some(next.arguments), &other).await;
+    assert!(refused.envelope.summary.contains("another session"), "{}", refused.text);
+}
