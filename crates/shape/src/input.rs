@@ -135,11 +135,26 @@ fn auto_locate<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize) -> Lo
             }
         }
     }
+    // An object that is mostly one string (`{"content": "<a file>"}`) is that text: it is
+    // read by lines and pages like any text, not as one oversized field.
+    if text.starts_with('{')
+        && let Some(members) = raw_members(root)
+        && let Some((_, big)) = members.iter().max_by_key(|(_, v)| v.get().len())
+        && big.get().starts_with('"')
+        && big.get().len() >= TEXT_MEMBER_MIN_BYTES
+        && big.get().len() * 2 >= text.len()
+        && let Ok(s) = serde_json::from_str::<String>(big.get())
+    {
+        return Located::Text(Cow::Owned(s));
+    }
     match serde_json::from_str::<Value>(text) {
         Ok(v) => Located::Value(v),
         Err(_) => Located::Text(Cow::Borrowed(text)),
     }
 }
+
+/// The least size of a string member that makes its object be read as text.
+const TEXT_MEMBER_MIN_BYTES: usize = 4096;
 
 /// The members of a raw JSON object, in order, values left raw.
 fn raw_members(raw: &RawValue) -> Option<Vec<(String, &RawValue)>> {
@@ -193,6 +208,15 @@ mod tests {
             Located::Records { wrapper, .. } => assert_eq!(wrapper.path_missing.as_deref(), Some("$.nope")),
             _ => panic!("fallback to auto expected"),
         }
+    }
+
+    #[test]
+    fn an_object_that_is_mostly_one_string_is_text() {
+        let body = "line\n".repeat(2000);
+        let text = serde_json::json!({"content": body, "mime": "text/plain"}).to_string();
+        assert!(matches!(locate(&text, None), Located::Text(t) if t == body));
+        let small = serde_json::json!({"content": "short", "mime": "text/plain"}).to_string();
+        assert!(matches!(locate(&small, None), Located::Value(_)));
     }
 
     #[test]

@@ -497,13 +497,20 @@ impl Shaper {
                 fields_cut: (!fields_cut.is_empty()).then(|| fields_cut.clone()),
                 original: Original { bytes: bytes_in, records: None, lines: None },
             });
+            let full = matches!(ctx.resume, Some(Resume::Fields { .. }));
             let next = if left > 0 {
                 Some(ctx.continuation.next(&Resume::Records { offset: start + shown }))
-            } else if partial {
+            } else if partial && !full {
                 Some(ctx.continuation.next(&Resume::Fields { offset: start }))
             } else {
                 None
             };
+            let omitted = omitted.map(|mut o| {
+                if left == 0 && full {
+                    o.reason = "too_large".into();
+                }
+                o
+            });
             Envelope {
                 status: if partial { Status::Partial } else { Status::Ok },
                 summary,
@@ -928,13 +935,22 @@ impl Describe<'_> {
             fields_cut: (!fields_cut.is_empty()).then(|| fields_cut.clone()),
             original,
         });
+        // Reading without caps already: a field still too large for the whole budget is not
+        // offered again (that would loop); `omitted` says it stayed too large.
+        let full = matches!(ctx.resume, Some(Resume::Fields { .. }));
         let next = if left > 0 {
             Some(ctx.continuation.next(&Resume::Records { offset: self.start + shown }))
-        } else if partial {
+        } else if partial && !full {
             Some(ctx.continuation.next(&Resume::Fields { offset: self.start }))
         } else {
             None
         };
+        let omitted = omitted.map(|mut o| {
+            if left == 0 && full {
+                o.reason = "too_large".into();
+            }
+            o
+        });
         Envelope {
             status: if partial { Status::Partial } else { Status::Ok },
             summary,

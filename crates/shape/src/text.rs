@@ -34,7 +34,8 @@ pub(crate) fn shape_text(
     let total_lines = count_lines(text);
     let line_of = |byte: usize| memchr::memchr_iter(b'\n', &text.as_bytes()[..byte]).count() as u64;
     let first_line = line_of(begin);
-    let levels = if plan.text.log_levels {
+    // Level counts describe the whole text once, on the first call; pages do not repeat them.
+    let levels = if plan.text.log_levels && ctx.resume.is_none() {
         let c = level_counts(text);
         if c.looks_like_log() { c.phrase() } else { None }
     } else {
@@ -81,12 +82,10 @@ pub(crate) fn shape_text(
             summary.push_str("; invalid UTF-8 replaced with U+FFFD");
         }
         let data_text = if tail_start < end {
-            format!(
-                "{}\n[… {} lines omitted …]\n{}",
-                &text[begin..kept_end],
-                thousands(left_lines),
-                &text[tail_start..end]
-            )
+            let head = &text[begin..kept_end];
+            // The marker gets a line of its own without adding a blank line to the text.
+            let gap = if head.is_empty() || head.ends_with('\n') { "" } else { "\n" };
+            format!("{head}{gap}[… {} lines omitted …]\n{}", thousands(left_lines), &text[tail_start..end])
         } else {
             text[begin..kept_end].to_owned()
         };
