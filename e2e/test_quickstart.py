@@ -52,6 +52,22 @@ def test_check_passes():
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+def test_tools_live_lists_what_the_gateway_serves_with_costs():
+    """`toolshape tools --live` starts the upstreams and lists the served surface."""
+    harness.need(TOOLSHAPE, "the toolshape binary")
+    out = subprocess.run(
+        [str(TOOLSHAPE), "tools", "--config", str(QUICKSTART), "--live", "--format", "json"],
+        cwd=REPO, env=harness.base_env(**ENV), capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    listing = json.loads(out.stdout)
+    costs = {t["name"]: t["tokens"] for t in listing["tools"]}
+    for name in ["open_issues", "kitchen_light", "tracker_get_issue", "result_read"]:
+        assert costs.get(name, 0) > 0, f"{name} missing or free: {costs}"
+    assert "tracker_list_issues" not in costs
+    assert listing["total_tokens"] == sum(costs.values())
+
+
 async def test_lists_masks_unmasked_tools_and_result_read(tmp_path):
     async with quickstart(tmp_path) as s:
         tools = await s.tools()

@@ -1,10 +1,11 @@
 //! `toolshape tools`: the tool surface a model would see from a config, with what each
 //! definition costs in tokens.
 //!
-//! Without a gateway running, the surface is the masks. Saved upstream tool lists
+//! Offline, the surface is the masks. Saved upstream tool lists
 //! (`--upstream-tools github=tools.json`, an MCP `tools/list` result or a bare array) add
 //! the unmasked upstream tools the config exposes, and the cost of those lists as the
-//! upstreams publish them, for comparison.
+//! upstreams publish them, for comparison. `--live` starts the config's upstreams and lists
+//! exactly what the gateway would serve, `result_read` included.
 
 use std::path::PathBuf;
 
@@ -14,7 +15,10 @@ use serde_json::{Value, json};
 use toolshape_mask::{ToolDefinition, UpstreamTool};
 use toolshape_tokens::Tokenizer;
 
-use super::{Failure, load_masks, print_line};
+use toolshape_gateway::Gateway;
+
+use super::serve::{init_logging, options};
+use super::{EXIT_PROBLEMS, Failure, load_masks, print_line};
 
 #[derive(Debug, Args)]
 pub(crate) struct ToolsArgs {
@@ -28,8 +32,11 @@ pub(crate) struct ToolsArgs {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// A saved tool list of an upstream: `NAME=FILE` (repeatable).
-    #[arg(long = "upstream-tools", value_name = "NAME=FILE")]
+    #[arg(long = "upstream-tools", value_name = "NAME=FILE", conflicts_with = "live")]
     upstream_tools: Vec<String>,
+    /// Start the upstreams and list what the gateway would serve.
+    #[arg(long)]
+    live: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -44,7 +51,17 @@ pub(crate) fn run(args: ToolsArgs) -> Result<(), Failure> {
     let surface = masks.surface(args.profile.as_deref(), &upstream).map_err(|e| Failure::plan(e.into()))?;
     let encoding = masks.defaults().tokenizer;
     let tokenizer = Tokenizer::new(encoding);
-    let rows: Vec<(&ToolDefinition, usize)> = surface.definitions().map(|d| (d, d.tokens(&tokenizer))).collect();
+    let live_defs = if args.live {
+        // The gateway takes its own copy of the compiled config.
+        let (config, live_masks) = load_masks(&args.config)?;
+        Some(live_tools(config, live_masks, args.profile.clone())?)
+    } else {
+        None
+    };
+    let rows: Vec<(&ToolDefinition, usize)> = match &live_defs {
+        Some(defs) => defs.iter().map(|d| (d, d.tokens(&tokenizer))).collect(),
+        None => surface.definitions().map(|d| (d, d.tokens(&tokenizer))).collect(),
+    };
     let total: usize = rows.iter().map(|(_, t)| t).sum();
     let raw_tokens: usize = upstream
         .iter()
@@ -111,6 +128,28 @@ pub(crate) fn run(args: ToolsArgs) -> Result<(), Failure> {
             Ok(())
         }
     }
+}
+
+/// What a running gateway over `config` lists: the upstreams are started, asked, and stopped.
+fn live_tools(
+    config: toolshape_mask::Config,
+    masks: toolshape_mask::MaskSet,
+    profile: Option<String>,
+) -> Result<Vec<ToolDefinition>, Failure> {
+    init_logging("warn");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+        .map_err(Failure::input)?;
+    runtime.block_on(async move {
+        let gateway = Gateway::launch(config, masks, options(profile, 60, 16, true))
+            .await
+            .map_err(|e| Failure { error: e.into(), code: EXIT_PROBLEMS })?;
+        let defs = gateway.list_tools().await;
+        gateway.shutdown().await;
+        Ok(defs)
+    })
 }
 
 fn clip(s: &str, max: usize) -> String {
