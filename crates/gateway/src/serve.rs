@@ -58,8 +58,26 @@ pub async fn serve_http(
     let bound = listener.local_addr()?;
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(allowed_hosts);
-    let config =
-        StreamableHttpServerConfig::default().with_allowed_hosts(hosts).with_cancellation_token(shutdown.child_token());
+    // Browsers send `Origin`: a page elsewhere must not drive the gateway (DNS rebinding and
+    // cross-site requests), so only the allowed hosts' own origins pass. Requests without an
+    // `Origin` (every non-browser client) are not affected.
+    let origins: Vec<String> = hosts
+        .iter()
+        .flat_map(|h| {
+            let host = if h.contains(':') && !h.starts_with('[') { format!("[{h}]") } else { h.clone() };
+            [
+                format!("http://{host}:*"),
+                format!("https://{host}:*"),
+                format!("http://{host}"),
+                format!("https://{host}"),
+            ]
+        })
+        .collect();
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(origins)
+        .enforce_origin_validation()
+        .with_cancellation_token(shutdown.child_token());
     // The factory runs per session: a clone of two `Arc`s.
     let server = GatewayServer::new(gateway, "http");
     let service =

@@ -514,13 +514,31 @@ async fn streamable_http_serves_keeps_cursors_per_session_and_checks_hosts() {
         "POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
+    let status = raw_status(addr, &request).await;
+    assert!(status.starts_with("HTTP/1.1 4"), "foreign Host refused: {status}");
+
+    // Regression (conformance run): a loopback Host with a foreign `Origin` (a page elsewhere
+    // in a browser) is refused too; the loopback origin itself is served.
+    let with_origin = |origin: &str| {
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nOrigin: {origin}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let status = raw_status(addr, &with_origin("http://evil.example")).await;
+    assert!(status.starts_with("HTTP/1.1 4"), "foreign Origin refused: {status}");
+    let status = raw_status(addr, &with_origin(&format!("http://127.0.0.1:{}", addr.port()))).await;
+    assert!(status.starts_with("HTTP/1.1 2"), "loopback Origin served: {status}");
+    shutdown.cancel();
+}
+
+/// The status line the gateway answers a raw HTTP request with.
+async fn raw_status(addr: std::net::SocketAddr, request: &str) -> String {
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut response = Vec::new();
     let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut response)).await;
-    let status = String::from_utf8_lossy(&response).lines().next().unwrap_or_default().to_owned();
-    assert!(status.starts_with("HTTP/1.1 4"), "foreign Host refused: {status}");
-    shutdown.cancel();
+    String::from_utf8_lossy(&response).lines().next().unwrap_or_default().to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,0 +1,219 @@
+// A stdio MCP server that offers what the MCP conformance suite's server scenarios call by
+// name (tools, prompts and resources named `test_*` / `test://...`), so that
+// e2e/conformance.sh can put it behind `toolshape serve --http` with unprefixed names.
+// Written for toolshape from the scenario descriptions; it uses the SDK in e2e/node_modules.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+// A 1x1 PNG and a few bytes of WAV header: valid base64 is all the scenarios check.
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+const WAV = Buffer.from("RIFF$\0\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0D\xac\0\0\x88X\x01\0\x02\0\x10\0data\0\0\0\0", "latin1").toString("base64");
+
+const empty = { type: "object", properties: {} };
+const tools = [
+  ["test_simple_text", "Returns simple text", empty],
+  ["test_image_content", "Returns an image", empty],
+  ["test_audio_content", "Returns audio", empty],
+  ["test_embedded_resource", "Returns an embedded resource", empty],
+  ["test_multiple_content_types", "Returns text, image and resource", empty],
+  ["test_tool_with_logging", "Sends log messages", empty],
+  ["test_tool_with_progress", "Sends progress notifications", empty],
+  ["test_error_handling", "Always fails with isError", empty],
+  ["test_sampling", "Asks the client to sample", { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] }],
+  ["test_elicitation", "Asks the client for input", { type: "object", properties: { message: { type: "string" } } }],
+  ["test_reconnection", "Answers after a short wait", empty],
+  [
+    "json_schema_2020_12_tool",
+    "A tool whose schema uses JSON Schema 2020-12 keywords",
+    {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      $defs: { address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+      properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+      additionalProperties: false,
+    },
+  ],
+].map(([name, description, inputSchema]) => ({ name, description, inputSchema }));
+
+const server = new Server(
+  { name: "toolshape-conformance-fixture", version: "0.1.0" },
+  {
+    capabilities: {
+      tools: {},
+      prompts: {},
+      resources: { subscribe: true },
+      logging: {},
+      completions: {},
+    },
+  },
+);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+
+server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+  const name = req.params.name;
+  const resource = { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." };
+  switch (name) {
+    case "test_simple_text":
+      return { content: [{ type: "text", text: "This is a simple text response for testing." }] };
+    case "test_image_content":
+      return { content: [{ type: "image", data: PNG, mimeType: "image/png" }] };
+    case "test_audio_content":
+      return { content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }] };
+    case "test_embedded_resource":
+      return { content: [{ type: "resource", resource }] };
+    case "test_multiple_content_types":
+      return {
+        content: [
+          { type: "text", text: "Multiple content types test:" },
+          { type: "image", data: PNG, mimeType: "image/png" },
+          { type: "resource", resource: { ...resource, uri: "test://mixed-content-resource" } },
+        ],
+      };
+    case "test_tool_with_logging":
+      for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
+        await extra.sendNotification({ method: "notifications/message", params: { level: "info", data } });
+        await sleep(50);
+      }
+      return { content: [{ type: "text", text: "Tool with logging executed successfully" }] };
+    case "test_tool_with_progress": {
+      const token = req.params._meta?.progressToken;
+      for (const progress of [0, 50, 100]) {
+        if (token !== undefined) {
+          await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total: 100 } });
+        }
+        await sleep(50);
+      }
+      return { content: [{ type: "text", text: String(token ?? "no token") }] };
+    }
+    case "test_error_handling":
+      return { isError: true, content: [{ type: "text", text: "This tool intentionally returns an error for testing" }] };
+    case "test_sampling": {
+      const r = await extra.sendRequest(
+        {
+          method: "sampling/createMessage",
+          params: { messages: [{ role: "user", content: { type: "text", text: req.params.arguments?.prompt ?? "" } }], maxTokens: 100 },
+        },
+        CreateMessageResultSchema,
+      );
+      return { content: [{ type: "text", text: `LLM response: ${r.content?.text ?? ""}` }] };
+    }
+    case "test_elicitation": {
+      const r = await extra.sendRequest(
+        {
+          method: "elicitation/create",
+          params: {
+            message: req.params.arguments?.message ?? "Please provide your information",
+            requestedSchema: { type: "object", properties: { username: { type: "string" }, email: { type: "string" } }, required: ["username"] },
+          },
+        },
+        ElicitResultSchema,
+      );
+      return { content: [{ type: "text", text: `User response: ${JSON.stringify(r)}` }] };
+    }
+    case "test_reconnection":
+      await sleep(200);
+      return { content: [{ type: "text", text: "Reconnection test completed" }] };
+    case "json_schema_2020_12_tool":
+      return { content: [{ type: "text", text: JSON.stringify(req.params.arguments ?? {}) }] };
+    default:
+      throw new Error(`unknown tool ${name}`);
+  }
+});
+
+const prompts = [
+  { name: "test_simple_prompt", description: "A simple prompt" },
+  {
+    name: "test_prompt_with_arguments",
+    description: "A prompt with arguments",
+    arguments: [
+      { name: "arg1", description: "First argument", required: true },
+      { name: "arg2", description: "Second argument", required: true },
+    ],
+  },
+  {
+    name: "test_prompt_with_embedded_resource",
+    description: "A prompt with an embedded resource",
+    arguments: [{ name: "resourceUri", description: "The resource to embed", required: true }],
+  },
+  { name: "test_prompt_with_image", description: "A prompt with an image" },
+];
+
+server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts }));
+
+server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+  const a = req.params.arguments ?? {};
+  switch (req.params.name) {
+    case "test_simple_prompt":
+      return { messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }] };
+    case "test_prompt_with_arguments":
+      return {
+        messages: [{ role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${a.arg1}', arg2='${a.arg2}'` } }],
+      };
+    case "test_prompt_with_embedded_resource":
+      return {
+        messages: [
+          { role: "user", content: { type: "resource", resource: { uri: a.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+          { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
+        ],
+      };
+    case "test_prompt_with_image":
+      return {
+        messages: [
+          { role: "user", content: { type: "image", data: PNG, mimeType: "image/png" } },
+          { role: "user", content: { type: "text", text: "Please analyze the image above." } },
+        ],
+      };
+    default:
+      throw new Error(`unknown prompt ${req.params.name}`);
+  }
+});
+
+server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  resources: [
+    { uri: "test://static-text", name: "Static text", mimeType: "text/plain" },
+    { uri: "test://static-binary", name: "Static binary", mimeType: "image/png" },
+    { uri: "test://watched-resource", name: "Watched resource", mimeType: "text/plain" },
+  ],
+}));
+
+server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+  resourceTemplates: [{ uriTemplate: "test://template/{id}/data", name: "Template", mimeType: "application/json" }],
+}));
+
+server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+  const uri = req.params.uri;
+  if (uri === "test://static-text") return { contents: [{ uri, mimeType: "text/plain", text: "This is the content of the static text resource." }] };
+  if (uri === "test://static-binary") return { contents: [{ uri, mimeType: "image/png", blob: PNG }] };
+  if (uri === "test://watched-resource") return { contents: [{ uri, mimeType: "text/plain", text: "Watched resource content" }] };
+  const m = /^test:\/\/template\/([^/]+)\/data$/.exec(uri);
+  if (m) return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ id: m[1], templateTest: true, data: `Data for ID: ${m[1]}` }) }] };
+  const e = new Error(`Resource ${uri} not found`);
+  e.code = -32002;
+  throw e;
+});
+
+server.setRequestHandler(SubscribeRequestSchema, async () => ({}));
+server.setRequestHandler(UnsubscribeRequestSchema, async () => ({}));
+server.setRequestHandler(SetLevelRequestSchema, async () => ({}));
+server.setRequestHandler(CompleteRequestSchema, async () => ({ completion: { values: [], total: 0, hasMore: false } }));
+
+await server.connect(new StdioServerTransport());
