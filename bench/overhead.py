@@ -1,0 +1,323 @@
+"""Per-call overhead of toolshape as an MCP gateway, measured with the official Python MCP
+client (`mcp` SDK), against the same sample upstream reached directly and through
+`mcp-proxy` (PyPI), all in one run, round-robin, on loopback.
+
+Variants (each a long-lived session opened once, before any timing):
+
+  small call (`light_status` on one light, a ~200-byte structured result):
+    direct          client --stdio--> toolshape-sample-upstream
+    toolshape       client --stdio--> toolshape serve --stdio--> sample upstream
+    toolshape-http  client --HTTP---> toolshape serve --http --stdio--> sample upstream
+    mcp-proxy-http  client --HTTP---> mcp-proxy --port --stdio--> sample upstream
+  1 MiB result (`huge` with mb=1, text lines):
+    direct-1mb          the full 1 MiB text, straight from the upstream
+    toolshape-1mb       toolshape's default shaping: cut to the 4,000-token default budget
+    toolshape-1mb-full  toolshape with budget_tokens large enough to pass all of it on
+    mcp-proxy-1mb       the full 1 MiB through mcp-proxy (HTTP)
+
+Each round calls every variant once, in a fresh random order; rounds go on until every
+variant has `--calls` timed calls or `--seconds` have passed. Latency is the wall time of
+`await client.call_tool(...)` in the client, measured with perf_counter_ns.
+
+Run it through bench/overhead.sh, which installs and builds what it needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+REPO = Path(__file__).resolve().parent.parent
+TARGET = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+if not TARGET.is_absolute():
+    TARGET = REPO / TARGET
+TOOLSHAPE = Path(os.environ.get("TOOLSHAPE_BIN", TARGET / "release" / "toolshape"))
+SAMPLE = Path(os.environ.get("TOOLSHAPE_SAMPLE_UPSTREAM_BIN", TARGET / "release" / "toolshape-sample-upstream"))
+MCP_PROXY = Path(os.environ.get("MCP_PROXY_BIN", REPO / ".cache" / "e2e-proxy-venv" / "bin" / "mcp-proxy"))
+
+SMALL_TOOL = "light_status"
+SMALL_ARGS = {"entity": "light.kitchen"}
+BIG_TOOL = "huge"
+BIG_ARGS = {"mb": 1}
+
+
+def env(**extra: str) -> dict[str, str]:
+    out = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.environ.get("HOME", "/root"),
+        "LANG": "C.UTF-8",
+    }
+    out.update(extra)
+    return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, proc: subprocess.Popen[Any], what: str, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode} before listening on {port}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"{what} did not listen on {port} within {timeout}s")
+
+
+def stop(proc: subprocess.Popen[Any]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def write_config(path: Path, budget_tokens: int | None) -> Path:
+    # The sample upstream as a stdio upstream named `s`: its tools appear as `s_<tool>`,
+    # with default shaping (the config has no masks).
+    lines = [
+        "upstreams:",
+        "  s:",
+        f"    command: [{str(SAMPLE)!r}]",
+        "    timeout_secs: 60",
+        "    max_response_bytes: 33554432",
+        "defaults:",
+        "  expose_unmasked: true",
+    ]
+    if budget_tokens is not None:
+        lines.append(f"  budget_tokens: {budget_tokens}")
+    path.write_text("\n".join(lines).replace("'", '"') + "\n")
+    return path
+
+
+@asynccontextmanager
+async def stdio_session(command: list[str], log: Path, extra_env: dict[str, str] | None = None) -> AsyncIterator[Client]:
+    with open(log, "w") as errlog:
+        params = StdioServerParameters(command=command[0], args=command[1:], env=env(**(extra_env or {})), cwd=str(REPO))
+        async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+            yield client
+
+
+@asynccontextmanager
+async def http_session(command: list[str], port: int, path: str, log: Path, what: str) -> AsyncIterator[Client]:
+    with open(log, "w") as out:
+        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env(), cwd=str(REPO))
+        try:
+            wait_port(port, proc, what)
+            async with Client(f"http://127.0.0.1:{port}{path}", mode="legacy") as client:
+                yield client
+        finally:
+            stop(proc)
+
+
+async def tool_named(client: Client, suffix: str) -> str:
+    tools = await client.list_tools()
+    names = [t.name for t in tools.tools]
+    for name in names:
+        if name == suffix or name.endswith("_" + suffix):
+            return name
+    raise RuntimeError(f"no tool ending in {suffix!r} among {names}")
+
+
+def result_chars(result: Any) -> int:
+    if getattr(result, "is_error", False):
+        raise RuntimeError(f"tool error: {result.content[0].text[:500] if result.content else result}")
+    n = sum(len(getattr(block, "text", "") or "") for block in result.content)
+    return n
+
+
+def pct(sorted_ns: list[int], p: float) -> float:
+    """Nearest-rank percentile, in milliseconds."""
+    k = max(1, min(len(sorted_ns), int(-(-p * len(sorted_ns) // 100))))
+    return sorted_ns[k - 1] / 1e6
+
+
+def machine() -> str:
+    model = "?"
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if line.strip().startswith("Model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = os.getloadavg()
+    return f"{os.cpu_count()} cores ({model}), Linux {platform.release()}, Python {platform.python_version()}, load average at start {load[0]:.2f}"
+
+
+async def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--calls", type=int, default=400, help="timed calls per variant (default 400)")
+    ap.add_argument("--warmup", type=int, default=30, help="untimed calls per variant first (default 30)")
+    ap.add_argument("--seconds", type=float, default=300, help="stop timing after this long (default 300)")
+    ap.add_argument("--no-proxy", action="store_true", help="leave mcp-proxy out")
+    ap.add_argument("--no-big", action="store_true", help="leave the 1 MiB variants out")
+    a = ap.parse_args()
+
+    for binary in (TOOLSHAPE, SAMPLE):
+        if not binary.is_file():
+            print(f"missing {binary}: run bench/overhead.sh (it builds it)", file=sys.stderr)
+            return 1
+    use_proxy = not a.no_proxy
+    if use_proxy and not MCP_PROXY.is_file():
+        print(f"missing {MCP_PROXY}: run e2e/setup.sh --with-proxy (or pass --no-proxy)", file=sys.stderr)
+        return 1
+
+    tmp = Path(tempfile.mkdtemp(prefix="toolshape-overhead-"))
+    default_cfg = write_config(tmp / "default.yaml", None)
+    full_cfg = write_config(tmp / "full.yaml", 2_000_000)
+    print(f"machine: {machine()}")
+    print(f"binaries: {TOOLSHAPE}, {SAMPLE}" + (f", {MCP_PROXY}" if use_proxy else ""))
+    print(f"logs and configs: {tmp}")
+
+    async with AsyncExitStack() as stack:
+        sessions: dict[str, Client] = {}
+        sessions["direct"] = await stack.enter_async_context(stdio_session([str(SAMPLE)], tmp / "direct.log"))
+        # toolshape's own default log level (info), as a user would run it.
+        sessions["toolshape"] = await stack.enter_async_context(
+            stdio_session([str(TOOLSHAPE), "serve", "--config", str(default_cfg)], tmp / "toolshape.log")
+        )
+        port = free_port()
+        sessions["toolshape-http"] = await stack.enter_async_context(
+            http_session(
+                [str(TOOLSHAPE), "serve", "--config", str(default_cfg), "--http", f"127.0.0.1:{port}"],
+                port, "/mcp", tmp / "toolshape-http.log", "toolshape serve --http",
+            )
+        )
+        if use_proxy:
+            port = free_port()
+            # mcp-proxy's default log level (INFO), as a user would run it.
+            sessions["mcp-proxy-http"] = await stack.enter_async_context(
+                http_session(
+                    [str(MCP_PROXY), "--host", "127.0.0.1", "--port", str(port), "--", str(SAMPLE)],
+                    port, "/mcp", tmp / "mcp-proxy.log", "mcp-proxy",
+                )
+            )
+        if not a.no_big:
+            sessions["toolshape-full"] = await stack.enter_async_context(
+                stdio_session([str(TOOLSHAPE), "serve", "--config", str(full_cfg)], tmp / "toolshape-full.log")
+            )
+
+        # variant name -> (session, tool name, arguments)
+        variants: dict[str, tuple[Client, str, dict[str, Any]]] = {}
+        for name in ("direct", "toolshape", "toolshape-http", "mcp-proxy-http"):
+            if name in sessions:
+                variants[name] = (sessions[name], await tool_named(sessions[name], SMALL_TOOL), SMALL_ARGS)
+        if not a.no_big:
+            for name, session in (
+                ("direct-1mb", "direct"),
+                ("toolshape-1mb", "toolshape"),
+                ("toolshape-1mb-full", "toolshape-full"),
+                ("mcp-proxy-1mb", "mcp-proxy-http"),
+            ):
+                if session in sessions:
+                    variants[name] = (sessions[session], await tool_named(sessions[session], BIG_TOOL), BIG_ARGS)
+
+        sizes: dict[str, int] = {}
+
+        async def once(name: str) -> int:
+            client, tool, args = variants[name]
+            t0 = time.perf_counter_ns()
+            result = await client.call_tool(tool, args)
+            dt = time.perf_counter_ns() - t0
+            sizes[name] = result_chars(result)
+            return dt
+
+        rng = random.Random(20261130)
+        names = list(variants)
+        print(f"variants: {', '.join(names)}")
+        t_warm = time.monotonic()
+        for _ in range(a.warmup):
+            order = names[:]
+            rng.shuffle(order)
+            for name in order:
+                await once(name)
+        print(f"warm-up: {a.warmup} calls each in {time.monotonic() - t_warm:.1f}s")
+
+        samples: dict[str, list[int]] = {n: [] for n in names}
+        start = time.monotonic()
+        rounds = 0
+        timed_out = False
+        while rounds < a.calls:
+            if time.monotonic() - start > a.seconds:
+                timed_out = True
+                break
+            order = names[:]
+            rng.shuffle(order)
+            for name in order:
+                samples[name].append(await once(name))
+            rounds += 1
+        elapsed = time.monotonic() - start
+        print(f"timed: {rounds} rounds in {elapsed:.1f}s" + (" (stopped by --seconds)" if timed_out else ""))
+
+    def stats(name: str) -> dict[str, float]:
+        s = sorted(samples[name])
+        return {"n": len(s), "min": s[0] / 1e6, "p50": pct(s, 50), "p99": pct(s, 99), "max": s[-1] / 1e6}
+
+    table = {n: stats(n) for n in names}
+
+    def baseline(name: str) -> str:
+        return "direct-1mb" if name.endswith("1mb") or name.endswith("1mb-full") else "direct"
+
+    print()
+    print(f"| variant | path | result chars | n | min ms | p50 ms | p99 ms | max ms | p50 vs direct | p99 vs direct |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    paths = {
+        "direct": "stdio → upstream",
+        "toolshape": "stdio → toolshape → upstream",
+        "toolshape-http": "HTTP → toolshape → upstream",
+        "mcp-proxy-http": "HTTP → mcp-proxy → upstream",
+        "direct-1mb": "stdio → upstream",
+        "toolshape-1mb": "stdio → toolshape (default 4,000-token budget) → upstream",
+        "toolshape-1mb-full": "stdio → toolshape (budget 2,000,000: all of it) → upstream",
+        "mcp-proxy-1mb": "HTTP → mcp-proxy → upstream",
+    }
+    for name in names:
+        st = table[name]
+        base = table[baseline(name)]
+        print(
+            f"| {name} | {paths[name]} | {sizes[name]:,} | {st['n']} | {st['min']:.3f} | {st['p50']:.3f} | {st['p99']:.3f} | {st['max']:.3f} "
+            f"| {st['p50'] / base['p50']:.2f}× | {st['p99'] / base['p99']:.2f}× |"
+        )
+    print()
+    print("Added latency per call (p50 minus direct p50):")
+    for name in names:
+        base = table[baseline(name)]
+        if name != baseline(name):
+            print(f"  {name}: {table[name]['p50'] - base['p50']:+.3f} ms")
+    if "toolshape-http" in table and "mcp-proxy-http" in table:
+        t, m = table["toolshape-http"], table["mcp-proxy-http"]
+        print(f"toolshape-http vs mcp-proxy-http: p50 {t['p50'] / m['p50']:.2f}×, p99 {t['p99'] / m['p99']:.2f}×")
+    if "toolshape-1mb-full" in table and "mcp-proxy-1mb" in table:
+        t, m = table["toolshape-1mb-full"], table["mcp-proxy-1mb"]
+        print(f"toolshape-1mb-full vs mcp-proxy-1mb: p50 {t['p50'] / m['p50']:.2f}×, p99 {t['p99'] / m['p99']:.2f}×")
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
