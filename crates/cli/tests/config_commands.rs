@@ -63,7 +63,7 @@ fn check_names_a_missing_environment_variable() {
         stdout(toolshape().env_remove("GITHUB_TOKEN").args(["check", "--config", "examples/github-triage.yaml"]));
     assert_eq!(code, 1);
     assert!(out.contains("environment variable `GITHUB_TOKEN` is not set"), "{out}");
-    assert!(out.starts_with("examples/github-triage.yaml:18:"), "{out}");
+    assert!(out.starts_with("examples/github-triage.yaml:19:"), "{out}");
 }
 
 #[test]

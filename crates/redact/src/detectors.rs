@@ -1,9 +1,17 @@
-//! The built-in text detectors, except phone numbers ([`crate::phone`]) and private-key blocks
-//! ([`crate::pem`]).
+//! The built-in text detectors, except phone numbers ([`crate::phone`]), private-key blocks
+//! ([`crate::pem`]) and secret assignments ([`crate::assign`]).
 //!
 //! Each detector is a regular expression for candidates plus the checks a regex cannot express
 //! (the `regex` crate has no look-around): what may stand right before and after a match, check
 //! digits, character mixes. Regexes are compiled once, on first use.
+//!
+//! Detectors do not run over the whole text: [`crate::scan`] finds the places where each could
+//! match, and the detector runs on a window around each place. A window is chosen so that
+//! running the detector on it gives exactly what running it on the whole text would give there:
+//! either the maximal run of the characters the detector's matches are made of (no match can
+//! cross its edges, so the search starts fresh at its start, as it would in the whole text), or
+//! for prefix-anchored tokens the run from the prefix on. Context checks (what stands right
+//! before or after a match) always look at the whole text.
 
 use std::sync::LazyLock;
 
@@ -11,6 +19,7 @@ use regex::Regex;
 
 use crate::checksum::{iban_length, iban_valid, luhn_valid};
 use crate::kinds::Kind;
+use crate::scan::{self, Candidates};
 use crate::text::{Finding, Rule};
 
 /// Declares a lazily compiled regex. A pattern that fails to compile disables its detector
@@ -26,9 +35,12 @@ lazy_regex!(
     EMAIL,
     r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}"
 );
-// Maximal runs of digits joined by single separators, only those with 13 digits or more: the
-// engine skips the many shorter numbers of ordinary text without stopping at each.
+// What `scan` finds as card runs, by hand: maximal runs of digits joined by single separators,
+// with 13 digits or more. Kept to check the scan against.
+#[cfg(test)]
 lazy_regex!(CARD_RUN, r"[0-9](?:[ \-]?[0-9]){12,}");
+// Where `scan` finds IBAN starts, by hand. Kept to check the scan against.
+#[cfg(test)]
 lazy_regex!(IBAN_START, r"[A-Z]{2}[0-9]{2}");
 lazy_regex!(JWT, r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*");
 lazy_regex!(URL_CREDENTIALS, r#"[A-Za-z][A-Za-z0-9+.\-]{0,30}://[^\s:/?#@"'<>`]*:([^\s/?#@"'<>`]+)@"#);
@@ -123,44 +135,121 @@ fn token_rule(kind: Kind) -> Option<TokenRule> {
     })
 }
 
-/// Cheap facts about a text, computed once, that let detectors skip texts they cannot match.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Gates {
-    pub(crate) digit: bool,
-    pub(crate) at: bool,
-    pub(crate) scheme: bool,
+/// Bytes of a token or of the text right around it: every prefix-anchored token regex matches
+/// only these, so the run of them from a prefix holds every match that starts there.
+fn token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/' | b':')
 }
 
-impl Gates {
-    pub(crate) fn of(text: &str) -> Gates {
-        Gates { digit: text.bytes().any(|b| b.is_ascii_digit()), at: text.contains('@'), scheme: text.contains("://") }
+/// Bytes an email match can contain.
+fn email_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'%' | b'+' | b'-' | b'@')
+}
+
+/// Bytes an `aws_secret_key` match can contain: the name (whose `(?i)` also matches the
+/// non-ASCII `ſ` and Kelvin sign, hence every non-ASCII byte), quotes, blanks, the operator and
+/// the base64 value.
+fn aws_secret_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || !b.is_ascii() || b"_-. \t\"'=>:/+".contains(&b)
+}
+
+/// Bytes a URL scheme can be made of (`[A-Za-z][A-Za-z0-9+.\-]{0,30}`).
+fn scheme_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-')
+}
+
+/// Runs `each` on every maximal run (of bytes for which `member` holds) that holds one of the
+/// sorted `positions`, once per run.
+fn each_run(
+    text: &str,
+    positions: impl Iterator<Item = usize>,
+    member: impl Fn(u8) -> bool + Copy,
+    mut each: impl FnMut(usize, usize),
+) {
+    let bytes = text.as_bytes();
+    let mut done = 0;
+    for pos in positions {
+        if pos < done {
+            continue;
+        }
+        let (start, end) = scan::run_around(bytes, pos, member);
+        done = end.max(pos + 1);
+        each(start, end);
     }
 }
 
-/// Runs one built-in text detector over `text`.
-pub(crate) fn find(kind: Kind, text: &str, gates: Gates, out: &mut Vec<Finding>) {
+/// Runs one built-in text detector over the candidate windows of `text`.
+pub(crate) fn find(kind: Kind, text: &str, candidates: &Candidates, out: &mut Vec<Finding>) {
     match kind {
-        Kind::Email if gates.at => find_emails(text, out),
-        Kind::Phone if gates.digit => crate::phone::find(text, out),
-        Kind::PaymentCard if gates.digit => find_cards(text, out),
-        Kind::Iban if gates.digit => find_ibans(text, out),
-        Kind::PrivateKey => crate::pem::find(text, out),
-        Kind::UrlCredentials if gates.scheme && gates.at => find_url_credentials(text, out),
-        Kind::AwsSecretKey => find_aws_secret_keys(text, out),
+        Kind::Email => {
+            each_run(text, candidates.at.iter().copied(), email_byte, |s, e| find_emails(text, s, e, out));
+        }
+        Kind::Phone => {
+            each_run(text, candidates.phones.iter().copied(), crate::phone::phone_byte, |s, e| {
+                crate::phone::find(text, s, e, out);
+            });
+        }
+        Kind::PaymentCard => {
+            for &(start, end) in &candidates.cards {
+                find_cards_in_run(text, start, end, out);
+            }
+        }
+        Kind::Iban => {
+            for &start in &candidates.ibans {
+                if let Some(end) = iban_at(text, start) {
+                    out.push(Finding::whole(start, end, Rule::Builtin(Kind::Iban)));
+                }
+            }
+        }
+        Kind::PrivateKey => {
+            if candidates.pem {
+                crate::pem::find(text, out);
+            }
+        }
+        Kind::UrlCredentials => find_url_credentials(text, &candidates.at, out),
+        Kind::AwsSecretKey => {
+            let secrets = candidates.words.iter().filter(|(_, secret)| *secret).map(|(pos, _)| *pos);
+            each_run(text, secrets, aws_secret_byte, |s, e| find_aws_secret_keys(text, s, e, out));
+        }
+        Kind::SecretAssignment => {
+            crate::assign::find(text, candidates.words.iter().map(|(pos, _)| *pos), out);
+        }
         Kind::SecretField => {}
         other => {
             if let Some(rule) = token_rule(other) {
-                find_tokens(&rule, text, out);
+                find_tokens(&rule, text, candidates.tokens_of(other), out);
             }
         }
     }
 }
 
-fn find_tokens(rule: &TokenRule, text: &str, out: &mut Vec<Finding>) {
+/// Runs a token rule from each of its prefixes to the end of the token-like run there; prefixes
+/// inside an earlier window are already covered by it.
+fn find_tokens(rule: &TokenRule, text: &str, prefixes: impl Iterator<Item = usize>, out: &mut Vec<Finding>) {
     let Some(re) = rule.regex.as_ref() else {
         return;
     };
-    for m in re.find_iter(text) {
+    let bytes = text.as_bytes();
+    let mut done = 0;
+    for start in prefixes {
+        if start < done {
+            continue;
+        }
+        let end = scan::run_end(bytes, start, token_byte);
+        done = end.max(start + 1);
+        find_tokens_in(rule, re, text, start, end, out);
+    }
+}
+
+/// Matches of a token rule in `start..end`, as a search of the whole text would find them there
+/// (`end` must not cut a match short).
+fn find_tokens_in(rule: &TokenRule, re: &Regex, text: &str, start: usize, end: usize, out: &mut Vec<Finding>) {
+    let Some(haystack) = text.get(..end) else {
+        return;
+    };
+    let mut pos = start;
+    while let Some(m) = re.find_at(haystack, pos) {
+        pos = m.end().max(m.start() + 1);
         if char_before(text, m.start()).is_some_and(rule.left)
             || char_at(text, m.end()).is_some_and(rule.right)
             || !(rule.check)(m.as_str())
@@ -174,12 +263,13 @@ fn find_tokens(rule: &TokenRule, text: &str, out: &mut Vec<Finding>) {
 /// Top-level domains that are really file extensions: `logo@2x.png` is an image, not a person.
 const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "ico"];
 
-fn find_emails(text: &str, out: &mut Vec<Finding>) {
-    let Some(re) = EMAIL.as_ref() else {
+/// Emails in the run `start..end` of email bytes.
+fn find_emails(text: &str, start: usize, end: usize, out: &mut Vec<Finding>) {
+    let (Some(re), Some(haystack)) = (EMAIL.as_ref(), text.get(..end)) else {
         return;
     };
-    let mut pos = 0;
-    while let Some(m) = re.find_at(text, pos) {
+    let mut pos = start;
+    while let Some(m) = re.find_at(haystack, pos) {
         let s = m.as_str();
         let Some(at) = s.rfind('@') else {
             break;
@@ -230,14 +320,51 @@ fn in_url_userinfo(text: &str, start: usize) -> bool {
     }
 }
 
-fn find_url_credentials(text: &str, out: &mut Vec<Finding>) {
+/// URL passwords. A match holds exactly one `://` (scheme and userinfo cannot contain `/`),
+/// starts at most 31 scheme bytes before it and ends at the first `@` after it, with no
+/// `/?#`, whitespace or quote in between. So from each `@` the text is read back to the
+/// nearest such byte; when a `:` was passed and that byte is the second `/` of `://`, the
+/// window runs from the scheme bytes before the `://` to the `@`.
+fn find_url_credentials(text: &str, at: &[usize], out: &mut Vec<Finding>) {
     let Some(re) = URL_CREDENTIALS.as_ref() else {
         return;
     };
-    for caps in re.captures_iter(text) {
-        let (Some(whole), Some(password)) = (caps.get(0), caps.get(1)) else {
+    let bytes = text.as_bytes();
+    // Linear: reading back from one `@` stops at the latest at the previous `@`.
+    for &end in at {
+        let mut userinfo = end;
+        let mut colon = false;
+        while userinfo > 0 {
+            let b = bytes[userinfo - 1];
+            if b.is_ascii_whitespace() || b"/?#@\"'<>`".contains(&b) {
+                break;
+            }
+            colon |= b == b':';
+            userinfo -= 1;
+        }
+        if !colon || userinfo < 3 || bytes.get(userinfo - 3..userinfo) != Some(b"://") {
             continue;
+        }
+        let sep = userinfo - 3;
+        let mut start = sep;
+        while start > 0 && sep - start < 31 && scheme_byte(bytes[start - 1]) {
+            start -= 1;
+        }
+        find_url_credentials_in(re, text, start, end + 1, out);
+    }
+}
+
+/// URL passwords in `start..end`, as a search of the whole text would find them there.
+fn find_url_credentials_in(re: &Regex, text: &str, start: usize, end: usize, out: &mut Vec<Finding>) {
+    let Some(haystack) = text.get(..end) else {
+        return;
+    };
+    let mut pos = start;
+    while let Some(caps) = re.captures_at(haystack, pos) {
+        let (Some(whole), Some(password)) = (caps.get(0), caps.get(1)) else {
+            break;
         };
+        pos = whole.end().max(whole.start() + 1);
         // A host must follow, or this is not a URL.
         if !char_at(text, whole.end()).is_some_and(|c| c.is_alphanumeric() || c == '[') {
             continue;
@@ -254,14 +381,17 @@ fn find_url_credentials(text: &str, out: &mut Vec<Finding>) {
     }
 }
 
-fn find_aws_secret_keys(text: &str, out: &mut Vec<Finding>) {
-    let Some(re) = AWS_SECRET_KEY.as_ref() else {
+/// AWS secret keys in the run `start..end` of bytes such a match can contain.
+fn find_aws_secret_keys(text: &str, start: usize, end: usize, out: &mut Vec<Finding>) {
+    let (Some(re), Some(haystack)) = (AWS_SECRET_KEY.as_ref(), text.get(..end)) else {
         return;
     };
-    for caps in re.captures_iter(text) {
+    let mut pos = start;
+    while let Some(caps) = re.captures_at(haystack, pos) {
         let (Some(whole), Some(value)) = (caps.get(0), caps.get(1)) else {
-            continue;
+            break;
         };
+        pos = whole.end().max(whole.start() + 1);
         if char_at(text, value.end()).is_some_and(|c| c.is_alphanumeric() || "/+=".contains(c)) {
             continue;
         }
@@ -278,40 +408,34 @@ fn find_aws_secret_keys(text: &str, out: &mut Vec<Finding>) {
 /// (the same separator throughout), first digit 2–6 (the issuer ranges of the card networks),
 /// Luhn-valid.
 ///
-/// Candidates are maximal runs of digit groups; inside a run every start group is tried, longest
-/// window first, so a card next to other numbers is still found.
-fn find_cards(text: &str, out: &mut Vec<Finding>) {
-    let Some(re) = CARD_RUN.as_ref() else {
+/// Candidates are maximal runs of digit groups with 13 digits or more (found by
+/// [`crate::scan`]); inside a run every start group is tried, longest window first, so a card
+/// next to other numbers is still found.
+fn find_cards_in_run(text: &str, run_start: usize, run_end: usize, out: &mut Vec<Finding>) {
+    let Some(run) = text.get(run_start..run_end) else {
         return;
     };
     let mut groups: Vec<(usize, usize)> = Vec::new();
-    for m in re.find_iter(text) {
-        if m.len() < 13 {
-            continue;
+    let mut start = 0;
+    for (i, b) in run.bytes().enumerate() {
+        if !b.is_ascii_digit() {
+            groups.push((run_start + start, run_start + i));
+            start = i + 1;
         }
-        groups.clear();
-        let bytes = m.as_str().as_bytes();
-        let mut start = 0;
-        for (i, b) in bytes.iter().enumerate() {
-            if !b.is_ascii_digit() {
-                groups.push((m.start() + start, m.start() + i));
-                start = i + 1;
-            }
-        }
-        groups.push((m.start() + start, m.end()));
-        // A group glued to a word or a decimal point belongs to something else (`x123`,
-        // `1.5`); drop it but keep looking at the rest of the run.
-        let mut window = groups.as_slice();
-        if char_before(text, m.start()).is_some_and(|c| word(c) || c == '.') {
-            window = window.get(1..).unwrap_or_default();
-        }
-        let glued_right = char_at(text, m.end()).is_some_and(word)
-            || (char_at(text, m.end()) == Some('.') && char_after(text, m.end()).is_some_and(|c| c.is_ascii_digit()));
-        if glued_right {
-            window = window.split_last().map_or(&[], |(_, rest)| rest);
-        }
-        find_cards_in_groups(text, window, out);
     }
+    groups.push((run_start + start, run_end));
+    // A group glued to a word or a decimal point belongs to something else (`x123`, `1.5`);
+    // drop it but keep looking at the rest of the run.
+    let mut window = groups.as_slice();
+    if char_before(text, run_start).is_some_and(|c| word(c) || c == '.') {
+        window = window.get(1..).unwrap_or_default();
+    }
+    let glued_right = char_at(text, run_end).is_some_and(word)
+        || (char_at(text, run_end) == Some('.') && char_after(text, run_end).is_some_and(|c| c.is_ascii_digit()));
+    if glued_right {
+        window = window.split_last().map_or(&[], |(_, rest)| rest);
+    }
+    find_cards_in_groups(text, window, out);
 }
 
 fn find_cards_in_groups(text: &str, groups: &[(usize, usize)], out: &mut Vec<Finding>) {
@@ -354,54 +478,46 @@ fn find_cards_in_groups(text: &str, groups: &[(usize, usize)], out: &mut Vec<Fin
 }
 
 /// IBANs: a listed country code, two check digits and exactly as many characters as that
-/// country's IBANs have, written compact or in groups of four, mod-97 valid.
-fn find_ibans(text: &str, out: &mut Vec<Finding>) {
-    let Some(re) = IBAN_START.as_ref() else {
-        return;
-    };
+/// country's IBANs have, written compact or in groups of four, mod-97 valid. `start` is where
+/// `[A-Z]{2}[0-9]{2}` stands; returns the end of the IBAN starting there, if one does.
+fn iban_at(text: &str, start: usize) -> Option<usize> {
     let bytes = text.as_bytes();
+    let head = text.get(start..start + 4)?;
+    if char_before(text, start).is_some_and(word) {
+        return None;
+    }
+    let len = iban_length(head.get(..2)?)?;
     let mut compact = String::with_capacity(34);
-    for m in re.find_iter(text) {
-        if char_before(text, m.start()).is_some_and(word) {
-            continue;
+    compact.push_str(head);
+    let spaced = bytes.get(start + 4) == Some(&b' ');
+    let mut pos = start + 4;
+    while compact.len() < len {
+        if spaced && (compact.len() - 4).is_multiple_of(4) {
+            if bytes.get(pos) != Some(&b' ') {
+                return None;
+            }
+            pos += 1;
         }
-        let Some(len) = iban_length(&m.as_str()[..2]) else {
-            continue;
-        };
-        compact.clear();
-        compact.push_str(m.as_str());
-        let spaced = bytes.get(m.end()) == Some(&b' ');
-        let mut pos = m.end();
-        let mut ok = true;
-        while compact.len() < len {
-            if spaced && (compact.len() - 4).is_multiple_of(4) {
-                if bytes.get(pos) != Some(&b' ') {
-                    ok = false;
-                    break;
-                }
+        match bytes.get(pos) {
+            Some(&b) if b.is_ascii_uppercase() || b.is_ascii_digit() => {
+                compact.push(char::from(b));
                 pos += 1;
             }
-            match bytes.get(pos) {
-                Some(&b) if b.is_ascii_uppercase() || b.is_ascii_digit() => {
-                    compact.push(char::from(b));
-                    pos += 1;
-                }
-                _ => {
-                    ok = false;
-                    break;
-                }
-            }
+            _ => return None,
         }
-        if !ok || char_at(text, pos).is_some_and(word) || !iban_valid(&compact) {
-            continue;
-        }
-        out.push(Finding::whole(m.start(), pos, Rule::Builtin(Kind::Iban)));
     }
+    if char_at(text, pos).is_some_and(word) || !iban_valid(&compact) {
+        return None;
+    }
+    Some(pos)
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+    use crate::scan::Needs;
 
     #[test]
     fn every_pattern_compiles() {
@@ -434,7 +550,6 @@ mod tests {
 
     #[test]
     fn every_text_kind_has_a_detector() {
-        let gates = Gates { digit: true, at: true, scheme: true };
         for kind in Kind::ALL {
             let handled = matches!(
                 kind,
@@ -445,19 +560,230 @@ mod tests {
                     | Kind::PrivateKey
                     | Kind::UrlCredentials
                     | Kind::AwsSecretKey
+                    | Kind::SecretAssignment
                     | Kind::SecretField
             ) || token_rule(kind).is_some();
             assert!(handled, "{kind:?}");
         }
         let mut out = Vec::new();
-        find(Kind::SecretField, "password=x", gates, &mut out);
+        let candidates = Candidates::of("password=x", Needs::of(&Kind::ALL));
+        find(Kind::SecretField, "password=x", &candidates, &mut out);
         assert!(out.is_empty());
     }
 
     #[test]
     fn card_windows_inside_a_run() {
+        let text = "ref 512 4111 1111 1111 1111 end";
         let mut out = Vec::new();
-        find_cards("ref 512 4111 1111 1111 1111 end", &mut out);
-        assert!(out.iter().any(|f| &"ref 512 4111 1111 1111 1111 end"[f.start..f.end] == "4111 1111 1111 1111"));
+        find_cards_in_run(text, 4, 27, &mut out);
+        assert!(out.iter().any(|f| &text[f.start..f.end] == "4111 1111 1111 1111"));
+    }
+
+    /// What a detector finds searching the whole text, as it did before the prefilter: the
+    /// same precise code, with the whole text as its one window.
+    fn whole_text(kind: Kind, text: &str) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let len = text.len();
+        match kind {
+            Kind::Email => find_emails(text, 0, len, &mut out),
+            Kind::Phone => crate::phone::find(text, 0, len, &mut out),
+            Kind::PaymentCard => {
+                for m in CARD_RUN.as_ref().into_iter().flat_map(|re| re.find_iter(text)) {
+                    find_cards_in_run(text, m.start(), m.end(), &mut out);
+                }
+            }
+            Kind::Iban => {
+                for m in IBAN_START.as_ref().into_iter().flat_map(|re| re.find_iter(text)) {
+                    if let Some(end) = iban_at(text, m.start()) {
+                        out.push(Finding::whole(m.start(), end, Rule::Builtin(Kind::Iban)));
+                    }
+                }
+            }
+            Kind::PrivateKey => crate::pem::find(text, &mut out),
+            Kind::UrlCredentials => {
+                if let Some(re) = URL_CREDENTIALS.as_ref() {
+                    find_url_credentials_in(re, text, 0, len, &mut out);
+                }
+            }
+            Kind::AwsSecretKey => find_aws_secret_keys(text, 0, len, &mut out),
+            // Every position as a hit: checks that the words the scan looks for are in
+            // every secret-like name.
+            Kind::SecretAssignment => {
+                crate::assign::find(text, (0..len).filter(|&i| text.is_char_boundary(i)), &mut out)
+            }
+            Kind::SecretField => {}
+            other => {
+                if let Some((rule, re)) = token_rule(other).and_then(|r| r.regex.as_ref().map(|re| (r, re))) {
+                    find_tokens_in(&rule, re, text, 0, len, &mut out);
+                }
+            }
+        }
+        out
+    }
+
+    fn windowed(kind: Kind, text: &str) -> Vec<Finding> {
+        let mut out = Vec::new();
+        find(kind, text, &Candidates::of(text, Needs::of(&Kind::ALL)), &mut out);
+        out
+    }
+
+    fn sorted(mut findings: Vec<Finding>) -> Vec<(usize, usize, usize, usize)> {
+        let mut v: Vec<_> = findings.drain(..).map(|f| (f.claim_start, f.claim_end, f.start, f.end)).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    fn assert_same(text: &str) -> Result<(), TestCaseError> {
+        for kind in Kind::ALL {
+            prop_assert_eq!(sorted(windowed(kind, text)), sorted(whole_text(kind, text)), "{:?} in {:?}", kind, text);
+        }
+        let c = Candidates::of(text, Needs::of(&Kind::ALL));
+        let runs: Vec<(usize, usize)> =
+            CARD_RUN.as_ref().into_iter().flat_map(|re| re.find_iter(text)).map(|m| (m.start(), m.end())).collect();
+        prop_assert_eq!(&c.cards, &runs);
+        let starts: Vec<usize> =
+            IBAN_START.as_ref().into_iter().flat_map(|re| re.find_iter(text)).map(|m| m.start()).collect();
+        prop_assert_eq!(&c.ibans, &starts);
+        Ok(())
+    }
+
+    /// Pieces that make every detector's candidates, their near misses and their edges.
+    fn fragment() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[0-9]{1,12}",
+            "[0-9]{3}[ .\\-][0-9]{3,4}",
+            "[ .\\-+()]",
+            "[A-Z]{2}[0-9]{2}",
+            "[A-Za-z]{1,6}",
+            "[A-Za-z0-9_\\-./:+=]{0,40}",
+            any::<char>().prop_map(String::from),
+            prop::sample::select(vec![
+                "@",
+                "://",
+                "https://",
+                "a:b@",
+                "u:p@h.io/",
+                ".com",
+                "example",
+                " ",
+                "\n",
+                "\t",
+                "\"",
+                "'",
+                "=",
+                ":",
+                ": ",
+                " = ",
+                ",",
+                ";",
+                "&",
+                "?",
+                "(",
+                ")",
+                "[",
+                "]",
+                "{",
+                "}",
+                "\\",
+                "\\\"",
+                "sk-",
+                "sk-ant-",
+                "ghp_",
+                "github_pat_",
+                "AKIA",
+                "A3T",
+                "eyJ",
+                "eyJhbGciOi.",
+                "xoxb-",
+                "glpat-",
+                "sk_live_",
+                "whsec_",
+                "AIza",
+                "ya29.",
+                "https://hooks.slack.com/services/",
+                "-----BEGIN ",
+                "RSA ",
+                "PRIVATE KEY-----",
+                "-----END PRIVATE KEY-----",
+                "secret",
+                "ſecret",
+                "SECRET",
+                "access",
+                "_access_",
+                "key",
+                "Key",
+                "aws_",
+                "ſ",
+                "K",
+                "password",
+                "Password",
+                "PASSWORD",
+                "pass",
+                "pwd",
+                "token",
+                "Token",
+                "auth",
+                "Authorization",
+                "Bearer ",
+                "Basic ",
+                "cookie",
+                "session",
+                "credential",
+                "api_key",
+                "max_tokens",
+                "next_page_token",
+                "public_key",
+                "encryption_key",
+                "$",
+                "${",
+                "{{",
+                "null",
+                "None",
+                "self.",
+                "****",
+                "[SECRET_ASSIGNMENT]",
+                "+44 20 7946 0958",
+                "4111 1111 1111 1111",
+                "415-555-0100",
+                "13800000000",
+                "DE89 3704 0044 0532 0130 00",
+                "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            ])
+            .prop_map(str::to_owned),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+        /// The prefilter and the windows lose nothing and add nothing: every detector finds
+        /// exactly what it finds searching the whole text.
+        #[test]
+        fn windows_find_what_the_whole_text_search_finds(parts in proptest::collection::vec(fragment(), 0..40)) {
+            assert_same(&parts.concat())?;
+        }
+
+        #[test]
+        fn windows_on_arbitrary_text(text in any::<String>()) {
+            assert_same(&text)?;
+        }
+    }
+
+    #[test]
+    fn windows_at_the_edges() {
+        for text in [
+            "sk-----BEGIN PRIVATE KEY-----\nMIIE\n",
+            "a://bhttps://u:p@host",
+            "http://u:p@hostftp://a:b@h",
+            "passecret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "ſecret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "01 415-555-0100",
+            "x+1 415-555-0100",
+            "ASIAIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
+            "id@host@example.com",
+        ] {
+            assert_same(text).unwrap_or_else(|e| panic!("{e}"));
+        }
     }
 }

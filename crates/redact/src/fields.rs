@@ -120,7 +120,7 @@ const NOT_SECRET_BEFORE_KEY: &[&str] = &[
 ];
 
 /// Keys longer than this are data, not field names.
-const MAX_KEY_LEN: usize = 96;
+pub(crate) const MAX_KEY_LEN: usize = 96;
 
 /// Splits a key into lowercase words, dropping trailing digits (`password2`, `api_key_2`).
 pub(crate) fn key_words(key: &str) -> Vec<String> {

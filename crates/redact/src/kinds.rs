@@ -4,6 +4,13 @@
 ///
 /// These are the names accepted by `disable`, used as keys of
 /// [`RedactionCounts`](crate::RedactionCounts), and (uppercased) inside placeholders.
+///
+/// - `secret_assignment`: in text, the value of `name = value`, `name: value`, `name := value`
+///   or `name => value` whose name is secret-like by the same rules as `secret_field` keys
+///   (`password = "[SECRET_ASSIGNMENT]"`; see the crate docs for what is not a value). It comes
+///   after the token kinds, so a value that is itself a recognised token
+///   (`GH_TOKEN=ghp_…`) keeps the more telling kind.
+/// - `secret_field`: in JSON values, the whole value of a member whose key is secret-like.
 pub const BUILTIN_KINDS: &[&str] = &[
     "email",
     "phone",
@@ -23,6 +30,7 @@ pub const BUILTIN_KINDS: &[&str] = &[
     "anthropic_key",
     "google_api_key",
     "google_oauth_token",
+    "secret_assignment",
     "secret_field",
 ];
 
@@ -47,12 +55,13 @@ pub(crate) enum Kind {
     AnthropicKey,
     GoogleApiKey,
     GoogleOauthToken,
+    SecretAssignment,
     SecretField,
 }
 
 impl Kind {
     /// Every kind, in [`BUILTIN_KINDS`] order.
-    pub(crate) const ALL: [Kind; 19] = [
+    pub(crate) const ALL: [Kind; 20] = [
         Kind::Email,
         Kind::Phone,
         Kind::PaymentCard,
@@ -71,6 +80,7 @@ impl Kind {
         Kind::AnthropicKey,
         Kind::GoogleApiKey,
         Kind::GoogleOauthToken,
+        Kind::SecretAssignment,
         Kind::SecretField,
     ];
 
@@ -95,6 +105,7 @@ impl Kind {
             Kind::AnthropicKey => "anthropic_key",
             Kind::GoogleApiKey => "google_api_key",
             Kind::GoogleOauthToken => "google_oauth_token",
+            Kind::SecretAssignment => "secret_assignment",
             Kind::SecretField => "secret_field",
         }
     }
@@ -120,6 +131,7 @@ impl Kind {
             Kind::AnthropicKey => "[ANTHROPIC_KEY]",
             Kind::GoogleApiKey => "[GOOGLE_API_KEY]",
             Kind::GoogleOauthToken => "[GOOGLE_OAUTH_TOKEN]",
+            Kind::SecretAssignment => "[SECRET_ASSIGNMENT]",
             Kind::SecretField => "[SECRET_FIELD]",
         }
     }
@@ -132,7 +144,7 @@ impl Kind {
     /// Whether a partial mask would still reveal too much, so the placeholder is always used:
     /// a fragment of a key block or of a password is useless for recognition and risky to show.
     pub(crate) fn always_placeholder(self) -> bool {
-        matches!(self, Kind::PrivateKey | Kind::SecretField | Kind::UrlCredentials)
+        matches!(self, Kind::PrivateKey | Kind::SecretField | Kind::UrlCredentials | Kind::SecretAssignment)
     }
 }
 

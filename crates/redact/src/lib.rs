@@ -15,10 +15,15 @@
 //! - **Nothing found, nothing copied**: text without findings comes back borrowed.
 //! - **Overlaps**: when findings overlap, the union of what they cover is replaced once, under
 //!   the kind of the finding that starts earliest (the longest one on a tie), so no part of
-//!   any finding stays visible.
+//!   any finding stays visible. If any of them is of a kind never shown in part (a password,
+//!   a key block), the placeholder is used even in partial style.
 //! - **Valid UTF-8**: replacements only ever start and end on character boundaries.
-//! - **Linear**: cost grows with the input, and text with nothing to find costs one quick scan
-//!   per detector; deep JSON is walked without recursion.
+//! - **Linear**: cost grows with the input; deep JSON is walked without recursion. The built-in
+//!   detectors share one prefilter pass (SIMD literal searches and a scan of digit runs) and
+//!   then look only at small windows around what it found, so text with nothing to find costs
+//!   that pass alone (about 400 MiB/s on a digit-dense log, some ten times faster than running
+//!   every detector over the whole text). Each window is chosen so that the result is exactly
+//!   that of searching the whole text; a property test checks this against whole-text searches.
 
 //!
 //! Decisions on look-alikes (each backed by a test):
@@ -37,7 +42,32 @@
 //! - `_key` fields are secret only when the value looks random (see `secret_field` in
 //!   [`BUILTIN_KINDS`]); `public_key`, `primary_key`, `sort_key` and the like never are, and
 //!   neither are paging cursors (`next_page_token`) or tokenizer settings (`bos_token`).
+//!
+//! Decisions on secret assignments in text (`secret_assignment`; each backed by a test):
+//! - Names mean what they mean as JSON keys (same classification, same exclusions:
+//!   `max_tokens = 4096`, `token_count: 12`, `next_page_token=…`, `password_min_length = 8`
+//!   stay). The name is the `[A-Za-z0-9_.-]` run right before `=`, `:`, `:=` or `=>` (quoted
+//!   or not); names with spaces and spellings that split the secret word (`to_ken`) are not
+//!   recognised. Comparisons (`==`, `!=`) are not assignments.
+//! - Only the value goes; name, operator, quotes and an `Authorization` scheme word stay:
+//!   `password = "[SECRET_ASSIGNMENT]"`, `Authorization: Bearer [SECRET_ASSIGNMENT]`. Always the
+//!   placeholder, never a partial mask. When the value is itself a recognised token
+//!   (`GH_TOKEN=ghp_…`), the token's kind names it.
+//! - Not values: empty or quote-only (`password = ""`, `enter your password: `), null and
+//!   booleans (`password: null`), integers of at most four digits (`token: 0`: counters,
+//!   flags, lengths), references to a secret kept elsewhere (`${DB_PASSWORD}`, `$X`,
+//!   `{{ … }}`, `<your-token>`), masks and placeholders (`****`, `[SECRET_ASSIGNMENT]`: so
+//!   redaction stays idempotent), type names and code (`password: string`,
+//!   `get_password()`, `self.token`, `password = password`), and `PWD` set to a path.
+//! - Prose is left alone: no operator (`the password is required`), or after a colon a bare
+//!   word followed by more words rather than by the end of the line or another pair
+//!   (`Password: Your password must be …`; but `user: bob password: hunter status: ok` is an
+//!   assignment).
+//! - Bare values end at whitespace and `` ,;"'`<>()[]{}\ `` (in a query string also `&#`), so an
+//!   unquoted password with a space is replaced only up to it; `Cookie` values run to the end
+//!   of the line; quoted values to the closing quote.
 
+mod assign;
 mod checksum;
 mod detectors;
 mod error;
@@ -47,6 +77,7 @@ mod mask;
 mod pem;
 mod phone;
 mod redactor;
+mod scan;
 mod text;
 mod value;
 

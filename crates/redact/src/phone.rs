@@ -23,51 +23,61 @@ lazy_regex!(CHINESE_MOBILE, r"1[3-9][0-9](?:[0-9]{8}|[ \-][0-9]{4}[ \-][0-9]{4})
 #[cfg(test)]
 pub(crate) const ALL: [&LazyLock<Option<Regex>>; 3] = [&INTERNATIONAL, &NORTH_AMERICAN, &CHINESE_MOBILE];
 
-/// Finds every phone number in `text`.
+/// Bytes a phone candidate can contain: every regex here matches only these, so a maximal run
+/// of them is a window in which the search gives what it would give in the whole text.
+pub(crate) fn phone_byte(b: u8) -> bool {
+    b.is_ascii_digit() || matches!(b, b' ' | b'.' | b'-' | b'(' | b')' | b'+')
+}
+
+/// Finds every phone number in the run `start..end` of [`phone_byte`]s of `text`.
 ///
 /// After a rejected candidate the search resumes one character later rather than after the
 /// candidate: `01 415-555-0100` is first seen as `1 415-555-0100` (glued to the `0`, rejected),
 /// and the number inside must still be found. Candidates are short, so this stays linear.
-pub(crate) fn find(text: &str, out: &mut Vec<Finding>) {
+pub(crate) fn find(text: &str, start: usize, end: usize, out: &mut Vec<Finding>) {
+    let Some(haystack) = text.get(..end) else {
+        return;
+    };
     if let Some(re) = INTERNATIONAL.as_ref() {
-        each_candidate(re, text, |start, s| {
-            if char_before(text, start).is_some_and(|c| c.is_alphanumeric() || "_+".contains(c)) {
+        each_candidate(re, haystack, start, |at, s| {
+            if char_before(text, at).is_some_and(|c| c.is_alphanumeric() || "_+".contains(c)) {
                 return None;
             }
-            international_len(text, start, s)
+            international_len(text, at, s)
         })
-        .for_each(|(start, end)| push(out, start, end));
+        .for_each(|(s, e)| push(out, s, e));
     }
     for re in [&NORTH_AMERICAN, &CHINESE_MOBILE] {
         let Some(re) = re.as_ref() else {
             continue;
         };
-        each_candidate(re, text, |start, s| {
-            let end = start + s.len();
-            (national_bounded(text, start, end) && consistent_separators(s)).then_some(s.len())
+        each_candidate(re, haystack, start, |at, s| {
+            let end = at + s.len();
+            (national_bounded(text, at, end) && consistent_separators(s)).then_some(s.len())
         })
-        .for_each(|(start, end)| push(out, start, end));
+        .for_each(|(s, e)| push(out, s, e));
     }
 }
 
-/// Runs `accept` on each candidate of `re`; it returns the accepted length, or `None` to resume
-/// the search one character after the candidate's start.
+/// Runs `accept` on each candidate of `re` in `haystack` from `start`; it returns the accepted
+/// length, or `None` to resume the search one character after the candidate's start.
 fn each_candidate<'a>(
     re: &'a Regex,
-    text: &'a str,
+    haystack: &'a str,
+    start: usize,
     mut accept: impl FnMut(usize, &str) -> Option<usize> + 'a,
 ) -> impl Iterator<Item = (usize, usize)> + 'a {
-    let mut pos = 0;
+    let mut pos = start;
     std::iter::from_fn(move || {
-        while pos <= text.len() {
-            let m = re.find_at(text, pos)?;
+        while pos <= haystack.len() {
+            let m = re.find_at(haystack, pos)?;
             match accept(m.start(), m.as_str()) {
                 Some(len) => {
                     pos = m.end().max(m.start() + 1);
                     return Some((m.start(), m.start() + len));
                 }
                 None => {
-                    pos = m.start() + char_at(text, m.start()).map_or(1, char::len_utf8);
+                    pos = m.start() + char_at(haystack, m.start()).map_or(1, char::len_utf8);
                 }
             }
         }
@@ -187,7 +197,7 @@ mod tests {
 
     fn found(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
-        find(text, &mut out);
+        find(text, 0, text.len(), &mut out);
         out.iter().map(|f| &text[f.start..f.end]).collect()
     }
 

@@ -5,9 +5,10 @@ use std::borrow::Cow;
 use regex::Regex;
 use serde_json::Value;
 
-use crate::detectors::{self, Gates};
+use crate::detectors;
 use crate::kinds::{BUILTIN_KINDS, Kind, placeholder_for};
 use crate::mask::{inside_placeholder, overlaps_partial_mask, partial, partial_email};
+use crate::scan::{Candidates, Needs};
 use crate::text::{self, Finding, Rule};
 use crate::value;
 use crate::{RedactError, RedactSpec, RedactStyle, RedactionCounts};
@@ -32,6 +33,8 @@ struct CustomRule {
 pub struct Redactor {
     /// Enabled built-in detectors that work on text (all but `secret_field`), in tie order.
     text_kinds: Vec<Kind>,
+    /// The prefilter searches those detectors need.
+    needs: Needs,
     secret_fields: bool,
     custom: Vec<CustomRule>,
     style: RedactStyle,
@@ -62,9 +65,11 @@ impl Redactor {
             }
             custom.push(CustomRule { name: name.to_owned(), placeholder: placeholder_for(name), regex });
         }
+        let text_kinds: Vec<Kind> = enabled.iter().copied().filter(|k| *k != Kind::SecretField).collect();
         Ok(Redactor {
             secret_fields: enabled.contains(&Kind::SecretField),
-            text_kinds: enabled.into_iter().filter(|k| *k != Kind::SecretField).collect(),
+            needs: Needs::of(&text_kinds),
+            text_kinds,
             custom,
             style: spec.style,
         })
@@ -72,7 +77,13 @@ impl Redactor {
 
     /// A redactor that changes nothing (spec with builtins off and no patterns).
     pub fn none() -> Redactor {
-        Redactor { text_kinds: Vec::new(), secret_fields: false, custom: Vec::new(), style: RedactStyle::Placeholder }
+        Redactor {
+            text_kinds: Vec::new(),
+            needs: Needs::default(),
+            secret_fields: false,
+            custom: Vec::new(),
+            style: RedactStyle::Placeholder,
+        }
     }
 
     /// True when this redactor can never change anything.
@@ -118,11 +129,14 @@ impl Redactor {
     }
 
     /// One pass of every detector; `None` when nothing was found.
+    ///
+    /// The built-in detectors share one prefilter pass ([`Candidates`]) and then look only
+    /// where it found something; custom patterns search the whole text.
     fn redact_once(&self, text: &str, counts: &mut RedactionCounts) -> Option<String> {
-        let gates = Gates::of(text);
+        let candidates = Candidates::of(text, self.needs);
         let mut findings: Vec<Finding> = Vec::new();
         for &kind in &self.text_kinds {
-            detectors::find(kind, text, gates, &mut findings);
+            detectors::find(kind, text, &candidates, &mut findings);
         }
         for (i, rule) in self.custom.iter().enumerate() {
             for m in rule.regex.find_iter(text) {
@@ -202,13 +216,13 @@ impl Redactor {
         }
     }
 
-    /// What `matched` becomes.
-    pub(crate) fn replacement(&self, rule: Rule, matched: &str) -> String {
+    /// What `matched` becomes; with `force_placeholder` the placeholder even in partial style.
+    pub(crate) fn replacement(&self, rule: Rule, matched: &str, force_placeholder: bool) -> String {
         let (placeholder, kind) = match rule {
             Rule::Builtin(kind) => (kind.placeholder(), Some(kind)),
             Rule::Custom(i) => (self.custom.get(i).map_or("[CUSTOM]", |c| c.placeholder.as_str()), None),
         };
-        if self.style == RedactStyle::Partial && !kind.is_some_and(Kind::always_placeholder) {
+        if self.style == RedactStyle::Partial && !force_placeholder && !kind.is_some_and(Kind::always_placeholder) {
             let masked = if kind == Some(Kind::Email) { partial_email(matched) } else { partial(matched) };
             if let Some(masked) = masked {
                 return masked;
@@ -253,36 +267,5 @@ mod tests {
         let mut counts = RedactionCounts::default();
         assert!(matches!(r.redact_text("a@b.com", &mut counts), Cow::Borrowed(_)));
         assert!(counts.is_empty());
-    }
-}
-
-#[cfg(test)]
-mod scratch_timing {
-    use super::*;
-
-    #[test]
-    #[ignore]
-    fn per_detector() {
-        let mut text = String::new();
-        let mut i = 0u64;
-        while text.len() < 4 << 20 {
-            text.push_str(&format!(
-                "2024-01-02T10:11:{:02}.{:03}Z INFO req={:08x}-1c2d-4e5f-8a9b-{:012x} ip=10.0.{}.{} \
-                 took {} ms v1.2.{} order {} status=200 path=/api/v1/items?page={}\n",
-                i % 60, i % 1000, i.wrapping_mul(2_654_435_761) & 0xffff_ffff, i.wrapping_mul(40_503),
-                i % 256, (i * 7) % 256, i % 997, i % 50, 1_000_000_000 + i, i % 100
-            ));
-            i += 1;
-        }
-        let gates = Gates::of(&text);
-        for kind in Kind::ALL {
-            let mut out = Vec::new();
-            let t = std::time::Instant::now();
-            detectors::find(kind, &text, gates, &mut out);
-            eprintln!("{kind:?}: {:?} ({} findings)", t.elapsed(), out.len());
-        }
-        let t = std::time::Instant::now();
-        let g = Gates::of(&text);
-        eprintln!("gates {:?} {}", t.elapsed(), g.digit);
     }
 }

@@ -5,6 +5,11 @@
 //! (so no piece of any finding stays visible), and the group takes the kind of the finding that
 //! starts earliest, the longest one on a tie, then the first kind in
 //! [`BUILTIN_KINDS`](crate::BUILTIN_KINDS) order, custom patterns last.
+//!
+//! When any finding of a group is of a kind that is never shown in part (a password, a key
+//! block: see `Kind::always_placeholder`), the group gets its winner's placeholder even in
+//! partial style: `GH_TOKEN=ghp_…` is both a GitHub token (the winner, more telling) and the
+//! value of a secret assignment, and no part of it may stay visible.
 
 use crate::RedactionCounts;
 use crate::kinds::Kind;
@@ -44,6 +49,10 @@ impl Finding {
         Finding { claim_start: claim.0, claim_end: claim.1, start, end, rule }
     }
 
+    fn always_placeholder(&self) -> bool {
+        matches!(self.rule, Rule::Builtin(kind) if kind.always_placeholder())
+    }
+
     /// Sort key for winning an overlap: smaller wins.
     fn precedence(&self) -> (usize, std::cmp::Reverse<usize>, Rule) {
         (self.claim_start, std::cmp::Reverse(self.claim_end.saturating_sub(self.claim_start)), self.rule)
@@ -77,6 +86,7 @@ pub(crate) fn apply(
         let group_start = first.start;
         let mut group_end = first.end;
         let mut winner = *first;
+        let mut force_placeholder = first.always_placeholder();
         i += 1;
         while let Some(next) = findings.get(i) {
             if next.start >= group_end {
@@ -86,10 +96,11 @@ pub(crate) fn apply(
             if next.precedence() < winner.precedence() {
                 winner = *next;
             }
+            force_placeholder |= next.always_placeholder();
             i += 1;
         }
         out.push_str(&text[pos..group_start]);
-        out.push_str(&redactor.replacement(winner.rule, &text[group_start..group_end]));
+        out.push_str(&redactor.replacement(winner.rule, &text[group_start..group_end], force_placeholder));
         counts.add(redactor.rule_name(winner.rule), 1);
         pos = group_end;
     }

@@ -169,6 +169,42 @@ fn cases() -> Vec<(&'static str, String, String)> {
         "Bearer ya29.a0AfH6SMBx-Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1".into(),
         "Bearer [GOOGLE_OAUTH_TOKEN]".into(),
     );
+
+    // secret_assignment: the name, the operator and the quotes stay
+    for (input, output) in [
+        (r#"password = "correct-horse-battery-staple""#, r#"password = "[SECRET_ASSIGNMENT]""#),
+        (r#"password: "uJSvuEWtQWnCIKAA""#, r#"password: "[SECRET_ASSIGNMENT]""#),
+        ("PASSWORD=hunter2", "PASSWORD=[SECRET_ASSIGNMENT]"),
+        ("export API_KEY=abc123def", "export API_KEY=[SECRET_ASSIGNMENT]"),
+        (
+            r#"config dump: {"user": "bob", "client_secret": "Zm9vYmFy-Qux", "retries": 3}"#,
+            r#"config dump: {"user": "bob", "client_secret": "[SECRET_ASSIGNMENT]", "retries": 3}"#,
+        ),
+        (r#"{\"password\":\"hunter2\"}"#, r#"{\"password\":\"[SECRET_ASSIGNMENT]\"}"#),
+        ("db_password: s3cr3t\nhost: db", "db_password: [SECRET_ASSIGNMENT]\nhost: db"),
+        // JSON shown as text: escaped line breaks and quotes
+        (
+            r#"{"body":"My .env:\n\npassword: \"Z9o78Pv1Vc7sJQ9C\"\n"}"#,
+            r#"{"body":"My .env:\n\npassword: \"[SECRET_ASSIGNMENT]\"\n"}"#,
+        ),
+        ("Authorization: Basic dXNlcjpwYXNz", "Authorization: Basic [SECRET_ASSIGNMENT]"),
+        ("Authorization: Bearer opaque-Token_42", "Authorization: Bearer [SECRET_ASSIGNMENT]"),
+        ("Authorization: Digest username=\"bob\", response=\"6629fae4\"", "Authorization: Digest [SECRET_ASSIGNMENT]"),
+        ("GET /v1/me?access_token=abc123&page=2 200", "GET /v1/me?access_token=[SECRET_ASSIGNMENT]&page=2 200"),
+        ("redirect to /cb#token=abc123", "redirect to /cb#token=[SECRET_ASSIGNMENT]"),
+        ("spring.datasource.password=Tr0ub4dor&3", "spring.datasource.password=[SECRET_ASSIGNMENT]"),
+        ("X-Auth-Token: 8f3a2c19e7", "X-Auth-Token: [SECRET_ASSIGNMENT]"),
+        ("token := \"abc123\"", "token := \"[SECRET_ASSIGNMENT]\""),
+        ("'secret' => 'abcXYZ'", "'secret' => '[SECRET_ASSIGNMENT]'"),
+        ("run --password=s3cr3t --verbose", "run --password=[SECRET_ASSIGNMENT] --verbose"),
+        ("Cookie: session=abc123; theme=dark", "Cookie: [SECRET_ASSIGNMENT]"),
+        ("login user=bob password=hunter ok=1", "login user=bob password=[SECRET_ASSIGNMENT] ok=1"),
+        ("user: bob password: hunter status: ok", "user: bob password: [SECRET_ASSIGNMENT] status: ok"),
+        ("password = 123456", "password = [SECRET_ASSIGNMENT]"),
+        ("signing_key = 9f86d081884c7d659a2feaa0c55ad015", "signing_key = [SECRET_ASSIGNMENT]"),
+    ] {
+        add("secret_assignment", input.into(), output.into());
+    }
     cases
 }
 
@@ -228,6 +264,9 @@ fn partial_style() {
         ("ghp_R2d2C3poX9k8J7h6G5f4E3d2C1b0A9z8abcd", "ghp****abcd", "github_token"),
         ("AKIAIOSFODNN7EXAMPLE", "AKI****MPLE", "aws_access_key"),
         ("postgres://u:longpassword1@h/db", "postgres://u:[URL_CREDENTIALS]@h/db", "url_credentials"),
+        ("password: long-enough-secret", "password: [SECRET_ASSIGNMENT]", "secret_assignment"),
+        // A token that is also a secret's value keeps its kind but shows nothing.
+        ("GH_TOKEN=ghp_R2d2C3poX9k8J7h6G5f4E3d2C1b0A9z8abcd", "GH_TOKEN=[GITHUB_TOKEN]", "github_token"),
     ] {
         let (out, counts) = redact_with(&r, input);
         assert_eq!(out, expected, "{input}");
@@ -244,6 +283,66 @@ fn partial_style() {
     assert_eq!(out, "call 415****0100");
     let (out, _) = redact_with(&r, "mail j@example.com");
     assert_eq!(out, "mail ***@example.com");
+}
+
+#[test]
+fn a_value_that_is_a_known_token_keeps_the_token_kind() {
+    // The assignment and the token cover the same span: the token's kind is more telling.
+    for (input, expected, kind) in [
+        (format!("Authorization: Bearer {JWT}"), "Authorization: Bearer [JWT]", "jwt"),
+        ("GH_TOKEN=gho_16C7e42F292c6912E7710c838347Ae178B4a".into(), "GH_TOKEN=[GITHUB_TOKEN]", "github_token"),
+        (
+            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".into(),
+            "aws_secret_access_key = [AWS_SECRET_KEY]",
+            "aws_secret_key",
+        ),
+        ("password=4111111111111111".into(), "password=[PAYMENT_CARD]", "payment_card"),
+    ] {
+        let (out, counts) = redact(&input);
+        assert_eq!(out, expected);
+        assert_eq!(counts.get(kind), 1, "{input}");
+        assert_eq!(counts.total(), 1, "{input}");
+    }
+    // In partial style no part of it stays visible either.
+    let (out, _) = redact_with(&partial_redactor(), "password=4111111111111111");
+    assert_eq!(out, "password=[PAYMENT_CARD]");
+    let (out, _) = redact_with(&partial_redactor(), "card 4111111111111111");
+    assert_eq!(out, "card 411****1111");
+}
+
+#[test]
+fn secret_assignments_in_a_config_dump() {
+    let text = "\
+# app.env
+DB_HOST=db.internal
+DB_PASSWORD=pa55-w0rd!
+REDIS_URL=redis://cache:6379/0
+STRIPE_KEY=sk_live_4eC39HqLyjWDarjtT1zdp7dc
+SESSION_SECRET=\"k8s-9f1b2c\"
+MAX_TOKENS=4096
+NEXT_PAGE_TOKEN=CAoQAhgB
+PASSWORD_MIN_LENGTH=8
+SMTP_PASSWORD=${SMTP_PASSWORD}
+";
+    let (out, counts) = redact(text);
+    assert_eq!(
+        out,
+        "\
+# app.env
+DB_HOST=db.internal
+DB_PASSWORD=[SECRET_ASSIGNMENT]
+REDIS_URL=redis://cache:6379/0
+STRIPE_KEY=[STRIPE_KEY]
+SESSION_SECRET=\"[SECRET_ASSIGNMENT]\"
+MAX_TOKENS=4096
+NEXT_PAGE_TOKEN=CAoQAhgB
+PASSWORD_MIN_LENGTH=8
+SMTP_PASSWORD=${SMTP_PASSWORD}
+"
+    );
+    assert_eq!(counts.get("secret_assignment"), 2);
+    assert_eq!(counts.get("stripe_key"), 1);
+    assert_eq!(counts.total(), 3);
 }
 
 #[test]

@@ -138,8 +138,44 @@ fn credentials() -> impl Strategy<Value = Secret> {
     ]
 }
 
+/// Secret-like names (as JSON keys would be classified), in the shapes they take in text.
+const SECRET_NAMES: &[&str] = &[
+    "password",
+    "DB_PASSWORD",
+    "passwd",
+    "api_key",
+    "apiKey",
+    "client_secret",
+    "X-Auth-Token",
+    "access_token",
+    "secret",
+    "spring.datasource.password",
+    "--password",
+];
+
+const OPERATORS: &[&str] = &["=", " = ", ":", ": ", ":=", " := ", " => "];
+
+fn assignments() -> impl Strategy<Value = Secret> {
+    (
+        prop::sample::select(SECRET_NAMES.to_vec()),
+        prop::sample::select(OPERATORS.to_vec()),
+        // Letters, digits and a symbol: a credential, never an identifier or a literal.
+        "[A-Za-z]{2,10}[0-9]{1,3}[-+/~!%^][A-Za-z0-9]{0,12}",
+        0usize..4,
+    )
+        .prop_map(|(name, op, value, quoting)| {
+            let text = match quoting {
+                0 => format!("{name}{op}{value}"),
+                1 => format!("{name}{op}\"{value}\""),
+                2 => format!("\"{name}\"{op}\"{value}\""),
+                _ => format!("{name}{op}'{value}'"),
+            };
+            Secret { kind: "secret_assignment", text, core: value }
+        })
+}
+
 fn secrets() -> impl Strategy<Value = Secret> {
-    prop_oneof![emails(), phones(), cards(), ibans(), private_keys(), tokens(), credentials()]
+    prop_oneof![emails(), phones(), cards(), ibans(), private_keys(), tokens(), credentials(), assignments()]
 }
 
 /// Surrounding text: arbitrary Unicode, printable ASCII, digit-and-punctuation soup, or
@@ -174,7 +210,8 @@ fn redact(r: &Redactor, text: &str) -> (String, RedactionCounts, bool) {
     (out.into_owned(), counts, borrowed)
 }
 
-/// Strings without any trigger: no ASCII digit, `@`, `-`, `:` or `=`, and no known prefix.
+/// Strings without any trigger: no ASCII digit, `@` or `-`, no known prefix, and no
+/// secret-like name followed by `:` or `=` (see [`assigns_to_a_secret_name`]).
 const PREFIXES: &[&str] = &[
     "AKIA",
     "ASIA",
@@ -201,6 +238,146 @@ const PREFIXES: &[&str] = &[
     "secret",
     "hooks",
 ];
+
+/// Words one of which every secret-like name contains.
+const SECRET_NAME_WORDS: &[&str] =
+    &["pass", "pwd", "secret", "token", "key", "auth", "cookie", "session", "credential"];
+
+/// Whether `text` has a name holding a secret-like word followed (past a closing quote and
+/// blanks) by `:` or `=`: the trigger of `secret_assignment`.
+fn assigns_to_a_secret_name(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    SECRET_NAME_WORDS.iter().any(|word| {
+        lower.match_indices(word).any(|(i, _)| {
+            let mut j = i;
+            while b.get(j).is_some_and(|c| c.is_ascii_alphanumeric() || b"_.-".contains(c)) {
+                j += 1;
+            }
+            if b.get(j) == Some(&b'\\') {
+                j += 1;
+            }
+            if matches!(b.get(j), Some(b'"' | b'\'' | b'`')) {
+                j += 1;
+            }
+            while matches!(b.get(j), Some(b' ' | b'\t')) {
+                j += 1;
+            }
+            matches!(b.get(j), Some(b':' | b'='))
+        })
+    })
+}
+
+/// Text with `:` and `=` and secret-like words, but (after the filter) no trigger.
+fn text_without_triggers() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        "[^0-9@\\-]{0,30}",
+        "[a-zA-Z _.:=\"'\n]{0,30}",
+        prop::sample::select(vec![
+            "password",
+            "Password",
+            "TOKEN",
+            "api_key",
+            "Authorization",
+            "cookie",
+            "session_id",
+            "pwd",
+            " = ",
+            ": ",
+            "=",
+            ":",
+            ":=",
+            "\"",
+            " ",
+            "\n",
+            " is ",
+            "the ",
+            "your ",
+            "max_tokens",
+            "user",
+            "name",
+            "host",
+        ])
+        .prop_map(str::to_owned),
+    ];
+    proptest::collection::vec(part, 0..12).prop_map(|parts| parts.concat()).prop_filter("no trigger", |t| {
+        let lower = t.to_lowercase();
+        !PREFIXES.iter().any(|p| lower.contains(&p.to_lowercase()))
+            && !lower.contains("\u{17f}ecret")
+            && !assigns_to_a_secret_name(t)
+    })
+}
+
+/// Assignments that must stay: names that only look secret-like, and secret-like names whose
+/// value is no secret (a literal, a reference, a type, code, a mask, prose).
+fn assignments_without_secrets() -> impl Strategy<Value = String> {
+    let plain = (
+        prop::sample::select(vec![
+            "max_tokens",
+            "token_count",
+            "next_page_token",
+            "password_min_length",
+            "password_hint",
+            "token_type",
+            "public_key",
+            "sort_key",
+            "secret_name",
+            "key_id",
+            "keyboard",
+            "passenger",
+            "author",
+            "tokenizer",
+            "cookie_policy",
+            "key",
+        ]),
+        prop::sample::select(OPERATORS.to_vec()),
+        "[a-z]{1,12}",
+        any::<bool>(),
+    )
+        .prop_map(
+            |(name, op, value, quoted)| {
+                if quoted { format!("\"{name}\"{op}\"{value}\"") } else { format!("{name}{op}{value}") }
+            },
+        );
+    let non_value = (
+        prop::sample::select(SECRET_NAMES.to_vec()),
+        prop::sample::select(OPERATORS.to_vec()),
+        prop::sample::select(vec![
+            "null",
+            "None",
+            "undefined",
+            "true",
+            "42",
+            "\"\"",
+            "''",
+            "${DB_PASSWORD}",
+            "$DB_PASSWORD",
+            "\"${DB_PASSWORD}\"",
+            "{{ .Values.secret }}",
+            "<your-password>",
+            "\"<your-password>\"",
+            "********",
+            "\"****\"",
+            "[SECRET_ASSIGNMENT]",
+            "\"[SECRET_ASSIGNMENT]\"",
+            "required",
+            "self.token",
+            "get_password()",
+            "os.environ[\"PASSWORD\"]",
+            "access_token",
+            "!vault",
+            "",
+        ]),
+    )
+        .prop_map(|(name, op, value)| format!("{name}{op}{value}"));
+    let prose = (prop::sample::select(SECRET_NAMES.to_vec()), "[a-z]{1,8}( [a-z]{1,8}){1,4}")
+        .prop_map(|(name, words)| format!("{name}: Your {words}"));
+    proptest::collection::vec(
+        prop_oneof![plain, non_value, prose, prop::sample::select(vec![" ", "\n", ", ", "; "]).prop_map(str::to_owned)],
+        1..6,
+    )
+    .prop_map(|parts| parts.join("\n"))
+}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
@@ -235,16 +412,20 @@ proptest! {
     }
 
     #[test]
-    fn text_without_triggers_is_borrowed(
-        text in "[^0-9@:=\\-]{0,200}".prop_filter("no known prefix", |t| {
-            let lower = t.to_lowercase();
-            !PREFIXES.iter().any(|p| lower.contains(&p.to_lowercase()))
-        })
-    ) {
+    fn text_without_triggers_is_borrowed(text in text_without_triggers()) {
         let (out, counts, borrowed) = redact(&default_redactor(), &text);
         prop_assert!(borrowed);
         prop_assert_eq!(out, text);
         prop_assert!(counts.is_empty());
+    }
+
+    #[test]
+    fn assignments_without_secrets_are_borrowed(text in assignments_without_secrets()) {
+        for r in [default_redactor(), partial_redactor()] {
+            let (out, counts, borrowed) = redact(&r, &text);
+            prop_assert!(borrowed, "{:?} -> {:?}", text, out);
+            prop_assert!(counts.is_empty());
+        }
     }
 
     #[test]
