@@ -781,19 +781,21 @@ impl Gateway {
     }
 
     /// `resources/read`, routed to the upstream that listed the URI, else tried on each.
-    pub async fn read_resource(&self, params: ReadResourceRequestParams) -> Result<ReadResourceResult, String> {
+    pub async fn read_resource(&self, params: ReadResourceRequestParams) -> Result<ReadResourceResult, ResourceError> {
         let routed = self.resource_routes.lock().ok().and_then(|r| r.get(&params.uri).cloned());
         if let Some(up) = routed.and_then(|n| self.upstreams.get(&n)) {
-            return up.read_resource(params).await.map_err(|f| f.line("resources/read"));
+            return up.read_resource(params).await.map_err(|f| match f {
+                Failure::Protocol { code: RESOURCE_NOT_FOUND, .. } => ResourceError::NotFound(f.line("resources/read")),
+                other => ResourceError::Upstream(other.line("resources/read")),
+            });
         }
-        let mut last = format!("no resource `{}`", params.uri);
+        // No upstream listed this URI: try each; if none has it, it is not found.
         for (_, up) in self.connected() {
-            match up.read_resource(params.clone()).await {
-                Ok(r) => return Ok(r),
-                Err(f) => last = f.line("resources/read"),
+            if let Ok(r) = up.read_resource(params.clone()).await {
+                return Ok(r);
             }
         }
-        Err(last)
+        Err(ResourceError::NotFound(format!("no resource `{}`", params.uri)))
     }
 
     fn namespaced(&self, upstream: &str, name: &str) -> String {
@@ -942,4 +944,18 @@ mod tests {
         assert_eq!(backticked("did you mean `open_issues`?"), vec!["open_issues".to_owned()]);
         assert!(backticked("no hint").is_empty());
     }
+}
+
+/// The JSON-RPC code for a resource that does not exist (MCP `resources/read`).
+const RESOURCE_NOT_FOUND: i64 = -32002;
+
+/// Why `resources/read` failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResourceError {
+    /// No upstream has this URI (answered with code -32002).
+    #[error("{0}")]
+    NotFound(String),
+    /// The upstream that has it failed.
+    #[error("{0}")]
+    Upstream(String),
 }

@@ -40,7 +40,7 @@ mod upstream;
 
 pub use cursor::{Cursor, CursorError, CursorKey, SnapshotId};
 pub use error::GatewayError;
-pub use gateway::{Caller, Gateway, GatewayOptions, Outcome};
+pub use gateway::{Caller, Gateway, GatewayOptions, Outcome, ResourceError};
 pub use serve::{check_bind, serve_http, serve_io, serve_stdio};
 pub use server::GatewayServer;
 pub use store::{MemoryStore, Store, StoreError, StoreFuture, StoreStats};

@@ -21,7 +21,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
 use toolshape_shape::Envelope;
 
-use crate::gateway::{Caller, Gateway};
+use crate::gateway::{Caller, Gateway, ResourceError};
 use crate::upstream::ProgressSink;
 
 /// What the gateway tells a client it is for.
@@ -167,6 +167,9 @@ impl ServerHandler for GatewayServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.gateway.read_resource(request).await.map(Into::into).map_err(internal)
+        self.gateway.read_resource(request).await.map(Into::into).map_err(|e| match e {
+            ResourceError::NotFound(message) => ErrorData::resource_not_found(message, None),
+            ResourceError::Upstream(message) => internal(message),
+        })
     }
 }

@@ -119,6 +119,9 @@ impl ServerHandler for Tracker {
         req: ReadResourceRequestParams,
         _c: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        if req.uri != "tracker://readme" {
+            return Err(ErrorData::resource_not_found(format!("no {}", req.uri), None));
+        }
         Ok(ReadResourceResult::new(vec![ResourceContents::text("The tracker's readme.", req.uri)]).into())
     }
 
@@ -595,6 +598,12 @@ async fn prompts_and_resources_pass_through() {
     assert!(resources.iter().any(|r| r.uri == "tracker://readme"), "{resources:?}");
     let read = rig.client.peer().read_resource(ReadResourceRequestParams::new("tracker://readme")).await.unwrap();
     assert_eq!(read.contents.len(), 1);
+    // Regression (conformance run): a resource nobody has is "not found" (-32002), not an
+    // internal error.
+    match rig.client.peer().read_resource(ReadResourceRequestParams::new("tracker://nope")).await {
+        Err(rmcp::ServiceError::McpError(e)) => assert_eq!(e.code.0, -32002, "{e:?}"),
+        other => panic!("expected resource not found, got {other:?}"),
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
