@@ -26,8 +26,8 @@ pub(crate) fn shape_text(
     let budget = plan.budget_tokens;
     let (begin, end) = match ctx.resume {
         Some(Resume::Text { offset, end }) => {
-            let end = end.map_or(text.len(), |e| floor_boundary(text, e as usize));
-            (floor_boundary(text, offset as usize).min(end), end)
+            let end = end.map_or(text.len(), |e| text.floor_char_boundary(e as usize));
+            (text.floor_char_boundary(offset as usize).min(end), end)
         }
         _ => (0, text.len()),
     };
@@ -203,7 +203,7 @@ pub(crate) fn shape_text(
         let shown = &text[begin..kept_end];
         let shorter = match shown.trim_end_matches('\n').rfind('\n') {
             Some(i) => begin + i + 1,
-            None => begin + floor_boundary(shown, shown.len() * 3 / 4),
+            None => begin + shown.floor_char_boundary(shown.len() * 3 / 4),
         };
         if shorter <= begin {
             return Err(ShapeError::BudgetTooSmall { budget, minimum: tok.count(&rendered) });
@@ -216,16 +216,16 @@ pub(crate) fn shape_text(
 /// that paging always moves on.
 fn cut_line(line: &str, room: usize, cost: &dyn Fn(&str, usize) -> Option<usize>) -> usize {
     let (mut lo, mut hi) = (0usize, line.len().min(room.saturating_mul(16)));
-    hi = floor_boundary(line, hi);
+    hi = line.floor_char_boundary(hi);
     while lo < hi {
-        let mid = ceil_boundary(line, lo + (hi - lo).div_ceil(2));
+        let mid = line.ceil_char_boundary(lo + (hi - lo).div_ceil(2));
         if mid > hi {
             break;
         }
         if cost(&line[..mid], room).is_some() {
             lo = mid;
         } else {
-            hi = floor_boundary(line, mid - 1);
+            hi = line.floor_char_boundary(mid - 1);
         }
     }
     if lo == 0 { line.chars().next().map_or(0, char::len_utf8) } else { lo }
@@ -240,24 +240,4 @@ pub(crate) fn count_lines(s: &str) -> u64 {
 /// Characters in `s`, counted from bytes that start a character.
 fn count_chars(s: &str) -> u64 {
     s.as_bytes().iter().filter(|b| (**b as i8) >= -0x40).count() as u64
-}
-
-fn floor_boundary(s: &str, mut i: usize) -> usize {
-    if i >= s.len() {
-        return s.len();
-    }
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil_boundary(s: &str, mut i: usize) -> usize {
-    if i >= s.len() {
-        return s.len();
-    }
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }

@@ -163,17 +163,17 @@ impl Tokenizer {
         }
         // Tokens are at least one byte, so a prefix longer than `limit * MAX_TOKEN_BYTES`
         // cannot fit; search by bisection on byte length inside that window.
-        let window = floor_char_boundary(text, limit.saturating_mul(MAX_TOKEN_BYTES).min(text.len()));
+        let window = text.floor_char_boundary(limit.saturating_mul(MAX_TOKEN_BYTES).min(text.len()));
         let (mut lo, mut hi) = (0usize, window);
         let mut best = (0usize, 0usize);
         while lo <= hi {
-            let mid = floor_char_boundary(text, lo + (hi - lo) / 2);
+            let mid = text.floor_char_boundary(lo + (hi - lo) / 2);
             match self.count_till_limit(&text[..mid], limit) {
                 Some(n) => {
                     if mid >= best.0 {
                         best = (mid, n);
                     }
-                    let next = ceil_char_boundary(text, mid + 1);
+                    let next = text.ceil_char_boundary(mid + 1);
                     if next <= lo || next > hi {
                         break;
                     }
@@ -183,7 +183,7 @@ impl Tokenizer {
                     if mid == 0 {
                         break;
                     }
-                    hi = floor_char_boundary(text, mid - 1);
+                    hi = text.floor_char_boundary(mid - 1);
                 }
             }
         }
@@ -245,26 +245,6 @@ pub fn estimate_bytes(len: usize) -> usize {
     len.div_ceil(4)
 }
 
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
-    if i >= s.len() {
-        return s.len();
-    }
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
-    if i >= s.len() {
-        return s.len();
-    }
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,7 +296,7 @@ mod tests {
             assert!(n <= limit);
             assert_eq!(t.count(p), n);
             if p.len() < text.len() {
-                let next = ceil_char_boundary(&text, p.len() + 1);
+                let next = text.ceil_char_boundary(p.len() + 1);
                 assert!(t.count(&text[..next]) > limit, "prefix not maximal at limit {limit}");
             }
         }
