@@ -140,76 +140,91 @@ pub(crate) fn shape_text(
         }
     };
 
-    // Head: whole lines while they fit; a first line too long for the room is cut.
-    let mut kept_end = begin;
-    let mut used = 0usize;
-    for line in text[begin..end].split_inclusive('\n') {
-        match piece_cost(line, head_room.saturating_sub(used)) {
-            Some(c) => {
-                used += c;
-                kept_end += line.len();
-            }
-            None => {
-                if kept_end == begin {
-                    kept_end += cut_line(line, head_room, &piece_cost);
-                }
-                break;
-            }
-        }
-    }
-    // Tail: whole lines from the end, never overlapping the head.
-    let mut tail_start = end;
-    if head_tail && kept_end < end {
-        let mut used_tail = 0usize;
-        let region = &text[kept_end..end];
-        for line in region.split_inclusive('\n').rev() {
-            match piece_cost(line, tail_room.saturating_sub(used_tail)) {
+    // Everything fits: one count of the whole rendering settles it, instead of a count per
+    // line and another of the result. Only tried when the text could fit at all (a token is
+    // rarely over 32 bytes), so a huge text is never copied or escaped whole.
+    let everything = (end - begin <= budget.saturating_mul(32)).then(|| {
+        let env = describe(end, end);
+        let text = render(&env, plan.render, ctx.nonce);
+        (env, text)
+    });
+    let fits_whole = everything.and_then(|(env, text)| tok.count_till_limit(&text, budget).map(|n| (env, text, n)));
+    let (env, rendered, tokens, kept_end) = if let Some((env, text, tokens)) = fits_whole {
+        (env, text, tokens, end)
+    } else {
+        // Head: whole lines while they fit; a first line too long for the room is cut.
+        let mut kept_end = begin;
+        let mut used = 0usize;
+        for line in text[begin..end].split_inclusive('\n') {
+            match piece_cost(line, head_room.saturating_sub(used)) {
                 Some(c) => {
-                    used_tail += c;
-                    tail_start -= line.len();
+                    used += c;
+                    kept_end += line.len();
                 }
-                None => break,
+                None => {
+                    if kept_end == begin {
+                        kept_end += cut_line(line, head_room, &piece_cost);
+                    }
+                    break;
+                }
             }
         }
-        if tail_start <= kept_end {
-            kept_end = end;
-            tail_start = end;
+        // Tail: whole lines from the end, never overlapping the head.
+        let mut tail_start = end;
+        if head_tail && kept_end < end {
+            let mut used_tail = 0usize;
+            let region = &text[kept_end..end];
+            for line in region.split_inclusive('\n').rev() {
+                match piece_cost(line, tail_room.saturating_sub(used_tail)) {
+                    Some(c) => {
+                        used_tail += c;
+                        tail_start -= line.len();
+                    }
+                    None => break,
+                }
+            }
+            if tail_start <= kept_end {
+                kept_end = end;
+                tail_start = end;
+            }
         }
-    }
 
-    loop {
-        let env = describe(kept_end, tail_start);
-        let rendered = render(&env, plan.render, ctx.nonce);
-        if let Some(tokens) = tok.count_till_limit(&rendered, budget) {
-            let report = ShapeReport {
-                bytes_in,
-                bytes_out: rendered.len() as u64,
-                tokens_out: tokens as u64,
-                records_total: None,
-                records_kept: 0,
-                records_omitted: 0,
-                cut_at: env.next.as_ref().map(|_| format!("byte {kept_end}")),
-                redactions: counts,
-                fields_cut: 0,
-                needs_snapshot: env.next.is_some(),
+        let (env, rendered, tokens, kept_end) = loop {
+            let env = describe(kept_end, tail_start);
+            let rendered = render(&env, plan.render, ctx.nonce);
+            if let Some(tokens) = tok.count_till_limit(&rendered, budget) {
+                break (env, rendered, tokens, kept_end);
+            }
+            // Over by a little: give back the tail first, then head lines, keeping progress.
+            if tail_start < end {
+                tail_start = end;
+                continue;
+            }
+            let shown = &text[begin..kept_end];
+            let shorter = match shown.trim_end_matches('\n').rfind('\n') {
+                Some(i) => begin + i + 1,
+                None => begin + shown.floor_char_boundary(shown.len() * 3 / 4),
             };
-            return Ok(Shaped { envelope: env, text: rendered, report });
-        }
-        // Over by a little: give back the tail first, then head lines, keeping progress.
-        if tail_start < end {
-            tail_start = end;
-            continue;
-        }
-        let shown = &text[begin..kept_end];
-        let shorter = match shown.trim_end_matches('\n').rfind('\n') {
-            Some(i) => begin + i + 1,
-            None => begin + shown.floor_char_boundary(shown.len() * 3 / 4),
+            if shorter <= begin {
+                return Err(ShapeError::BudgetTooSmall { budget, minimum: tok.count(&rendered) });
+            }
+            kept_end = shorter;
         };
-        if shorter <= begin {
-            return Err(ShapeError::BudgetTooSmall { budget, minimum: tok.count(&rendered) });
-        }
-        kept_end = shorter;
-    }
+        (env, rendered, tokens, kept_end)
+    };
+    let report = ShapeReport {
+        bytes_in,
+        bytes_out: rendered.len() as u64,
+        tokens_out: tokens as u64,
+        records_total: None,
+        records_kept: 0,
+        records_omitted: 0,
+        cut_at: env.next.as_ref().map(|_| format!("byte {kept_end}")),
+        redactions: counts,
+        fields_cut: 0,
+        needs_snapshot: env.next.is_some(),
+    };
+    Ok(Shaped { envelope: env, text: rendered, report })
 }
 
 /// How many bytes of `line` fit `room`, at a character boundary; at least one character so
