@@ -30,7 +30,6 @@ import os
 import platform
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,6 +40,10 @@ from typing import Any, AsyncIterator
 
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+
+# The port and process helpers are the end-to-end harness's own.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "e2e"))
+from harness import free_port, stop, wait_for_port  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 TARGET = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
@@ -64,35 +67,6 @@ def env(**extra: str) -> dict[str, str]:
     }
     out.update(extra)
     return out
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port: int, proc: subprocess.Popen[Any], what: str, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited with {proc.returncode} before listening on {port}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"{what} did not listen on {port} within {timeout}s")
-
-
-def stop(proc: subprocess.Popen[Any]) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def write_config(path: Path, budget_tokens: int | None) -> Path:
@@ -122,11 +96,11 @@ async def stdio_session(command: list[str], log: Path, extra_env: dict[str, str]
 
 
 @asynccontextmanager
-async def http_session(command: list[str], port: int, path: str, log: Path, what: str) -> AsyncIterator[Client]:
+async def http_session(command: list[str], port: int, path: str, log: Path) -> AsyncIterator[Client]:
     with open(log, "w") as out:
         proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env(), cwd=str(REPO))
         try:
-            wait_port(port, proc, what)
+            wait_for_port(port, proc, log)
             async with Client(f"http://127.0.0.1:{port}{path}", mode="legacy") as client:
                 yield client
         finally:
@@ -205,7 +179,7 @@ async def main() -> int:
         sessions["toolshape-http"] = await stack.enter_async_context(
             http_session(
                 [str(TOOLSHAPE), "serve", "--config", str(default_cfg), "--http", f"127.0.0.1:{port}"],
-                port, "/mcp", tmp / "toolshape-http.log", "toolshape serve --http",
+                port, "/mcp", tmp / "toolshape-http.log",
             )
         )
         if use_proxy:
@@ -214,7 +188,7 @@ async def main() -> int:
             sessions["mcp-proxy-http"] = await stack.enter_async_context(
                 http_session(
                     [str(MCP_PROXY), "--host", "127.0.0.1", "--port", str(port), "--", str(SAMPLE)],
-                    port, "/mcp", tmp / "mcp-proxy.log", "mcp-proxy",
+                    port, "/mcp", tmp / "mcp-proxy.log",
                 )
             )
         if not a.no_big:
