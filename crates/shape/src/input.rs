@@ -45,8 +45,10 @@ pub(crate) fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
     }
 }
 
-/// Find the records in `text`.
-pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>) -> Located<'a> {
+/// Find the records in `text`. `text_objects` allows an object that is mostly one string to
+/// be read as that text; a plan that declares the result's structure (a projection or field
+/// caps) turns it off, so upstream data alone can never step around those bounds.
+pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>, text_objects: bool) -> Located<'a> {
     let trimmed = text.trim();
     match trimmed.as_bytes().first() {
         Some(b'[') | Some(b'{') => {}
@@ -77,7 +79,7 @@ pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>) -> Located<'a>
         }
         wrapper.path_missing = Some(path.as_str().to_owned());
     }
-    auto_locate(root, wrapper, AUTO_DEPTH)
+    auto_locate(root, wrapper, AUTO_DEPTH, text_objects)
 }
 
 fn walk<'a>(mut cur: &'a RawValue, segments: &[Segment]) -> Option<&'a RawValue> {
@@ -91,7 +93,7 @@ fn walk<'a>(mut cur: &'a RawValue, segments: &[Segment]) -> Option<&'a RawValue>
     Some(cur)
 }
 
-fn auto_locate<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize) -> Located<'a> {
+fn auto_locate<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize, text_objects: bool) -> Located<'a> {
     let text = root.get();
     if text.starts_with('[')
         && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(text)
@@ -129,7 +131,7 @@ fn auto_locate<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize) -> Lo
                         wrapper.dropped.push(name.clone());
                     }
                 }
-                if let Located::Records { items, wrapper } = auto_locate(dominant, wrapper, depth - 1) {
+                if let Located::Records { items, wrapper } = auto_locate(dominant, wrapper, depth - 1, text_objects) {
                     return Located::Records { items, wrapper };
                 }
             }
@@ -137,7 +139,8 @@ fn auto_locate<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize) -> Lo
     }
     // An object that is mostly one string (`{"content": "<a file>"}`) is that text: it is
     // read by lines and pages like any text, not as one oversized field.
-    if text.starts_with('{')
+    if text_objects
+        && text.starts_with('{')
         && let Some(members) = raw_members(root)
         && let Some((_, big)) = members.iter().max_by_key(|(_, v)| v.get().len())
         && big.get().starts_with('"')
@@ -190,7 +193,7 @@ mod tests {
     #[test]
     fn finds_dominant_array_and_notes_siblings() {
         let text = r#"{"total_count": 1412, "incomplete_results": false, "items": [{"a":1},{"a":2},{"a":3}]}"#;
-        let l = locate(text, None);
+        let l = locate(text, None, true);
         assert_eq!(records_len(&l), Some(3));
         if let Located::Records { wrapper, .. } = l {
             assert_eq!(wrapper.notes, vec!["total_count=1412", "incomplete_results=false"]);
@@ -200,11 +203,11 @@ mod tests {
     #[test]
     fn nested_wrappers_and_declared_paths() {
         let text = r#"{"data": {"rows": [1, 2], "meta": 1}}"#;
-        assert_eq!(records_len(&locate(text, None)), Some(2));
+        assert_eq!(records_len(&locate(text, None, true)), Some(2));
         let p = FieldPath::parse("$.data.rows").unwrap();
-        assert_eq!(records_len(&locate(text, Some(&p))), Some(2));
+        assert_eq!(records_len(&locate(text, Some(&p), true)), Some(2));
         let missing = FieldPath::parse("$.nope").unwrap();
-        match locate(text, Some(&missing)) {
+        match locate(text, Some(&missing), true) {
             Located::Records { wrapper, .. } => assert_eq!(wrapper.path_missing.as_deref(), Some("$.nope")),
             _ => panic!("fallback to auto expected"),
         }
@@ -214,22 +217,24 @@ mod tests {
     fn an_object_that_is_mostly_one_string_is_text() {
         let body = "line\n".repeat(2000);
         let text = serde_json::json!({"content": body, "mime": "text/plain"}).to_string();
-        assert!(matches!(locate(&text, None), Located::Text(t) if t == body));
+        assert!(matches!(locate(&text, None, true), Located::Text(t) if t == body));
+        // A plan that declares the structure keeps it an object, so its caps apply.
+        assert!(matches!(locate(&text, None, false), Located::Value(_)));
         let small = serde_json::json!({"content": "short", "mime": "text/plain"}).to_string();
-        assert!(matches!(locate(&small, None), Located::Value(_)));
+        assert!(matches!(locate(&small, None, true), Located::Value(_)));
     }
 
     #[test]
     fn non_json_and_small_objects() {
-        assert!(matches!(locate("hello [world", None), Located::Text(_)));
+        assert!(matches!(locate("hello [world", None, true), Located::Text(_)));
         assert!(matches!(
-            locate("{\"a\": {\"x\": 1}, \"b\": [1], \"c\": \"some text here\"}", None),
+            locate("{\"a\": {\"x\": 1}, \"b\": [1], \"c\": \"some text here\"}", None, true),
             Located::Value(_)
         ));
-        assert!(matches!(locate("\"a string\"", None), Located::Text(t) if t == "a string"));
+        assert!(matches!(locate("\"a string\"", None, true), Located::Text(t) if t == "a string"));
         // Nesting past the parser's limit is still located; the record itself is then shown
         // as its text (see `records::parse`).
         let deep = "[".repeat(10_000) + &"]".repeat(10_000);
-        assert!(matches!(locate(&deep, None), Located::Records { .. } | Located::Text(_)));
+        assert!(matches!(locate(&deep, None, true), Located::Records { .. } | Located::Text(_)));
     }
 }

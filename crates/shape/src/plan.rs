@@ -77,6 +77,14 @@ impl Default for ShapePlan {
 }
 
 impl ShapePlan {
+    /// Whether an object that is mostly one long string (4 KB or more, at least half the
+    /// object) is read as that text. Only when the plan says nothing about the result's
+    /// fields (no projection, no field caps): a plan that declares them keeps the object an
+    /// object, so upstream data alone can never step around its bounds.
+    pub fn reads_objects_as_text(&self) -> bool {
+        self.project.is_empty() && self.field_tokens.is_empty() && self.default_field_tokens.is_none()
+    }
+
     /// The plan that reads pages of a stored snapshot made under `self`: the records there
     /// are already redacted, projected, filtered and sorted, so only the caps, budget and
     /// rendering remain.

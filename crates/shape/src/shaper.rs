@@ -231,9 +231,15 @@ impl Shaper {
             };
             return self.finish_fixed(env, bytes_in, RedactionCounts::default(), ctx);
         }
-        let located = locate(&text, self.plan.records.as_ref());
+        let located = locate(&text, self.plan.records.as_ref(), self.text_objects());
         match located {
             Located::Records { items, wrapper } => self.shape_records(&items, &wrapper, bytes_in, ctx),
+            // A reference stores whatever came back, text or one value alike.
+            Located::Text(t) if self.plan.form == Form::Reference => {
+                let lines = t.lines().count() as u64;
+                self.shape_reference(bytes_in, "lines", lines, ctx)
+            }
+            Located::Value(_) if self.plan.form == Form::Reference => self.shape_reference(bytes_in, "values", 1, ctx),
             Located::Value(v) => self.shape_value(v, bytes_in, ctx),
             Located::Text(t) => {
                 let mut counts = RedactionCounts::default();
@@ -241,6 +247,42 @@ impl Shaper {
                 text::shape_text(&self.plan, &redacted, lossy, bytes_in, counts, ctx)
             }
         }
+    }
+
+    fn text_objects(&self) -> bool {
+        self.plan.reads_objects_as_text()
+    }
+
+    /// A handle and a one-line summary for a result that is not a list of records.
+    fn shape_reference(
+        &self,
+        bytes_in: u64,
+        unit: &str,
+        count: u64,
+        ctx: &ShapeContext<'_>,
+    ) -> Result<Shaped, ShapeError> {
+        let stored = bytes_in > 0;
+        let what = if unit == "lines" { format!("{} lines of text", thousands(count)) } else { "one value".to_owned() };
+        let env = Envelope {
+            status: if stored { Status::Ok } else { Status::Empty },
+            summary: format!(
+                "{what} stored ({}); open it with next, adding a query or pattern to pick what you need",
+                fmt_bytes(bytes_in)
+            ),
+            data: Data::Null,
+            omitted: stored.then(|| Omitted {
+                count,
+                unit: unit.to_owned(),
+                reason: "reference".into(),
+                chars: None,
+                fields_cut: None,
+                original: Original { bytes: bytes_in, records: None, lines: (unit == "lines").then_some(count) },
+            }),
+            next: stored.then(|| ctx.continuation.next(&Resume::Handle)),
+        };
+        let mut shaped = self.finish_fixed(env, bytes_in, RedactionCounts::default(), ctx)?;
+        shaped.report.needs_snapshot = stored;
+        Ok(shaped)
     }
 
     /// Shape something that went wrong into an error envelope.
@@ -257,7 +299,7 @@ impl Shaper {
     pub fn snapshot(&self, input: &[u8], ctx: &ShapeContext<'_>) -> Snapshot {
         let (text, _) = decode(input);
         let mut counts = RedactionCounts::default();
-        match locate(&text, self.plan.records.as_ref()) {
+        match locate(&text, self.plan.records.as_ref(), self.text_objects()) {
             Located::Records { items, .. } => {
                 let order = self.order(&items, ctx).order;
                 let shaper = self.record_shaper();
@@ -715,9 +757,22 @@ fn worst_case_cuts(plan: &ShapePlan) -> BTreeMap<String, u64> {
     m
 }
 
-/// `issues` → `issue` for a count of one; nouns that do not end in `s` are kept.
-fn singular(noun: &str) -> &str {
-    noun.strip_suffix('s').filter(|n| !n.is_empty()).unwrap_or(noun)
+/// The noun for a count of one: `issues` → `issue`, `entries` → `entry`, `matches` →
+/// `match`, `boxes` → `box`. Nouns that do not end in `s`, or end in `ss`, are kept.
+fn singular(noun: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    if noun.ends_with("ss") || noun.len() < 2 {
+        return Cow::Borrowed(noun);
+    }
+    if let Some(stem) = noun.strip_suffix("ies").filter(|s| !s.is_empty()) {
+        return Cow::Owned(format!("{stem}y"));
+    }
+    for suffix in ["sses", "shes", "ches", "xes", "zes"] {
+        if noun.ends_with(suffix) {
+            return Cow::Borrowed(&noun[..noun.len() - 2]);
+        }
+    }
+    Cow::Borrowed(noun.strip_suffix('s').filter(|n| !n.is_empty()).unwrap_or(noun))
 }
 
 fn kind_name(v: &Value) -> &'static str {
@@ -847,7 +902,8 @@ impl Describe<'_> {
     }
 
     fn complete(&self, shown: u64) -> String {
-        let noun = if self.total == 1 { singular(self.plan.noun()) } else { self.plan.noun() };
+        let noun =
+            if self.total == 1 { singular(self.plan.noun()) } else { std::borrow::Cow::Borrowed(self.plan.noun()) };
         if self.start > 0 {
             format!("{noun} {} of {}{}", member_range(self.start, shown), thousands(self.total), self.qualifiers())
         } else {
@@ -957,6 +1013,29 @@ impl Describe<'_> {
             data: Data::Records(kept.to_vec()),
             omitted,
             next,
+        }
+    }
+}
+
+#[cfg(test)]
+mod singular_tests {
+    use super::singular;
+
+    #[test]
+    fn plural_nouns_become_singular() {
+        for (plural, one) in [
+            ("issues", "issue"),
+            ("entries", "entry"),
+            ("matches", "match"),
+            ("boxes", "box"),
+            ("addresses", "address"),
+            ("records", "record"),
+            ("lines", "line"),
+            ("class", "class"),
+            ("data", "data"),
+            ("s", "s"),
+        ] {
+            assert_eq!(singular(plural), one, "{plural}");
         }
     }
 }
