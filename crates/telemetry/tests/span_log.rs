@@ -1,0 +1,239 @@
+//! The span log end to end: spans written through the sink, read back, and reported on.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::{END_MS, expected, generate, write_log};
+use proptest::prelude::*;
+use toolshape_telemetry::{
+    CallStatus, Metrics, ReadProgress, Report, Span, SpanExport, SpanLogConfig, SpanSink, Telemetry, TelemetryConfig,
+    TelemetryError, TokensBefore, read_spans,
+};
+use toolshape_tokens::Tokenizer;
+
+fn no_progress() -> impl FnMut(ReadProgress) {
+    |_| {}
+}
+
+fn assert_report_matches(report: &Report, spans: &[Span], since_ms: Option<i64>) {
+    let (tools, order) = expected(spans, since_ms);
+    let names: Vec<&str> = report.tools.iter().map(|t| t.tool.as_str()).collect();
+    assert_eq!(names, order, "tools must be sorted by tokens after shaping");
+    let total_after: u64 = tools.values().map(|e| e.after).sum();
+    let total_before: u64 = tools.values().map(|e| e.before).sum();
+    assert_eq!(report.calls, tools.values().map(|e| e.calls).sum::<u64>());
+    assert_eq!(report.tokens_after, total_after);
+    assert_eq!(report.tokens_before, total_before);
+    assert_eq!(report.tokens_saved, tools.values().map(|e| e.saved).sum::<u64>());
+    for tool in &report.tools {
+        let e = &tools[&tool.tool];
+        assert_eq!(
+            (tool.calls, tool.errors, tool.tokens_before, tool.tokens_after, tool.tokens_saved),
+            (e.calls, e.errors, e.before, e.after, e.saved),
+            "{}",
+            tool.tool
+        );
+        let share = if total_after == 0 { 0.0 } else { e.after as f64 / total_after as f64 };
+        assert!((tool.share - share).abs() < 1e-12, "{}: {} vs {share}", tool.tool, tool.share);
+        assert!((tool.error_rate - e.errors as f64 / e.calls as f64).abs() < 1e-12);
+        assert_eq!(tool.largest.iter().map(|c| c.tokens_before).collect::<Vec<_>>(), e.befores, "{}", tool.tool);
+    }
+}
+
+#[test]
+fn a_generated_log_reports_its_known_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested").join("spans.sqlite");
+    let spans = generate(3_000, 7);
+    write_log(&path, &spans);
+
+    let mut calls = Vec::new();
+    let read = read_spans(&path, None, &mut |p| calls.push(p)).unwrap();
+    assert_eq!(read, spans, "spans must read back exactly as written");
+    assert_eq!(calls.last(), Some(&ReadProgress { read: 3_000, total: 3_000 }));
+
+    let report = Report::build(&read, None, END_MS);
+    assert_report_matches(&report, &spans, None);
+
+    // The last day only, filtered by the reader and by the report alike.
+    let since = END_MS - 86_400_000;
+    let recent = read_spans(&path, Some(since), &mut no_progress()).unwrap();
+    assert!(recent.len() < spans.len() && !recent.is_empty());
+    assert!(recent.iter().all(|s| s.time_ms >= since));
+    assert_report_matches(&Report::build(&recent, Some(since), END_MS), &spans, Some(since));
+    assert_report_matches(&Report::build(&read, Some(since), END_MS), &spans, Some(since));
+}
+
+#[test]
+fn pending_counts_are_counted_or_estimated_on_the_writer_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("spans.sqlite");
+    let metrics = Arc::new(Metrics::new());
+    let telemetry = Telemetry::start(TelemetryConfig {
+        span_log: Some(SpanLogConfig::at(&path)),
+        metrics: Some(Arc::clone(&metrics)),
+        exact_count_limit: 10_000,
+        ..TelemetryConfig::default()
+    })
+    .unwrap();
+    let small = "{\"title\": \"a rather ordinary issue\", \"body\": \"nothing to see here\"}".repeat(20);
+    let large = "x".repeat(10_001);
+    for (tool, text) in [("small", &small), ("large", &large)] {
+        telemetry.record(Span {
+            tokens_before: TokensBefore::pending(text.clone()),
+            bytes_before: text.len() as u64,
+            ..Span::new(tool, CallStatus::Ok)
+        });
+    }
+    assert!(telemetry.flush(Duration::from_secs(30)));
+    let read = read_spans(&path, None, &mut no_progress()).unwrap();
+    let counted = Tokenizer::default().count(&small) as u64;
+    assert_eq!(read[0].tokens_before, TokensBefore::Exact(counted));
+    assert_eq!(read[1].tokens_before, TokensBefore::Estimated(10_001u64.div_ceil(4)));
+    assert_eq!(telemetry.stats().estimated, 1);
+    let text = metrics.render();
+    assert!(text.contains(&format!("toolshape_tokens_before_sum{{tool=\"small\"}} {counted}\n")), "{text}");
+    assert!(text.contains("toolshape_tokens_before_sum{tool=\"large\"} 2501\n"), "{text}");
+}
+
+#[test]
+fn the_size_bound_holds_and_keeps_the_newest_spans() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("spans.sqlite");
+    let max_bytes = 128 * 1024;
+    let telemetry = Telemetry::start(TelemetryConfig {
+        span_log: Some(SpanLogConfig { path: path.clone(), max_bytes }),
+        queue_capacity: 512,
+        ..TelemetryConfig::default()
+    })
+    .unwrap();
+    let spans = generate(20_000, 11);
+    let mut largest_file = 0;
+    for chunk in spans.chunks(500) {
+        for span in chunk {
+            telemetry.record(span.clone());
+        }
+        assert!(telemetry.flush(Duration::from_secs(30)));
+        largest_file = largest_file.max(std::fs::metadata(&path).unwrap().len());
+    }
+    assert_eq!(telemetry.stats().dropped, 0);
+    drop(telemetry);
+    // One batch (at most 256 spans, well under 64 KiB) may land before the oldest rows go.
+    assert!(largest_file <= max_bytes + 64 * 1024, "the span log grew to {largest_file} bytes (bound {max_bytes})");
+    let kept = read_spans(&path, None, &mut no_progress()).unwrap();
+    assert!(kept.len() > 300 && kept.len() < spans.len(), "kept {}", kept.len());
+    assert_eq!(kept.last(), spans.last(), "the newest span must survive");
+    // What is kept is a contiguous run of the newest spans.
+    assert_eq!(&spans[spans.len() - kept.len()..], kept.as_slice());
+}
+
+/// An exporter that holds the background thread until released.
+struct Stuck {
+    release: Receiver<()>,
+    exported: Arc<Mutex<usize>>,
+}
+
+impl SpanExport for Stuck {
+    fn export(&mut self, spans: &[Span]) {
+        let _ = self.release.recv_timeout(Duration::from_secs(30));
+        *self.exported.lock().unwrap() += spans.len();
+    }
+}
+
+#[test]
+fn recording_never_blocks_and_a_full_queue_drops() {
+    let (release, released) = channel();
+    let exported = Arc::new(Mutex::new(0));
+    let metrics = Arc::new(Metrics::new());
+    let export: Arc<Mutex<dyn SpanExport>> =
+        Arc::new(Mutex::new(Stuck { release: released, exported: exported.clone() }));
+    let telemetry = Telemetry::start(TelemetryConfig {
+        queue_capacity: 4,
+        export: Some(export),
+        metrics: Some(metrics.clone()),
+        ..TelemetryConfig::default()
+    })
+    .unwrap();
+    let started = Instant::now();
+    for i in 0..200 {
+        telemetry.record(Span { tokens_before: TokensBefore::Exact(i), ..Span::new("t", CallStatus::Ok) });
+    }
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(500), "recording 200 spans took {took:?} with the writer stuck");
+    let stats = telemetry.stats();
+    // The stuck thread holds one batch (the span it woke for and what was queued then, at
+    // most 1 + 4); the queue holds 4 more; everything else was dropped.
+    assert!((4..=9).contains(&stats.queued), "{stats:?}");
+    assert_eq!(stats.queued + stats.dropped, 200, "{stats:?}");
+    assert!(!telemetry.flush(Duration::from_millis(50)), "flush must give up while the writer is stuck");
+    // Every call is counted in the metrics, dropped or not.
+    assert!(metrics.render().contains("toolshape_tool_calls_total{tool=\"t\",status=\"ok\"} 200\n"));
+    assert!(metrics.render().contains(&format!("toolshape_spans_dropped_total {}\n", stats.dropped)));
+    for _ in 0..10 {
+        let _ = release.send(());
+    }
+    assert!(telemetry.flush(Duration::from_secs(10)));
+    assert_eq!(*exported.lock().unwrap() as u64, stats.queued);
+}
+
+#[test]
+fn missing_and_foreign_files_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("none.sqlite");
+    let error = read_spans(&missing, None, &mut no_progress()).unwrap_err();
+    assert!(matches!(error, TelemetryError::Missing { .. }), "{error}");
+    assert!(error.to_string().contains("--spans"), "{error}");
+
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "this is not a database, just some text that is long enough to look like a header").unwrap();
+    let error = read_spans(&text, None, &mut no_progress()).unwrap_err();
+    assert!(matches!(error, TelemetryError::NotASpanLog { .. }), "{error}");
+    assert!(error.to_string().contains("not a SQLite database"), "{error}");
+
+    let other = dir.path().join("other.sqlite");
+    rusqlite::Connection::open(&other).unwrap().execute_batch("CREATE TABLE things (a INTEGER)").unwrap();
+    let error = read_spans(&other, None, &mut no_progress()).unwrap_err();
+    assert!(error.to_string().contains("no `spans` table"), "{error}");
+
+    // A sink refuses to write into someone else's `spans` table.
+    rusqlite::Connection::open(&other).unwrap().execute_batch("CREATE TABLE spans (a INTEGER)").unwrap();
+    let error =
+        Telemetry::start(TelemetryConfig { span_log: Some(SpanLogConfig::at(&other)), ..TelemetryConfig::default() })
+            .unwrap_err();
+    assert!(matches!(error, TelemetryError::NotASpanLog { .. }), "{error}");
+}
+
+fn arb_span() -> impl Strategy<Value = Span> {
+    (0usize..4, 0i64..1_000_000, 0u64..100_000, 0u64..5_000, 0usize..5, any::<bool>()).prop_map(
+        |(tool, time_ms, before, after, status, estimated)| Span {
+            time_ms,
+            tokens_before: if estimated { TokensBefore::Estimated(before) } else { TokensBefore::Exact(before) },
+            tokens_after: after,
+            ..Span::new(["a", "b", "c", "d"][tool], CallStatus::ALL[status])
+        },
+    )
+}
+
+proptest! {
+    #[test]
+    fn reports_add_up(spans in proptest::collection::vec(arb_span(), 0..200), since in proptest::option::of(0i64..1_000_000)) {
+        let report = Report::build(&spans, since, 0);
+        assert_report_matches(&report, &spans, since);
+        let (calls, before, after) = report.timeline.iter()
+            .fold((0, 0, 0), |(c, b, a), t| (c + t.calls, b + t.tokens_before, a + t.tokens_after));
+        prop_assert_eq!((calls, before, after), (report.calls, report.tokens_before, report.tokens_after));
+        prop_assert!(report.timeline.len() <= toolshape_telemetry::report::MAX_TIME_BUCKETS);
+        prop_assert!(report.timeline.windows(2).all(|w| w[0].end_ms == w[1].start_ms));
+        if report.tokens_after > 0 {
+            let shares: f64 = report.tools.iter().map(|t| t.share).sum();
+            prop_assert!((shares - 1.0).abs() < 1e-9);
+        }
+        let estimated = spans.iter().filter(|s| since.is_none_or(|t| s.time_ms >= t) && s.tokens_before.is_estimated()).count();
+        prop_assert_eq!(report.estimated_calls, estimated as u64);
+    }
+}
