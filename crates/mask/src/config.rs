@@ -23,6 +23,9 @@ use toolshape_tokens::Encoding;
 
 use crate::de::{DeError, DeErrorKind, from_node};
 use crate::error::{ConfigError, ConfigErrors, did_you_mean};
+use crate::sections::{
+    AuthConfig, HttpConfig, MAX_SEARCH_LIMIT, MIN_TOKEN_CHARS, SearchConfig, StoreBackend, StoreConfig, TelemetryConfig,
+};
 use crate::yaml::{self, Node, Pos, Scalar, resolve_plain};
 
 /// Looks up an environment variable for `${VAR}`; `None` when it is not set.
@@ -56,6 +59,21 @@ pub struct Config {
     /// Environment variables templates may read as `context.env.NAME`. Others are invisible.
     #[serde(default)]
     pub allowed_env: Vec<String>,
+    /// Tool search with deferred loading: absent means every tool is listed.
+    #[serde(default)]
+    pub search: Option<SearchConfig>,
+    /// Where snapshots, handles and search sessions live.
+    #[serde(default)]
+    pub store: StoreConfig,
+    /// Who may call in HTTP mode: principals with bearer tokens and profiles.
+    #[serde(default)]
+    pub auth: AuthConfig,
+    /// Limits and checks of the HTTP endpoint.
+    #[serde(default)]
+    pub http: HttpConfig,
+    /// The span log and exports.
+    #[serde(default)]
+    pub telemetry: TelemetryConfig,
     #[serde(skip)]
     pub(crate) meta: Meta,
 }
@@ -82,6 +100,11 @@ impl fmt::Debug for Config {
             .field("profiles", &self.profiles)
             .field("vars", &self.vars.keys().collect::<Vec<_>>())
             .field("allowed_env", &self.allowed_env)
+            .field("search", &self.search)
+            .field("store", &self.store)
+            .field("auth", &self.auth)
+            .field("http", &self.http)
+            .field("telemetry", &self.telemetry)
             .finish()
     }
 }
@@ -360,7 +383,19 @@ impl JsonSchema for ProfileTools {
 }
 
 /// The top-level keys of a config file.
-pub(crate) const TOP_KEYS: &[&str] = &["upstreams", "defaults", "masks", "profiles", "vars", "allowed_env"];
+pub(crate) const TOP_KEYS: &[&str] = &[
+    "upstreams",
+    "defaults",
+    "masks",
+    "profiles",
+    "vars",
+    "allowed_env",
+    "search",
+    "store",
+    "auth",
+    "http",
+    "telemetry",
+];
 
 /// Whether `s` is a valid tool or upstream name: 1 to 64 of `A-Z a-z 0-9 _ -`.
 pub(crate) fn is_name(s: &str) -> bool {
@@ -563,7 +598,218 @@ impl Config {
                 )),
             }
         }
+        if let Some(node) = root.get("search").filter(|n| !n.is_null())
+            && let Some(search) = ctx.read::<SearchConfig>(node, "search", &mut errors)
+        {
+            check_search(&search, node, &ctx, &mut errors);
+            for (key, name) in [("tool_name", &search.tool_name), ("call_tool_name", &search.call_tool_name)] {
+                if config.masks.iter().any(|m| &m.name == name) {
+                    errors.push(ctx.at(
+                        node.get(key).unwrap_or(node),
+                        &format!("search.{key}"),
+                        format!("a mask is already named `{name}`"),
+                        Some(format!("rename the mask, or set `search.{key}` to another name")),
+                    ));
+                }
+            }
+            config.search = Some(search);
+        }
+        if let Some(node) = root.get("store").filter(|n| !n.is_null())
+            && let Some(store) = ctx.read::<StoreConfig>(node, "store", &mut errors)
+        {
+            check_store(&store, node, &ctx, &mut errors);
+            config.store = store;
+        }
+        if let Some(node) = root.get("http").filter(|n| !n.is_null())
+            && let Some(http) = ctx.read::<HttpConfig>(node, "http", &mut errors)
+        {
+            if http.max_body_bytes < 1024 {
+                errors.push(ctx.at(
+                    node.get("max_body_bytes").unwrap_or(node),
+                    "http.max_body_bytes",
+                    format!("max_body_bytes is {}; no MCP request fits", http.max_body_bytes),
+                    Some("use at least 1024, like `max_body_bytes: 4194304` (4 MiB)".into()),
+                ));
+            }
+            config.http = http;
+        }
+        if let Some(node) = root.get("telemetry").filter(|n| !n.is_null())
+            && let Some(telemetry) = ctx.read::<TelemetryConfig>(node, "telemetry", &mut errors)
+        {
+            config.telemetry = telemetry;
+        }
+        if let Some(node) = root.get("auth").filter(|n| !n.is_null())
+            && let Some(mut auth) = ctx.read::<AuthConfig>(node, "auth", &mut errors)
+        {
+            read_tokens(&mut auth, node, &config.profiles, lookup, &ctx, &mut errors);
+            config.auth = auth;
+        }
         (config, errors)
+    }
+}
+
+fn check_search(search: &SearchConfig, node: &Node, ctx: &Loader<'_>, errors: &mut Vec<ConfigError>) {
+    let at = |key: &str| node.get(key).unwrap_or(node);
+    if search.always_loaded.is_empty() {
+        errors.push(ctx.at(
+            at("always_loaded"),
+            "search.always_loaded",
+            "every tool would be deferred: the model would start with nothing but the search tool".into(),
+            Some("list the tools to keep loaded, like `always_loaded: [open_issues, \"memory_*\"]`".into()),
+        ));
+    }
+    if search.limit == 0 || search.limit > MAX_SEARCH_LIMIT {
+        errors.push(ctx.at(
+            at("limit"),
+            "search.limit",
+            format!("limit is {}", search.limit),
+            Some(format!("use between 1 and {MAX_SEARCH_LIMIT}; the default is 5")),
+        ));
+    }
+    for (key, name) in [("tool_name", &search.tool_name), ("call_tool_name", &search.call_tool_name)] {
+        if !is_name(name) {
+            errors.push(ctx.at(
+                at(key),
+                &format!("search.{key}"),
+                format!("`{name}` is not a valid tool name"),
+                Some("use 1 to 64 letters, digits, `_` or `-`".into()),
+            ));
+        }
+    }
+    if search.tool_name == search.call_tool_name {
+        errors.push(ctx.at(
+            at("call_tool_name"),
+            "search.call_tool_name",
+            format!("the search tool and the call tool are both named `{}`", search.tool_name),
+            Some("give them different names".into()),
+        ));
+    }
+}
+
+fn check_store(store: &StoreConfig, node: &Node, ctx: &Loader<'_>, errors: &mut Vec<ConfigError>) {
+    let at = |key: &str| node.get(key).unwrap_or(node);
+    match store.backend {
+        StoreBackend::Sqlite if store.path.as_deref().is_none_or(str::is_empty) => errors.push(ctx.at(
+            at("backend"),
+            "store.path",
+            "the sqlite store needs a file".into(),
+            Some("add `path: ./toolshape-store.sqlite`".into()),
+        )),
+        StoreBackend::Redis => match store.url.as_deref() {
+            None | Some("") => errors.push(ctx.at(
+                at("backend"),
+                "store.url",
+                "the redis store needs a server".into(),
+                Some("add `url: redis://127.0.0.1:6379/0`".into()),
+            )),
+            Some(url) if !url.starts_with("redis://") && !url.starts_with("rediss://") => errors.push(ctx.at(
+                at("url"),
+                "store.url",
+                "the redis URL must start with `redis://` or `rediss://`".into(),
+                Some("write it like `redis://127.0.0.1:6379/0`".into()),
+            )),
+            Some(_) => {}
+        },
+        _ => {}
+    }
+    if store.max_entry_bytes == 0 || store.max_bytes == 0 {
+        errors.push(ctx.at(
+            at("max_bytes"),
+            "store.max_bytes",
+            "the store would hold nothing".into(),
+            Some("use sizes above 0, like `max_bytes: 268435456` (256 MiB)".into()),
+        ));
+    } else if store.max_entry_bytes > store.max_bytes {
+        errors.push(ctx.at(
+            at("max_entry_bytes"),
+            "store.max_entry_bytes",
+            format!("max_entry_bytes ({}) is larger than max_bytes ({})", store.max_entry_bytes, store.max_bytes),
+            Some("one entry cannot be larger than the whole store".into()),
+        ));
+    }
+    if store.ttl_secs == 0 {
+        errors.push(ctx.at(
+            at("ttl_secs"),
+            "store.ttl_secs",
+            "ttl_secs is 0: every cursor would expire at once".into(),
+            Some("use at least 1, like `ttl_secs: 1800`".into()),
+        ));
+    }
+}
+
+/// Read each principal's token from the environment; check names, lengths and profiles.
+/// Token values are never put into a message.
+fn read_tokens(
+    auth: &mut AuthConfig,
+    node: &Node,
+    profiles: &BTreeMap<String, ProfileTools>,
+    lookup: EnvLookup<'_>,
+    ctx: &Loader<'_>,
+    errors: &mut Vec<ConfigError>,
+) {
+    let principals = node.get("principals");
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for (name, principal) in &auth.principals {
+        let path = format!("auth.principals.{name}");
+        let here = principals.and_then(|p| p.get(name)).unwrap_or(node);
+        let at = |key: &str| here.get(key).unwrap_or(here);
+        if !is_name(name) {
+            errors.push(ctx.at(
+                here,
+                &path,
+                format!("principal name `{name}` has characters other than letters, digits, `_` and `-`"),
+                Some("rename it, like `ci-bot`".into()),
+            ));
+        }
+        if let Some(profile) = &principal.profile
+            && !profiles.contains_key(profile)
+        {
+            let hint = did_you_mean(profile, profiles.keys().map(String::as_str))
+                .or_else(|| Some("define it under `profiles:`".into()));
+            errors.push(ctx.at(
+                at("profile"),
+                &format!("{path}.profile"),
+                format!("no profile named `{profile}`"),
+                hint,
+            ));
+        }
+        if !is_env_name(&principal.token_env) {
+            errors.push(ctx.at(
+                at("token_env"),
+                &format!("{path}.token_env"),
+                format!("`{}` is not an environment variable name", principal.token_env),
+                Some("name the variable that holds the token, like `token_env: CI_BOT_TOKEN`".into()),
+            ));
+            continue;
+        }
+        match lookup(&principal.token_env) {
+            None => errors.push(ctx.at(
+                at("token_env"),
+                &format!("{path}.token_env"),
+                format!("the environment variable `{}` is not set", principal.token_env),
+                Some(format!(
+                    "set it to a random token of at least {MIN_TOKEN_CHARS} characters, like `export {}=$(openssl rand -hex 32)`",
+                    principal.token_env
+                )),
+            )),
+            Some(token) if token.chars().count() < MIN_TOKEN_CHARS => errors.push(ctx.at(
+                at("token_env"),
+                &format!("{path}.token_env"),
+                format!("the token in `{}` is shorter than {MIN_TOKEN_CHARS} characters", principal.token_env),
+                Some("use a long random token, like the output of `openssl rand -hex 32`".into()),
+            )),
+            Some(token) => {
+                if let Some(other) = seen.insert(token.clone(), name.clone()) {
+                    errors.push(ctx.at(
+                        at("token_env"),
+                        &format!("{path}.token_env"),
+                        format!("principals `{other}` and `{name}` have the same token"),
+                        Some("give each principal its own token".into()),
+                    ));
+                }
+                auth.tokens.insert(name.clone(), token);
+            }
+        }
     }
 }
 

@@ -49,12 +49,14 @@
 //! Templates and their typing rules are described in [`template`]; `${VAR}` rules in
 //! [`config`].
 
+pub mod audit;
 mod call;
 mod compile;
 pub mod config;
 mod de;
 mod error;
 pub mod schema;
+pub mod sections;
 mod surface;
 pub mod template;
 mod yaml;
@@ -67,6 +69,9 @@ pub use config::{
 };
 pub use error::{ConfigError, ConfigErrors};
 pub use schema::{config_schema, config_schema_text};
+pub use sections::{
+    AuthConfig, HttpConfig, Principal, SearchConfig, SearchMode, StoreBackend, StoreConfig, TelemetryConfig, glob_match,
+};
 pub use surface::{Surface, ToolDefinition, UnknownProfile, UpstreamTool};
 pub use template::TemplateError;
 pub use yaml::Pos;

@@ -6,7 +6,12 @@
 use toolshape_mask::{ConfigErrors, load};
 
 fn env(name: &str) -> Option<String> {
-    (name == "GITHUB_TOKEN").then(|| "ghp_x".to_owned())
+    match name {
+        "GITHUB_TOKEN" => Some("ghp_x".to_owned()),
+        "SHORT_TOKEN" => Some("abc".to_owned()),
+        "GOOD_TOKEN" | "SAME_TOKEN" => Some("0123456789abcdef0123".to_owned()),
+        _ => None,
+    }
 }
 
 fn errors(yaml: &str) -> ConfigErrors {
@@ -247,6 +252,85 @@ const TABLE: &[(&str, &str, usize, usize, &[&str])] = &[
         15,
         &["redact"],
     ),
+    (
+        "search that defers every tool",
+        "search:\n  always_loaded: []\n",
+        2,
+        18,
+        &["every tool would be deferred", "always_loaded: [open_issues"],
+    ),
+    (
+        "search limit out of range",
+        "search:\n  always_loaded: [a]\n  limit: 500\n",
+        3,
+        10,
+        &["limit is 500", "between 1 and 50"],
+    ),
+    (
+        "search mode misspelled",
+        "search:\n  always_loaded: [a]\n  mode: bm52\n",
+        3,
+        9,
+        &["unknown value `bm52`", "did you mean `bm25`?"],
+    ),
+    ("sqlite store without a file", "store:\n  backend: sqlite\n", 2, 12, &["sqlite store needs a file", "path:"]),
+    (
+        "redis store without a server",
+        "store:\n  backend: redis\n",
+        2,
+        12,
+        &["redis store needs a server", "url: redis://"],
+    ),
+    (
+        "redis store with another scheme",
+        "store:\n  backend: redis\n  url: http://x\n",
+        3,
+        8,
+        &["must start with `redis://`"],
+    ),
+    (
+        "store entry cap above the store",
+        "store:\n  max_bytes: 10\n  max_entry_bytes: 20\n",
+        3,
+        20,
+        &["max_entry_bytes (20) is larger than max_bytes (10)"],
+    ),
+    (
+        "auth token variable unset",
+        "auth:\n  principals:\n    ci: { token_env: CI_TOKEN }\n",
+        3,
+        22,
+        &["`CI_TOKEN` is not set", "openssl rand -hex 32"],
+    ),
+    (
+        "auth token too short",
+        "auth:\n  principals:\n    ci: { token_env: SHORT_TOKEN }\n",
+        3,
+        22,
+        &["shorter than 16 characters"],
+    ),
+    (
+        "auth profile that does not exist",
+        "profiles: { triage: [] }\nauth:\n  principals:\n    ci: { token_env: GOOD_TOKEN, profile: triag }\n",
+        4,
+        43,
+        &["no profile named `triag`", "did you mean `triage`?"],
+    ),
+    (
+        "auth principals sharing a token",
+        "auth:\n  principals:\n    a: { token_env: GOOD_TOKEN }\n    b: { token_env: SAME_TOKEN }\n",
+        4,
+        21,
+        &["principals `a` and `b` have the same token"],
+    ),
+    ("http body limit too small", "http:\n  max_body_bytes: 10\n", 2, 19, &["max_body_bytes is 10"]),
+    (
+        "telemetry unknown key",
+        "telemetry:\n  span: off\n",
+        2,
+        3,
+        &["unknown key `span` in `telemetry`", "did you mean `spans`?"],
+    ),
 ];
 
 #[test]
@@ -334,4 +418,15 @@ fn missing_variables_are_all_named() {
 fn messages_of_the_table() {
     let out: Vec<String> = TABLE.iter().map(|(case, yaml, ..)| format!("# {case}\n{}", errors(yaml))).collect();
     insta::assert_snapshot!("config-error-messages", out.join("\n\n"));
+}
+
+#[test]
+fn token_values_never_appear_in_messages_or_debug_output() {
+    let yaml = "auth:\n  principals:\n    a: { token_env: GOOD_TOKEN }\n    b: { token_env: SAME_TOKEN }\n";
+    let text = errors(yaml).to_string();
+    assert!(!text.contains("0123456789abcdef0123"), "{text}");
+    let (config, _) = load("auth:\n  principals:\n    a: { token_env: GOOD_TOKEN }\n", "t.yaml", &env).unwrap();
+    assert!(!format!("{config:?}").contains("0123456789abcdef0123"));
+    let creds: Vec<_> = config.auth.credentials().collect();
+    assert_eq!(creds, [("a", "0123456789abcdef0123", None)]);
 }

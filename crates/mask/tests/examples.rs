@@ -252,3 +252,13 @@ fn definition_cost_of_github_triage() {
                 "handler_tools": covered.len(), "handler_tokens": raw_covered })
     );
 }
+
+#[test]
+fn many_servers_example_defers_all_but_a_few_tools() {
+    let (config, _) = load_example("many-servers.yaml");
+    let search = config.search.expect("the example configures search");
+    assert!(search.is_always_loaded("time_get_current_time"));
+    assert!(search.is_always_loaded("fs_read_text_file"));
+    assert!(!search.is_always_loaded("memory_create_entities"));
+    assert_eq!(config.upstreams.len(), 5);
+}
