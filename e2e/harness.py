@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ NODE_BIN = REPO / "e2e" / "node_modules" / ".bin"
 # mcp-server-git and mcp-server-time live in the same venv as this Python.
 VENV_BIN = Path(sys.executable).parent
 
+# Where toolshape writes its default span log during the tests (see base_env).
+STATE_HOME = Path(tempfile.gettempdir()) / f"toolshape-e2e-state-{os.getuid()}"
 ENVELOPE_KEYS = ["status", "summary", "data", "omitted", "next"]
 STATUSES = {"ok", "partial", "empty", "error", "ambiguous"}
 OPEN_RE = re.compile(r"^<<<tool-result nonce=([A-Za-z0-9]+)>>>$")
@@ -53,6 +56,9 @@ def base_env(**extra: str) -> dict[str, str]:
         "TOOLSHAPE_LOG": os.environ.get("TOOLSHAPE_LOG", "info"),
         # The npm servers print nothing useful to stdout, but never let them update-check.
         "NO_UPDATE_NOTIFIER": "1",
+        # toolshape's default span log lives in the state folder: keep the tests' spans out
+        # of the user's own.
+        "XDG_STATE_HOME": str(STATE_HOME),
     }
     env.update(extra)
     return env
@@ -264,13 +270,15 @@ async def gateway(
     name: str = "toolshape",
     config_file: Path | None = None,
     env: dict[str, str] | None = None,
+    message_handler: Any = None,
 ) -> AsyncIterator[Session]:
     """Start `toolshape serve` on `config` and connect the Python MCP client to it.
 
     `transport` is how the agent side is reached (`stdio` or `http`); `mode` is the
     client's protocol negotiation (`legacy`: the initialize handshake; `auto`: discover the
     newest version first). With `config_file`, that file is served and `config` only tells
-    the budgets."""
+    the budgets. `message_handler` sees every message the server sends (notifications).
+    """
     need(TOOLSHAPE, "the toolshape binary")
     cfg = config_file or write_config(tmp / f"{name}.yaml", config)
     log = tmp / f"{name}.log"
@@ -279,7 +287,7 @@ async def gateway(
     if transport == "stdio":
         with open(log, "w") as errlog:
             params = StdioServerParameters(command=str(TOOLSHAPE), args=args, env=environment, cwd=str(REPO))
-            async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
+            async with Client(stdio_client(params, errlog=errlog), mode=mode, message_handler=message_handler) as client:
                 yield Session(client, config, log, transport)
     elif transport == "http":
         port = free_port()
@@ -294,7 +302,7 @@ async def gateway(
             )
             try:
                 wait_for_port(port, proc, log)
-                async with Client(f"http://127.0.0.1:{port}/mcp", mode=mode) as client:
+                async with Client(f"http://127.0.0.1:{port}/mcp", mode=mode, message_handler=message_handler) as client:
                     yield Session(client, config, log, transport, proc)
             finally:
                 stop(proc)

@@ -5,6 +5,28 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# install_deb PACKAGE: install a Debian package (with sudo when not root), or stop with a
+# clear message where apt-get is not available.
+install_deb() {
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "$1 is missing and apt-get is not available: install it by hand first" >&2
+    exit 1
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1"
+}
+
+# The Redis store's tests start a real redis-server of their own.
+command -v redis-server >/dev/null 2>&1 || install_deb redis-server
+
+# The HTML report is tested in headless Chromium (or set CHROMIUM=/path/to/chrome).
+if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \
+  && ! command -v google-chrome >/dev/null 2>&1; then
+  install_deb chromium
+fi
+
 # nextest runs each test in its own process, in parallel; doctests need cargo test.
 if command -v cargo-nextest >/dev/null 2>&1; then
   cargo nextest run --workspace --no-fail-fast

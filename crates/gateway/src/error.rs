@@ -12,9 +12,18 @@ pub enum GatewayError {
     /// The HTTP address is not on this machine's loopback interface and remote access was
     /// not allowed.
     #[error(
-        "refusing to listen on {addr}: it is not a loopback address; pass --allow-remote to expose the gateway (and put authentication in front of it)"
+        "refusing to listen on {addr}: it is not a loopback address; pass --allow-remote to expose the gateway (and configure `auth.principals` so that callers need a bearer token)"
     )]
     NotLoopback {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+    },
+    /// A non-loopback HTTP address was allowed, but no principal is configured, so anyone
+    /// who reaches the port could call every tool.
+    #[error(
+        "refusing to listen on {addr} without authentication: a non-loopback address needs bearer tokens; add to the config `auth: {{principals: {{NAME: {{token_env: VAR}}}}}}` and set VAR to a random token of at least 16 characters (like `openssl rand -hex 32`)"
+    )]
+    NoAuth {
         /// The address asked for.
         addr: std::net::SocketAddr,
     },
@@ -26,6 +35,10 @@ pub enum GatewayError {
         /// Why.
         source: std::io::Error,
     },
+    /// The store the config's `store:` section names could not be opened (a SQLite file
+    /// that cannot be made, a Redis server that does not answer).
+    #[error("cannot open the store: {0}")]
+    Store(toolshape_store::StoreError),
     /// The agent connection failed at the protocol level (initialize refused, transport
     /// broken before the session began).
     #[error("the agent connection failed: {0}")]

@@ -13,7 +13,7 @@
 //! snapshot is stored waits for it: the snapshot's id is registered as pending before the
 //! response leaves.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex as StdMutex, Weak};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -26,34 +26,50 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
-use toolshape_mask::{CallContext, CallError, Config, MaskSet, PrefixPolicy, Surface, ToolDefinition, UpstreamTool};
+use toolshape_mask::{
+    CallContext, CallError, Config, MaskSet, PrefixPolicy, SearchConfig, SearchMode, Surface, ToolDefinition,
+    UpstreamTool,
+};
 use toolshape_shape::{
-    Continuation, Envelope, Failure, Next, RenderMode, Resume, ShapeContext, ShapePlan, ShapeReport, Shaper, Status,
+    Continuation, Data, Envelope, Failure, Next, RenderMode, Resume, ShapeContext, ShapePlan, ShapeReport, Shaper,
+    Status,
 };
 use toolshape_tokens::Tokenizer;
 
 use crate::cursor::{Cursor, CursorError, CursorKey, SnapshotId};
 use crate::read::{self, ReadArgs};
-use crate::store::{MemoryStore, Store};
+use crate::search::{self, Catalog, SearchArgs};
+use crate::store::{Store, open as open_store, spec as store_spec};
 use crate::upstream::{ListChanged, ProgressSink, Reply, Upstream};
 use crate::{GatewayError, random};
+use toolshape_telemetry::{DEFAULT_EXACT_COUNT_LIMIT, Metrics, NoopSink, Span, SpanSink, TokensBefore};
 
 /// How long a `result_read` waits for a snapshot still being made.
 const PENDING_WAIT: Duration = Duration::from_secs(60);
+
+/// How long after a cursor was signed a missing snapshot may still be on its way from
+/// another replica (replicas store snapshots after answering, as this one does): a
+/// `result_read` for a cursor this young polls the shared store before calling it expired.
+const REPLICA_GRACE_SECS: u64 = 10;
 
 /// Settings of a gateway that are not in the config file.
 #[derive(Clone)]
 pub struct GatewayOptions {
     /// The profile whose tools are shown (`None`: every tool).
     pub profile: Option<String>,
-    /// How long snapshots (and so cursors) live.
-    pub snapshot_ttl: Duration,
-    /// The most bytes the in-memory store holds; the oldest snapshots are evicted first.
-    pub store_bytes: usize,
+    /// How long snapshots (and so cursors) live; `None`: the config's `store.ttl_secs`.
+    pub snapshot_ttl: Option<Duration>,
+    /// The most bytes the store holds (memory and SQLite), the oldest snapshots evicted
+    /// first; `None`: the config's `store.max_bytes`.
+    pub store_bytes: Option<usize>,
     /// Whether tool lists advertise the envelope's JSON Schema as `outputSchema`.
     pub output_schema: bool,
     /// The secret cursors are signed with; `None` makes a random one for this process.
     pub secret: Option<Vec<u8>>,
+    /// Where each call's span goes (the span log, metrics, export); nowhere by default.
+    pub spans: Arc<dyn SpanSink>,
+    /// The metrics the span sink updates, served at `/metrics` in HTTP mode.
+    pub metrics: Option<Arc<Metrics>>,
 }
 
 impl std::fmt::Debug for GatewayOptions {
@@ -65,6 +81,7 @@ impl std::fmt::Debug for GatewayOptions {
             .field("store_bytes", &self.store_bytes)
             .field("output_schema", &self.output_schema)
             .field("secret", &self.secret.as_ref().map(|_| "(set)"))
+            .field("metrics", &self.metrics.is_some())
             .finish()
     }
 }
@@ -73,10 +90,12 @@ impl Default for GatewayOptions {
     fn default() -> Self {
         GatewayOptions {
             profile: None,
-            snapshot_ttl: Duration::from_secs(30 * 60),
-            store_bytes: 256 * 1024 * 1024,
+            snapshot_ttl: None,
+            store_bytes: None,
             output_schema: true,
             secret: None,
+            spans: Arc::new(NoopSink),
+            metrics: None,
         }
     }
 }
@@ -90,6 +109,8 @@ pub struct Caller {
     pub session: Option<String>,
     /// The authenticated principal, for templates (`context.principal`).
     pub principal: Option<String>,
+    /// The profile this caller sees; `None` falls back to the gateway's profile.
+    pub profile: Option<String>,
     /// Fires when the client cancels the call.
     pub cancel: CancellationToken,
     pub(crate) progress: Option<ProgressSink>,
@@ -102,6 +123,7 @@ impl Caller {
             scope: scope.to_owned(),
             session: None,
             principal: None,
+            profile: None,
             cancel: CancellationToken::new(),
             progress: None,
         }
@@ -119,6 +141,9 @@ pub struct Outcome {
     pub report: ShapeReport,
     /// The kind of failure (`timeout`, `crashed`, ...), when the call failed.
     pub failure: Option<&'static str>,
+    /// Whether this call changed the caller's tool list (a search activated tools), so the
+    /// client should be sent `tools/list_changed`.
+    pub tools_changed: bool,
 }
 
 impl Outcome {
@@ -168,8 +193,21 @@ enum Source {
 
 /// What dispatch produced before shaping.
 enum Produced {
-    Data { payload: Payload, shaper: Shaper, resume: Option<Resume>, source: Source, label: String },
-    Failed { failure: Failure, shaper: Shaper },
+    Data {
+        payload: Payload,
+        shaper: Shaper,
+        resume: Option<Resume>,
+        source: Source,
+        label: String,
+    },
+    Failed {
+        failure: Failure,
+        shaper: Shaper,
+    },
+    /// An envelope made whole by the gateway (a search that found nothing).
+    Direct {
+        envelope: Envelope,
+    },
 }
 
 /// Writes `next` as a `result_read` call with a signed cursor.
@@ -198,11 +236,16 @@ pub struct Gateway {
     options: GatewayOptions,
     upstreams: BTreeMap<String, Arc<Upstream>>,
     store: Arc<dyn Store>,
+    /// How long snapshots, cursors and search activations live.
+    snapshot_ttl: Duration,
     key: CursorKey,
     tokenizer: Tokenizer,
     /// Tool lists fetched from upstreams; an upstream missing here has not been asked yet.
     tools: StdMutex<BTreeMap<String, Vec<UpstreamTool>>>,
-    surface: StdMutex<Option<Arc<Surface>>>,
+    /// Surfaces by profile, rebuilt after a tool-list change.
+    surfaces: StdMutex<HashMap<Option<String>, Arc<Surface>>>,
+    /// Search indexes by profile, each built from the surface it names.
+    catalogs: StdMutex<HashMap<Option<String>, Arc<Catalog>>>,
     /// Upstreams whose tools were asked for at least once.
     asked: StdMutex<HashSet<String>>,
     /// Upstreams whose tools are being asked for now.
@@ -221,12 +264,20 @@ impl Gateway {
     /// Build a gateway from a loaded config and start what must start now: the event loop
     /// for upstream notifications and the upstreams marked `start: eager`. Must run inside a
     /// Tokio runtime.
+    ///
+    /// Snapshots, handles, search activations and (over HTTP) session records are kept in the
+    /// store the config's `store:` section chooses (memory by default), with
+    /// `options.store_bytes` overriding its size; a SQLite file or Redis server that cannot
+    /// be opened stops the launch.
     pub async fn launch(config: Config, masks: MaskSet, options: GatewayOptions) -> Result<Arc<Gateway>, GatewayError> {
-        let store: Arc<dyn Store> = Arc::new(MemoryStore::new(options.store_bytes));
+        let spec = store_spec(&config.store, options.store_bytes)?;
+        tracing::info!(store = ?spec, "opening the store");
+        let store = open_store(&spec).await.map_err(GatewayError::Store)?;
         Gateway::launch_with_store(config, masks, options, store).await
     }
 
-    /// As [`Gateway::launch`], with a store of the caller's choosing.
+    /// As [`Gateway::launch`], with a store of the caller's choosing (the config's `store:`
+    /// section then only gives the time to live).
     pub async fn launch_with_store(
         config: Config,
         masks: MaskSet,
@@ -234,6 +285,7 @@ impl Gateway {
         store: Arc<dyn Store>,
     ) -> Result<Arc<Gateway>, GatewayError> {
         masks.surface(options.profile.as_deref(), &[]).map_err(GatewayError::Profile)?;
+        let snapshot_ttl = options.snapshot_ttl.unwrap_or(Duration::from_secs(config.store.ttl_secs.max(1)));
         let key = match &options.secret {
             Some(s) => CursorKey::from_secret(s),
             None => CursorKey::random(),
@@ -251,10 +303,12 @@ impl Gateway {
             options,
             upstreams,
             store,
+            snapshot_ttl,
             key,
             tokenizer,
             tools: StdMutex::new(BTreeMap::new()),
-            surface: StdMutex::new(None),
+            surfaces: StdMutex::new(HashMap::new()),
+            catalogs: StdMutex::new(HashMap::new()),
             asked: StdMutex::new(HashSet::new()),
             inflight: StdMutex::new(HashSet::new()),
             first_fetches: StdMutex::new(HashMap::new()),
@@ -278,6 +332,23 @@ impl Gateway {
     /// The options the gateway runs with.
     pub fn options(&self) -> &GatewayOptions {
         &self.options
+    }
+
+    /// The store snapshots, handles and search activations are kept in.
+    pub fn store(&self) -> Arc<dyn Store> {
+        self.store.clone()
+    }
+
+    /// How long snapshots (and their cursors and handles) live.
+    pub fn snapshot_ttl(&self) -> Duration {
+        self.snapshot_ttl
+    }
+
+    /// Whether the store is shared beyond this process (SQLite or Redis in the config), so
+    /// that HTTP sessions are kept in it too and any replica (or this one, restarted) can
+    /// resume them.
+    pub fn store_is_shared(&self) -> bool {
+        self.config.store.backend != toolshape_mask::StoreBackend::Memory
     }
 
     /// Stop every upstream (child processes exit).
@@ -385,9 +456,7 @@ impl Gateway {
                 if let Ok(mut all) = self.tools.lock() {
                     all.insert(name, tools);
                 }
-                if let Ok(mut s) = self.surface.lock() {
-                    *s = None;
-                }
+                self.forget_surfaces();
                 true
             }
             Err(f) => {
@@ -397,35 +466,77 @@ impl Gateway {
         }
     }
 
-    /// The surface the profile sees, with every reachable upstream's tools.
-    async fn surface(&self, refresh: bool) -> Result<Arc<Surface>, Failure> {
+    fn forget_surfaces(&self) {
+        if let Ok(mut s) = self.surfaces.lock() {
+            s.clear();
+        }
+    }
+
+    /// The profile `caller` sees.
+    fn profile_of<'c>(&'c self, caller: &'c Caller) -> Option<&'c str> {
+        caller.profile.as_deref().or(self.options.profile.as_deref())
+    }
+
+    /// The surface `profile` sees, with every reachable upstream's tools.
+    async fn surface(&self, profile: Option<&str>, refresh: bool) -> Result<Arc<Surface>, Failure> {
         if refresh {
             self.refresh_tools().await;
         }
-        if let Some(s) = self.surface.lock().ok().and_then(|s| s.clone()) {
+        let key = profile.map(str::to_owned);
+        if let Some(s) = self.surfaces.lock().ok().and_then(|s| s.get(&key).cloned()) {
             return Ok(s);
         }
         let all: Vec<UpstreamTool> =
             self.tools.lock().map(|t| t.values().flatten().cloned().collect()).unwrap_or_default();
-        let surface = self
-            .masks
-            .surface(self.options.profile.as_deref(), &all)
-            .map_err(|e| Failure::InvalidArguments { detail: e.to_string() })?;
+        let surface =
+            self.masks.surface(profile, &all).map_err(|e| Failure::InvalidArguments { detail: e.to_string() })?;
         for note in surface.notes() {
             tracing::info!("{note}");
         }
+        if let Some(search) = &self.config.search {
+            for problem in search::dangling_patterns(&surface, search) {
+                tracing::warn!("{problem}");
+            }
+        }
         let surface = Arc::new(surface);
-        if let Ok(mut s) = self.surface.lock() {
-            *s = Some(surface.clone());
+        if let Ok(mut s) = self.surfaces.lock() {
+            s.insert(key, surface.clone());
         }
         Ok(surface)
     }
 
-    /// The tools the agent sees: the surface, then `result_read`.
-    pub async fn list_tools(&self) -> Vec<ToolDefinition> {
-        let mut defs: Vec<ToolDefinition> = match self.surface(true).await {
-            Ok(s) => s.definitions().cloned().collect(),
-            Err(_) => Vec::new(),
+    /// The search index over `surface`, built once per surface.
+    fn catalog(
+        &self,
+        profile: Option<&str>,
+        surface: &Arc<Surface>,
+        search: &SearchConfig,
+    ) -> Result<Arc<Catalog>, String> {
+        let key = profile.map(str::to_owned);
+        if let Some(c) = self.catalogs.lock().ok().and_then(|c| c.get(&key).cloned())
+            && Arc::ptr_eq(&c.surface, surface)
+        {
+            return Ok(c);
+        }
+        let catalog = Arc::new(Catalog::build(surface.clone(), &search::own_names(search)).map_err(|e| e.to_string())?);
+        if let Ok(mut c) = self.catalogs.lock() {
+            c.insert(key, catalog.clone());
+        }
+        Ok(catalog)
+    }
+
+    /// The tools `caller` sees: the surface (or, with search, its loaded part and the search
+    /// and call tools), then `result_read`.
+    pub async fn list_tools(&self, caller: &Caller) -> Vec<ToolDefinition> {
+        let profile = self.profile_of(caller);
+        let mut defs: Vec<ToolDefinition> = match (self.surface(profile, true).await, &self.config.search) {
+            (Ok(s), None) => s.definitions().cloned().collect(),
+            (Ok(s), Some(search)) => {
+                let activated = self.activations(caller).await;
+                let deferred = s.definitions().filter(|d| !search.is_always_loaded(&d.name)).count();
+                search::session_tools(&s, search, &activated, deferred)
+            }
+            (Err(_), _) => Vec::new(),
         };
         defs.push(ToolDefinition {
             name: read::TOOL_NAME.to_owned(),
@@ -435,17 +546,131 @@ impl Gateway {
         defs
     }
 
+    /// The tools a search activated for `caller`'s scope.
+    async fn activations(&self, caller: &Caller) -> BTreeSet<String> {
+        let key = search::activation_key(&hex(&CursorKey::scope_tag(&caller.scope)));
+        match self.store.get(&key).await {
+            Ok(Some(bytes)) => search::decode_activations(&bytes),
+            Ok(None) => BTreeSet::new(),
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the session's found tools");
+                BTreeSet::new()
+            }
+        }
+    }
+
+    /// Add `found` to `caller`'s activated tools; true when any was new.
+    async fn activate(&self, caller: &Caller, found: &[String], search: &SearchConfig) -> bool {
+        let fresh: Vec<&String> = found.iter().filter(|n| !search.is_always_loaded(n)).collect();
+        if fresh.is_empty() {
+            return false;
+        }
+        let mut names = self.activations(caller).await;
+        let before = names.len();
+        names.extend(fresh.into_iter().cloned());
+        if names.len() == before {
+            return false;
+        }
+        let key = search::activation_key(&hex(&CursorKey::scope_tag(&caller.scope)));
+        match self.store.put(&key, search::encode_activations(&names), self.snapshot_ttl).await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not keep the session's found tools");
+                false
+            }
+        }
+    }
+
+    /// The search tool: rank the surface's tools for the query and answer with the best.
+    async fn search(
+        &self,
+        arguments: Option<&Map<String, Value>>,
+        caller: &Caller,
+        search: &SearchConfig,
+    ) -> (Produced, bool) {
+        let shaper = search_shaper(self.masks.passthrough_shaper());
+        let failed = |detail: String| {
+            (Produced::Failed { failure: Failure::InvalidArguments { detail }, shaper: shaper.clone() }, false)
+        };
+        let args = match SearchArgs::parse(arguments, search) {
+            Ok(a) => a,
+            Err(detail) => return failed(detail),
+        };
+        let profile = self.profile_of(caller);
+        let surface = match self.surface(profile, true).await {
+            Ok(s) => s,
+            Err(failure) => return (Produced::Failed { failure, shaper }, false),
+        };
+        let catalog = match self.catalog(profile, &surface, search) {
+            Ok(c) => c,
+            Err(detail) => return failed(detail),
+        };
+        let found = match catalog.search(args.mode, &args.query, args.limit) {
+            Ok(found) => found,
+            Err(e) => return failed(e.to_string()),
+        };
+        if found.is_empty() {
+            let hint = match args.mode {
+                SearchMode::Bm25 => "try other or fewer words, or mode \"regex\" with part of a tool name",
+                SearchMode::Regex => "try a shorter pattern, or mode \"bm25\" with words describing the task",
+            };
+            let summary = format!("No tool matched {:?} among {} tools; {hint}.", args.query, catalog.len());
+            return (Produced::Direct { envelope: empty_envelope(summary) }, false);
+        }
+        let changed = self.activate(caller, &found, search).await;
+        let payload = Payload::new(search::found_records(&surface, &found));
+        (
+            Produced::Data { payload, shaper, resume: None, source: Source::Upstream, label: search.tool_name.clone() },
+            changed,
+        )
+    }
+
     /// Call `tool` as the agent would. Every call goes through here and comes back as an
     /// envelope: results, upstream failures and refused calls alike.
     pub async fn call(&self, tool: &str, arguments: Option<Map<String, Value>>, caller: &Caller) -> Outcome {
         let started = Instant::now();
+        let mut tools_changed = false;
+        let search = self.config.search.as_ref();
+        // The tool whose span this is: a generic call counts as the tool it called.
+        let mut target = tool.to_owned();
         let (produced, upstream) = if tool == read::TOOL_NAME {
             (self.read(arguments.as_ref(), caller).await, None)
+        } else if let Some(search) = search.filter(|s| s.tool_name == tool) {
+            let (produced, changed) = self.search(arguments.as_ref(), caller, search).await;
+            tools_changed = changed;
+            (produced, None)
+        } else if let Some(search) = search.filter(|s| s.call_tool_name == tool) {
+            match search::parse_call(arguments) {
+                Ok((name, _)) if search::own_names(search).contains(&name.as_str()) => {
+                    let detail = format!("`{name}` is one of the gateway's own tools; call it directly");
+                    let shaper = self.masks.passthrough_shaper().clone();
+                    (Produced::Failed { failure: Failure::InvalidArguments { detail }, shaper }, None)
+                }
+                Ok((name, inner)) => {
+                    let forwarded = self.forward(&name, inner, caller).await;
+                    target = name;
+                    forwarded
+                }
+                Err(detail) => {
+                    let shaper = self.masks.passthrough_shaper().clone();
+                    (Produced::Failed { failure: Failure::InvalidArguments { detail }, shaper }, None)
+                }
+            }
         } else {
             self.forward(tool, arguments, caller).await
         };
         let dispatched = started.elapsed();
-        let outcome = self.finish(produced, tool, caller).await;
+        let raw = match &produced {
+            Produced::Data { payload, source: Source::Upstream, .. } => Some(payload.buf.clone()),
+            _ => None,
+        };
+        let mut outcome = self.finish(produced, tool, caller).await;
+        outcome.tools_changed = tools_changed;
+        if outcome.report.tokens_out == 0 && !outcome.text.is_empty() {
+            outcome.report.tokens_out = self.tokenizer.count(&outcome.text) as u64;
+        }
+        let shaped = started.elapsed().saturating_sub(dispatched);
+        self.record_span(&target, &outcome, upstream.clone(), caller, raw, dispatched, shaped);
         let r = &outcome.report;
         tracing::info!(
             tool,
@@ -465,6 +690,45 @@ impl Gateway {
         outcome
     }
 
+    /// Hand the call's span to the sink. The pre-shaping tokens are counted by the sink's
+    /// thread, after the response is sent, from the upstream bytes (shared, not copied).
+    #[allow(clippy::too_many_arguments)]
+    fn record_span(
+        &self,
+        tool: &str,
+        outcome: &Outcome,
+        upstream: Option<String>,
+        caller: &Caller,
+        raw: Option<Arc<Vec<u8>>>,
+        upstream_time: Duration,
+        shaping_time: Duration,
+    ) {
+        let mut span = Span::from_report(tool, outcome.envelope.status, &outcome.report, TokensBefore::Exact(0));
+        span.mask = self.masks.mask_names().any(|m| m == tool).then(|| tool.to_owned());
+        span.upstream = upstream;
+        span.principal = caller.principal.clone();
+        span.session = caller.session.clone();
+        span.upstream_ms = upstream_time.as_secs_f64() * 1000.0;
+        span.shaping_ms = shaping_time.as_secs_f64() * 1000.0;
+        let sink = self.options.spans.clone();
+        match raw {
+            Some(bytes) if bytes.len() <= DEFAULT_EXACT_COUNT_LIMIT => {
+                span.tokens_before = TokensBefore::Pending(bytes);
+                sink.record(span);
+            }
+            Some(bytes) => {
+                span.tokens_before = TokensBefore::estimate(bytes.len() as u64);
+                sink.record(span);
+            }
+            None => {
+                // Failures had nothing before shaping; pages of a stored result claim no
+                // savings of their own (the first page's span did).
+                span.tokens_before = TokensBefore::Exact(if outcome.is_error() { 0 } else { span.tokens_after });
+                sink.record(span);
+            }
+        }
+    }
+
     /// A masked or unmasked upstream tool: prepare, call, and hand the result on to shaping.
     async fn forward(
         &self,
@@ -475,9 +739,10 @@ impl Gateway {
         let fallback = || self.masks.passthrough_shaper().clone();
         // The known surface first: asking upstreams again is only worth it for a name it
         // does not have (a call before any tools/list, or a tool that just appeared).
-        let surface = match self.surface(false).await {
+        let profile = self.profile_of(caller);
+        let surface = match self.surface(profile, false).await {
             Ok(s) if s.get(tool).is_some() => Ok(s),
-            _ => self.surface(true).await,
+            _ => self.surface(profile, true).await,
         };
         let surface = match surface {
             Ok(s) => s,
@@ -531,11 +796,12 @@ impl Gateway {
             Err(CursorError::Expired) => return failed(Failure::CursorExpired),
             Err(e) => return failed(Failure::CursorInvalid { detail: e.to_string() }),
         };
-        let (meta, payload) = match self.load_snapshot(cursor.snapshot).await {
+        let signed_unix = u64::from(cursor.expires_unix).saturating_sub(self.snapshot_ttl.as_secs());
+        let (meta, payload) = match self.load_snapshot(cursor.snapshot, signed_unix).await {
             Ok(Some(found)) => found,
             // Expired or evicted before its cursor: the cursor cannot be honoured.
             Ok(None) => return failed(Failure::CursorExpired),
-            Err(detail) => return failed(Failure::CursorInvalid { detail }),
+            Err(failure) => return failed(failure),
         };
         if meta.scope != hex(&scope) {
             return failed(Failure::CursorInvalid { detail: CursorError::OtherScope.to_string() });
@@ -577,20 +843,42 @@ impl Gateway {
         }
     }
 
-    /// The stored snapshot `id`, waiting for it if it is still being made.
-    async fn load_snapshot(&self, id: SnapshotId) -> Result<Option<(SnapshotMeta, Payload)>, String> {
+    /// The stored snapshot `id`, whose cursor was signed at `signed_unix`, waiting for it if
+    /// it is still being made here, or (for a young cursor) by another replica. A store that
+    /// cannot be reached is [`Failure::Unavailable`], so the agent retries later rather than
+    /// repeating the original call.
+    async fn load_snapshot(
+        &self,
+        id: SnapshotId,
+        signed_unix: u64,
+    ) -> Result<Option<(SnapshotMeta, Payload)>, Failure> {
+        let unavailable = |e: crate::store::StoreError| Failure::Unavailable {
+            upstream: "snapshot store".into(),
+            detail: e.to_string(),
+        };
         let pending = self.pending.lock().ok().and_then(|p| p.get(&id).cloned());
+        let made_here = pending.is_some();
         if let Some(mut rx) = pending {
             let _ = tokio::time::timeout(PENDING_WAIT, rx.wait_for(|done| *done)).await;
         }
-        let Some(buf) = self.store.get(&store_key(id)).await.map_err(|e| e.to_string())? else {
+        let mut found = self.store.get(&store_key(id)).await.map_err(unavailable)?;
+        if found.is_none() && !made_here && self.store_is_shared() {
+            let deadline = signed_unix.saturating_add(REPLICA_GRACE_SECS);
+            let mut delay = Duration::from_millis(10);
+            while found.is_none() && now_unix() < deadline {
+                tokio::time::sleep(delay).await;
+                delay = (delay * 2).min(Duration::from_millis(250));
+                found = self.store.get(&store_key(id)).await.map_err(unavailable)?;
+            }
+        }
+        let Some(buf) = found else {
             return Ok(None);
         };
+        let damaged = || Failure::CursorInvalid { detail: "stored snapshot is damaged".into() };
         let Some(newline) = buf.iter().position(|&b| b == b'\n') else {
-            return Err("stored snapshot is damaged".into());
+            return Err(damaged());
         };
-        let meta: SnapshotMeta =
-            serde_json::from_slice(&buf[..newline]).map_err(|_| "stored snapshot is damaged".to_owned())?;
+        let meta: SnapshotMeta = serde_json::from_slice(&buf[..newline]).map_err(|_| damaged())?;
         Ok(Some((meta, Payload { buf, start: newline + 1 })))
     }
 
@@ -601,6 +889,15 @@ impl Gateway {
         let scope = CursorKey::scope_tag(&caller.scope);
         let tokenizer = self.tokenizer;
         match produced {
+            Produced::Direct { envelope } => {
+                let text = toolshape_shape::render(&envelope, self.masks.passthrough_shaper().plan().render, &nonce);
+                let report = ShapeReport {
+                    bytes_out: text.len() as u64,
+                    tokens_out: self.tokenizer.count(&text) as u64,
+                    ..ShapeReport::default()
+                };
+                Outcome { text, envelope, report, failure: None, tools_changed: false }
+            }
             Produced::Failed { failure, shaper } => {
                 let kind = failure.kind();
                 let tool_name = tool.to_owned();
@@ -627,13 +924,14 @@ impl Gateway {
             Produced::Data { payload, shaper, resume, source, label } => {
                 let (id, expires) = match &source {
                     Source::Stored { id, expires } => (*id, *expires),
-                    _ => (SnapshotId::random(), expiry(self.options.snapshot_ttl)),
+                    _ => (SnapshotId::random(), expiry(self.snapshot_ttl)),
                 };
                 let continuation = CursorContinuation { key: self.key.clone(), snapshot: id, expires, scope };
                 let job_shaper = shaper.clone();
                 let job_payload = payload.clone();
                 let job_label = label.clone();
-                let shaped = tokio::task::spawn_blocking(move || {
+                let inline = payload.as_slice().len() <= INLINE_SHAPE_MAX_BYTES;
+                let shaped = shape_off_task(inline, move || {
                     let ctx = ShapeContext {
                         tool: &job_label,
                         tokenizer,
@@ -645,7 +943,10 @@ impl Gateway {
                     job_shaper.shape(job_payload.as_slice(), &ctx).map_err(|e| (e.to_string(), nonce.clone()))
                 })
                 .await;
-                let outcome = into_outcome(shaped);
+                let outcome = match shaped {
+                    Some(shaped) => into_outcome(Ok(shaped)),
+                    None => bare_error("shaping failed unexpectedly; retry the call", &random::nonce()),
+                };
                 if outcome.report.needs_snapshot && !matches!(source, Source::Stored { .. }) {
                     self.keep_snapshot(id, payload, shaper, source, label, hex(&scope));
                 }
@@ -670,7 +971,7 @@ impl Gateway {
         }
         let store = self.store.clone();
         let pending = self.pending.clone();
-        let ttl = self.options.snapshot_ttl;
+        let ttl = self.snapshot_ttl;
         let tokenizer = self.tokenizer;
         tokio::spawn(async move {
             let started = Instant::now();
@@ -818,9 +1119,7 @@ impl Gateway {
         if let Ok(mut t) = self.tools.lock() {
             t.remove(upstream);
         }
-        if let Ok(mut s) = self.surface.lock() {
-            *s = None;
-        }
+        self.forget_surfaces();
         if let Some(up) = self.upstreams.get(upstream).cloned()
             && self.exposes(upstream)
         {
@@ -880,9 +1179,26 @@ impl Continuation for NoContinuation {
     }
 }
 
+/// Results up to this size are shaped on the calling task: handing a small result to the
+/// blocking pool and back costs more than shaping it, while a large one would hold up the
+/// other calls of this runtime thread.
+const INLINE_SHAPE_MAX_BYTES: usize = 16 * 1024;
+
+/// Run a shaping job on the calling task (`inline`) or on the blocking pool; `None` if it
+/// panicked, in either place, so a shaping bug never takes the session down with it.
+async fn shape_off_task<T: Send + 'static>(inline: bool, job: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    if inline {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).ok()
+    } else {
+        tokio::task::spawn_blocking(job).await.ok()
+    }
+}
+
 fn into_outcome(shaped: Result<Result<toolshape_shape::Shaped, (String, String)>, tokio::task::JoinError>) -> Outcome {
     match shaped {
-        Ok(Ok(s)) => Outcome { text: s.text, envelope: s.envelope, report: s.report, failure: None },
+        Ok(Ok(s)) => {
+            Outcome { text: s.text, envelope: s.envelope, report: s.report, failure: None, tools_changed: false }
+        }
         Ok(Err((message, nonce))) => bare_error(&message, &nonce),
         Err(_) => bare_error("shaping failed unexpectedly; retry the call", &random::nonce()),
     }
@@ -898,6 +1214,7 @@ fn bare_error(message: &str, nonce: &str) -> Outcome {
         text,
         envelope,
         failure: Some("shape"),
+        tools_changed: false,
     }
 }
 
@@ -958,4 +1275,16 @@ pub enum ResourceError {
     /// The upstream that has it failed.
     #[error("{0}")]
     Upstream(String),
+}
+
+/// An envelope for zero results, with a summary that says what to try next.
+fn empty_envelope(summary: String) -> Envelope {
+    Envelope { status: Status::Empty, summary, data: Data::Null, omitted: None, next: None }
+}
+
+/// The shaper for search results: the passthrough plan, counting tools.
+fn search_shaper(base: &Shaper) -> Shaper {
+    let mut plan = base.plan().clone();
+    plan.noun = Some("tools".to_owned());
+    Shaper::new(plan).unwrap_or_else(|_| base.clone())
 }

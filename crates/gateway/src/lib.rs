@@ -13,7 +13,9 @@
 //! - [`gateway`]: [`Gateway::call`], the one dispatch path, and the snapshots behind cursors.
 //! - [`read`]: `result_read` arguments and views (JSONPath queries, patterns, slices).
 //! - [`cursor`]: signed, expiring, scoped cursors.
+//! - [`auth`]: bearer tokens, principals and sessions bound to them (HTTP mode).
 //! - [`store`]: the [`Store`] trait and the bounded in-memory store.
+//! - [`sessions`]: MCP session records in the store, so any replica can resume a session.
 //! - `upstream`: connections to upstream servers (rmcp client side).
 //!
 //! ```no_run
@@ -28,19 +30,22 @@
 //! # Ok(()) }
 //! ```
 
+pub mod auth;
 pub mod cursor;
 mod error;
 pub mod gateway;
 mod random;
 pub mod read;
+mod search;
 mod serve;
 mod server;
+pub mod sessions;
 pub mod store;
 mod upstream;
 
 pub use cursor::{Cursor, CursorError, CursorKey, SnapshotId};
 pub use error::GatewayError;
 pub use gateway::{Caller, Gateway, GatewayOptions, Outcome, ResourceError};
-pub use serve::{check_bind, serve_http, serve_io, serve_stdio};
+pub use serve::{HttpOptions, check_bind, check_exposure, serve_http, serve_http_with, serve_io, serve_stdio};
 pub use server::GatewayServer;
 pub use store::{MemoryStore, Store, StoreError, StoreFuture, StoreStats};

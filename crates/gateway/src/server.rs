@@ -42,16 +42,44 @@ impl GatewayServer {
         GatewayServer { gateway, default_scope: default_scope.into() }
     }
 
-    /// The cursor scope of a request: its HTTP session, or the connection's default.
+    /// Who is calling and what its cursors, handles and found tools are bound to.
+    ///
+    /// An authenticated HTTP request (see [`crate::auth`]) is scoped to its principal and
+    /// session, `principal:NAME/session:ID` (`principal:NAME` for a request without a session,
+    /// the stateless protocol), and sees its principal's profile. Without authentication the
+    /// scope is the HTTP session id; requests without one (stdio, or stateless HTTP without
+    /// auth) share the connection's default scope, where cursors and handles are protected
+    /// only by being unguessable, which is why a non-loopback address requires principals.
     fn caller(&self, context: &RequestContext<RoleServer>) -> Caller {
-        let session = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|p| p.headers.get("mcp-session-id"))
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
-        let mut caller = Caller::local(session.as_deref().unwrap_or(&self.default_scope));
+        let parts = context.extensions.get::<axum::http::request::Parts>();
+        let session =
+            parts.and_then(|p| p.headers.get("mcp-session-id")).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let principal = parts.and_then(|p| p.extensions.get::<crate::auth::Authenticated>());
+        let scope = match (principal, &session) {
+            (Some(p), Some(s)) => format!("principal:{}/session:{s}", p.name),
+            (Some(p), None) => format!("principal:{}", p.name),
+            (None, Some(s)) => s.clone(),
+            (None, None) => {
+                if parts.is_some() {
+                    // Today only stateless protocol versions (not served yet) get here over
+                    // HTTP; say once that such callers are not told apart.
+                    static WARNED: std::sync::Once = std::sync::Once::new();
+                    WARNED.call_once(|| {
+                        tracing::warn!(
+                            "an HTTP request without a session or principal: such callers share one scope; \
+                             configure `auth.principals` to keep their cursors apart"
+                        );
+                    });
+                }
+                self.default_scope.to_string()
+            }
+        };
+        let mut caller = Caller::local(&scope);
         caller.session = session;
+        if let Some(p) = principal {
+            caller.principal = Some(p.name.to_string());
+            caller.profile = p.profile.as_deref().map(str::to_owned);
+        }
         caller.cancel = context.ct.clone();
         caller.progress =
             context.meta.get_progress_token().map(|token| ProgressSink { peer: context.peer.clone(), token });
@@ -111,9 +139,10 @@ impl ServerHandler for GatewayServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = self.gateway.list_tools().await.into_iter().map(|d| self.tool(d)).collect();
+        let caller = self.caller(&context);
+        let tools = self.gateway.list_tools(&caller).await.into_iter().map(|d| self.tool(d)).collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
 
@@ -124,6 +153,16 @@ impl ServerHandler for GatewayServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = self.caller(&context);
         let outcome = self.gateway.call(&request.name, request.arguments, &caller).await;
+        if outcome.tools_changed {
+            // Only this session's list changed; the client lists again and sees the tools
+            // its search found. Clients that ignore it use the generic call tool.
+            let peer = context.peer.clone();
+            tokio::spawn(async move {
+                if let Err(e) = peer.notify_tool_list_changed().await {
+                    tracing::debug!(error = %e, "could not notify the agent of its new tools");
+                }
+            });
+        }
         let mut result = CallToolResult::success(vec![ContentBlock::text(outcome.text)]);
         result.structured_content = Some(serde_json::to_value(&outcome.envelope).unwrap_or(Value::Null));
         result.is_error = Some(outcome.envelope.status == toolshape_shape::Status::Error);

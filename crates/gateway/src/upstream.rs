@@ -536,6 +536,9 @@ impl Upstream {
             return Ok(Reply::ToolError(text));
         }
         let bytes = match (&result.structured_content, all_text(&result.content)) {
+            // `{"content": "<the text block>"}` only wraps the text (server-filesystem does
+            // this): shape the text itself, so JSON inside it is read as JSON.
+            (Some(v), Some(text)) if wraps_text(v, &text) => text.into_bytes(),
             (Some(v), _) => serde_json::to_vec(v).unwrap_or_default(),
             (None, Some(text)) => text.into_bytes(),
             (None, None) => blocks_as_json(&result.content),
@@ -925,9 +928,23 @@ fn find_id(fragment: &[u8]) -> Option<Value> {
     None
 }
 
+/// Whether structured content is an object of one string member equal to `text`.
+fn wraps_text(structured: &serde_json::Value, text: &str) -> bool {
+    structured.as_object().is_some_and(|m| m.len() == 1 && m.values().next().and_then(|v| v.as_str()) == Some(text))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn structured_content_that_only_wraps_the_text_is_read_as_the_text() {
+        let text = r#"[{"name":"a","type":"file"}]"#;
+        assert!(wraps_text(&serde_json::json!({"content": text}), text));
+        assert!(!wraps_text(&serde_json::json!({"content": text, "more": 1}), text));
+        assert!(!wraps_text(&serde_json::json!({"content": "other"}), text));
+        assert!(!wraps_text(&serde_json::json!([text]), text));
+    }
 
     #[test]
     fn backoff_grows_and_is_capped() {

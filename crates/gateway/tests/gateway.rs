@@ -568,14 +568,14 @@ upstreams:
     let caller = toolshape_gateway::Caller::local("test");
 
     // The first listing waits for every upstream once (the silent one up to its time-out).
-    let tools = gateway.list_tools().await;
+    let tools = gateway.list_tools(&caller).await;
     assert!(tools.iter().any(|t| t.name == "svc_log"));
     assert!(!tools.iter().any(|t| t.name.starts_with("silent_")));
     // After that, neither listings nor calls wait for it again, while it is retried.
     for _ in 0..3 {
         tokio::time::sleep(Duration::from_millis(600)).await;
         let started = Instant::now();
-        let tools = gateway.list_tools().await;
+        let tools = gateway.list_tools(&caller).await;
         assert!(tools.iter().any(|t| t.name == "svc_log"));
         let outcome = gateway.call("svc_boom", None, &caller).await;
         assert!(outcome.is_error());
@@ -646,7 +646,7 @@ async fn expired_or_evicted_snapshots_say_to_repeat_the_call() {
 
     // Expired: the cursor outlives nothing.
     let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).unwrap();
-    let options = GatewayOptions { snapshot_ttl: Duration::from_secs(1), ..GatewayOptions::default() };
+    let options = GatewayOptions { snapshot_ttl: Some(Duration::from_secs(1)), ..GatewayOptions::default() };
     let gateway = Gateway::launch(config, masks, options).await.unwrap();
     let first = gateway.call("svc_log", None, &caller).await;
     let next = first.envelope.next.clone().expect("a next");
@@ -657,7 +657,7 @@ async fn expired_or_evicted_snapshots_say_to_repeat_the_call() {
 
     // Evicted (here: never fits the store): the same answer, not a crash or a hang.
     let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).unwrap();
-    let options = GatewayOptions { store_bytes: 1000, ..GatewayOptions::default() };
+    let options = GatewayOptions { store_bytes: Some(1000), ..GatewayOptions::default() };
     let gateway = Gateway::launch(config, masks, options).await.unwrap();
     let first = gateway.call("svc_log", None, &caller).await;
     let next = first.envelope.next.clone().expect("a next");

@@ -55,8 +55,10 @@ pub(crate) fn run(args: CallArgs) -> Result<(), Failure> {
         .build()
         .context("cannot start the async runtime")
         .map_err(Failure::input)?;
-    let opts = options(args.profile.clone(), 600, 256, true);
-    runtime.block_on(async move {
+    let mut opts = options(args.profile.clone(), Some(600), Some(256), true);
+    let spans = super::spans::start(&config, masks.defaults().tokenizer, false);
+    opts.spans = spans.sink.clone();
+    let result = runtime.block_on(async move {
         let gateway =
             Gateway::launch(config, masks, opts).await.map_err(|e| Failure { error: e.into(), code: EXIT_PROBLEMS })?;
         let caller = Caller::local("cli");
@@ -79,5 +81,7 @@ pub(crate) fn run(args: CallArgs) -> Result<(), Failure> {
         }
         gateway.shutdown().await;
         printed
-    })
+    });
+    spans.flush();
+    result
 }

@@ -1,11 +1,17 @@
 //! Command-line parsing and dispatch.
 
+mod audit;
 mod call;
 mod check;
+mod progress;
+mod report;
+mod search;
 mod serve;
 mod shape;
+mod spans;
 mod tokens;
 mod tools;
+mod upstream_list;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -57,6 +63,12 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Call one tool through the gateway and print what the model reads.
     Call(call::CallArgs),
+    /// Per tool, the most tokens one call can put in the context and how much upstream text can fill.
+    Audit(audit::AuditArgs),
+    /// Rank a catalog's tools for queries offline; with --gold, measure the ranking.
+    Search(search::SearchArgs),
+    /// Where the context goes: per tool, calls, tokens before and after shaping, share of the bill.
+    Report(report::ReportArgs),
 }
 
 pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
@@ -67,6 +79,9 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
         Command::Tools(args) => tools::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Call(args) => call::run(args),
+        Command::Audit(args) => audit::run(args),
+        Command::Search(args) => search::run(args),
+        Command::Report(args) => report::run(args),
     }
 }
 
@@ -75,13 +90,39 @@ pub(crate) fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Failure> {
     match path {
         None => read_stdin(),
         Some(p) if p == Path::new("-") => read_stdin(),
-        Some(p) => std::fs::read(p).with_context(|| format!("cannot read `{}`", p.display())).map_err(Failure::input),
+        Some(p) => read_file(p).with_context(|| format!("cannot read `{}`", p.display())).map_err(Failure::input),
     }
 }
 
 fn read_stdin() -> Result<Vec<u8>, Failure> {
-    let mut buf = Vec::new();
-    std::io::stdin().read_to_end(&mut buf).context("cannot read standard input").map_err(Failure::input)?;
+    read_all(std::io::stdin().lock(), 0).context("cannot read standard input").map_err(Failure::input)
+}
+
+/// Read a file in chunks, with a progress line on a terminal when it takes a while.
+fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    let file = std::fs::File::open(path)?;
+    let total = file.metadata().map(|m| m.len()).unwrap_or(0);
+    read_all(file, total)
+}
+
+/// Read `from` to its end (`total` bytes when known, else 0), showing progress.
+fn read_all(mut from: impl Read, total: u64) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(usize::try_from(total).unwrap_or(0));
+    let mut progress = progress::Progress::new("reading", "bytes");
+    let mut chunk = vec![0u8; 8 << 20];
+    loop {
+        let n = match from.read(&mut chunk) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        progress.update(buf.len() as u64, total);
+    }
+    progress.finish();
     Ok(buf)
 }
 

@@ -5,6 +5,10 @@
 //! upstream stderr) goes to standard error. `TOOLSHAPE_SECRET` signs cursors (so several
 //! processes accept each other's); without it each process makes a random key.
 //! `TOOLSHAPE_LOG` (or `RUST_LOG`) sets the log filter, `info` by default.
+//!
+//! In HTTP mode the config's `auth:` (principals and their bearer tokens) and `http:` (body
+//! limit, allowed hosts and origins) sections guard the endpoint; `--allowed-host` adds to
+//! `http.allowed_hosts`. A non-loopback address needs both `--allow-remote` and principals.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -30,18 +34,21 @@ pub(crate) struct ServeArgs {
     /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8750).
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
-    /// Allow --http on a non-loopback address (put authentication in front of it).
+    /// Allow --http on a non-loopback address (the config must then define `auth.principals`).
     #[arg(long)]
     allow_remote: bool,
-    /// A `Host` header value to accept besides the loopback names (repeatable).
+    /// A `Host` header value to accept besides the loopback names and `http.allowed_hosts`
+    /// (repeatable).
     #[arg(long = "allowed-host", value_name = "HOST")]
     allowed_hosts: Vec<String>,
-    /// How long stored results (and their cursors) live, in seconds.
-    #[arg(long, default_value_t = 1800)]
-    snapshot_ttl_secs: u64,
-    /// The most memory stored results may take, in MiB.
-    #[arg(long, default_value_t = 256)]
-    store_mib: usize,
+    /// How long stored results (and their cursors) live, in seconds [default: the config's
+    /// `store.ttl_secs`, 1800 unless set].
+    #[arg(long)]
+    snapshot_ttl_secs: Option<u64>,
+    /// The most stored results may take, in MiB (memory and SQLite stores) [default: the
+    /// config's `store.max_bytes`, 256 MiB unless set].
+    #[arg(long)]
+    store_mib: Option<usize>,
     /// Do not advertise the envelope schema as each tool's outputSchema.
     #[arg(long)]
     no_output_schema: bool,
@@ -56,35 +63,56 @@ pub(crate) fn init_logging(default: &str) {
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(false).try_init();
 }
 
-/// Gateway options from the environment and these flags.
-pub(crate) fn options(profile: Option<String>, ttl_secs: u64, store_mib: usize, output_schema: bool) -> GatewayOptions {
+/// Gateway options from the environment and these flags; a `None` size or time to live
+/// leaves the config's `store:` value.
+pub(crate) fn options(
+    profile: Option<String>,
+    ttl_secs: Option<u64>,
+    store_mib: Option<usize>,
+    output_schema: bool,
+) -> GatewayOptions {
     GatewayOptions {
         profile,
-        snapshot_ttl: Duration::from_secs(ttl_secs.max(1)),
-        store_bytes: store_mib.max(1).saturating_mul(1024 * 1024),
+        snapshot_ttl: ttl_secs.map(|s| Duration::from_secs(s.max(1))),
+        store_bytes: store_mib.map(|m| m.max(1).saturating_mul(1024 * 1024)),
         output_schema,
         secret: std::env::var("TOOLSHAPE_SECRET").ok().filter(|s| !s.is_empty()).map(String::into_bytes),
+        ..GatewayOptions::default()
     }
 }
 
 pub(crate) fn run(args: ServeArgs) -> Result<(), Failure> {
     init_logging("info");
     let (config, masks) = load_masks(&args.config)?;
+    let mut http_options = None;
     if let Some(addr) = args.http {
-        toolshape_gateway::check_bind(addr, args.allow_remote)
+        toolshape_gateway::check_exposure(addr, args.allow_remote, config.auth.is_enabled())
             .map_err(|e| Failure { error: e.into(), code: EXIT_USAGE })?;
+        let mut options = toolshape_gateway::HttpOptions::new(addr);
+        options.allow_remote = args.allow_remote;
+        options.auth = config.auth.clone();
+        options.http = config.http.clone();
+        for host in args.allowed_hosts {
+            if !options.http.allowed_hosts.contains(&host) {
+                options.http.allowed_hosts.push(host);
+            }
+        }
+        http_options = Some(options);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")
         .map_err(Failure::input)?;
-    let opts = options(args.profile, args.snapshot_ttl_secs, args.store_mib, !args.no_output_schema);
-    runtime.block_on(async move {
+    let mut opts = options(args.profile, args.snapshot_ttl_secs, args.store_mib, !args.no_output_schema);
+    let spans = super::spans::start(&config, masks.defaults().tokenizer, http_options.is_some());
+    opts.spans = spans.sink.clone();
+    opts.metrics = spans.metrics.clone();
+    let served = runtime.block_on(async move {
         let gateway =
             Gateway::launch(config, masks, opts).await.map_err(|e| Failure { error: e.into(), code: EXIT_PROBLEMS })?;
-        let served = match args.http {
-            Some(addr) => {
+        let served = match http_options {
+            Some(http_options) => {
                 let shutdown = tokio_util::sync::CancellationToken::new();
                 let trigger = shutdown.clone();
                 tokio::spawn(async move {
@@ -92,19 +120,13 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Failure> {
                     tracing::info!("interrupted; shutting down");
                     trigger.cancel();
                 });
-                toolshape_gateway::serve_http(
-                    gateway.clone(),
-                    addr,
-                    args.allow_remote,
-                    args.allowed_hosts,
-                    shutdown,
-                    None,
-                )
-                .await
+                toolshape_gateway::serve_http_with(gateway.clone(), http_options, shutdown, None).await
             }
             None => toolshape_gateway::serve_stdio(gateway.clone()).await,
         };
         gateway.shutdown().await;
         served.map_err(|e| Failure::input(e.into()))
-    })
+    });
+    spans.flush();
+    served
 }

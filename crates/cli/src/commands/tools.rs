@@ -143,10 +143,10 @@ fn live_tools(
         .context("cannot start the async runtime")
         .map_err(Failure::input)?;
     runtime.block_on(async move {
-        let gateway = Gateway::launch(config, masks, options(profile, 60, 16, true))
+        let gateway = Gateway::launch(config, masks, options(profile, Some(60), Some(16), true))
             .await
             .map_err(|e| Failure { error: e.into(), code: EXIT_PROBLEMS })?;
-        let defs = gateway.list_tools().await;
+        let defs = gateway.list_tools(&toolshape_gateway::Caller::local("cli")).await;
         gateway.shutdown().await;
         Ok(defs)
     })

@@ -1,0 +1,60 @@
+//! `toolshape report`: where the context goes, per tool, read from the gateway's span log.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+use toolshape_telemetry::{
+    ReadProgress, Report, TelemetryError, default_spans_path, now_unix_ms, parse_duration, read_spans,
+};
+
+use super::progress::Progress;
+use super::{Failure, print_line};
+
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    /// The span log to read. Default: the gateway's, `$XDG_STATE_HOME/toolshape/spans.sqlite`
+    /// (or `~/.local/state/toolshape/spans.sqlite`).
+    #[arg(long, value_name = "FILE")]
+    spans: Option<PathBuf>,
+    /// Only the calls of this last stretch of time: 30m, 24h, 7d, 1h30m (units s, m, h, d, w).
+    #[arg(long, value_name = "DURATION", value_parser = parse_since)]
+    since: Option<Duration>,
+    /// Also write the report as a self-contained HTML page with charts.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Print the report as JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_since(text: &str) -> Result<Duration, String> {
+    parse_duration(text).map_err(|e| e.to_string())
+}
+
+pub(crate) fn run(args: ReportArgs) -> Result<(), Failure> {
+    let path = args.spans.unwrap_or_else(default_spans_path);
+    let now = now_unix_ms();
+    let since_ms = args.since.map(|d| now.saturating_sub(i64::try_from(d.as_millis()).unwrap_or(i64::MAX)));
+    let mut progress = Progress::new("reading spans", "spans");
+    let spans = read_spans(&path, since_ms, &mut |p: ReadProgress| progress.update(p.read, p.total));
+    progress.finish();
+    let spans = spans.map_err(|e| match e {
+        TelemetryError::Missing { .. } | TelemetryError::NotASpanLog { .. } => Failure::input(e.into()),
+        other => Failure::input(anyhow::Error::new(other).context("cannot read the span log")),
+    })?;
+    let report = Report::build(&spans, since_ms, now);
+    if let Some(html_path) = &args.html {
+        std::fs::write(html_path, report.to_html())
+            .with_context(|| format!("cannot write `{}`", html_path.display()))
+            .map_err(Failure::input)?;
+    }
+    if args.json {
+        let json =
+            serde_json::to_string_pretty(&report).context("cannot write the report as JSON").map_err(Failure::input)?;
+        print_line(&json)
+    } else {
+        print_line(report.to_table().trim_end())
+    }
+}

@@ -1,0 +1,359 @@
+//! Tool search with deferred loading, as the gateway serves it.
+//!
+//! With a `search:` section, a session starts with the `always_loaded` tools, the search
+//! tool, the generic call tool and `result_read`. Every other tool of the surface is
+//! deferred: the search tool finds it (BM25 or regex over names, descriptions and
+//! parameters, ranked by `toolshape-search`), and a found tool is *activated* for the
+//! session: listed from then on (the client is sent `tools/list_changed`) and callable by
+//! its own name. Clients that never re-list call it through the call tool instead.
+//!
+//! Activations are kept in the store under the caller's scope, so every replica sharing a
+//! store lists the same tools for a session. The index is built once per surface (that is,
+//! once per tool-list change and profile) and shared by every session.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use toolshape_mask::{SearchConfig, SearchMode, Surface, ToolDefinition};
+use toolshape_search::{Mode, ParamDoc, SearchError, SearchIndex, ToolDoc};
+
+use crate::read;
+use toolshape_mask::sections::MAX_SEARCH_LIMIT;
+
+/// The index over one surface's searchable tools.
+pub(crate) struct Catalog {
+    /// The surface it was built from (compared by pointer to know when to rebuild).
+    pub(crate) surface: Arc<Surface>,
+    /// The index; hit `i` is `names[i]`.
+    index: SearchIndex,
+    names: Vec<String>,
+}
+
+impl Catalog {
+    /// Index every tool of `surface` except the gateway's own.
+    pub(crate) fn build(surface: Arc<Surface>, own: &[&str]) -> Result<Catalog, SearchError> {
+        let mut names = Vec::new();
+        let mut docs = Vec::new();
+        for def in surface.definitions().filter(|d| !own.contains(&d.name.as_str())) {
+            names.push(def.name.clone());
+            docs.push(tool_doc(def));
+        }
+        let index = SearchIndex::build(docs)?;
+        Ok(Catalog { surface, index, names })
+    }
+
+    /// The names of the best tools for `query`, best first.
+    pub(crate) fn search(&self, mode: SearchMode, query: &str, limit: usize) -> Result<Vec<String>, SearchError> {
+        let mode = match mode {
+            SearchMode::Bm25 => Mode::Bm25,
+            SearchMode::Regex => Mode::Regex,
+        };
+        let hits = self.index.search(mode, query, limit)?;
+        Ok(hits.into_iter().filter_map(|h| self.names.get(h.tool).cloned()).collect())
+    }
+
+    /// How many tools the index holds.
+    pub(crate) fn len(&self) -> usize {
+        self.names.len()
+    }
+}
+
+/// A tool definition as the index reads it: name, description, and each parameter's name
+/// and description (nested object properties included, by their dotted path).
+fn tool_doc(def: &ToolDefinition) -> ToolDoc {
+    let mut params = Vec::new();
+    collect_params(&def.input_schema, "", 0, &mut params);
+    ToolDoc { name: def.name.clone(), description: def.description.clone(), params }
+}
+
+fn collect_params(schema: &Value, prefix: &str, depth: usize, out: &mut Vec<ParamDoc>) {
+    // Deep schemas add little to search and could be hostile; three levels is plenty.
+    if depth > 3 || out.len() > 200 {
+        return;
+    }
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else { return };
+    for (name, prop) in props {
+        let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
+        let description = prop.get("description").and_then(Value::as_str).unwrap_or_default().to_owned();
+        out.push(ParamDoc { name: path.clone(), description });
+        collect_params(prop, &path, depth + 1, out);
+        if let Some(items) = prop.get("items") {
+            collect_params(items, &path, depth + 1, out);
+        }
+    }
+}
+
+/// What a search call asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SearchArgs {
+    pub(crate) query: String,
+    pub(crate) mode: SearchMode,
+    pub(crate) limit: usize,
+}
+
+impl SearchArgs {
+    /// Read the search tool's arguments, with the config's defaults.
+    pub(crate) fn parse(arguments: Option<&Map<String, Value>>, config: &SearchConfig) -> Result<SearchArgs, String> {
+        let empty = Map::new();
+        let args = arguments.unwrap_or(&empty);
+        if let Some(unknown) = args.keys().find(|k| !matches!(k.as_str(), "query" | "mode" | "limit")) {
+            return Err(format!("unknown argument `{unknown}`; the arguments are `query`, `mode` and `limit`"));
+        }
+        let query = match args.get("query") {
+            Some(Value::String(q)) if !q.trim().is_empty() => q.clone(),
+            Some(Value::String(_)) | None => {
+                return Err("`query` is missing; say what the tool should do, like \"read a file\"".into());
+            }
+            Some(_) => return Err("`query` must be a string".into()),
+        };
+        let mode = match args.get("mode") {
+            None | Some(Value::Null) => config.mode,
+            Some(Value::String(m)) if m == "bm25" => SearchMode::Bm25,
+            Some(Value::String(m)) if m == "regex" => SearchMode::Regex,
+            Some(_) => return Err("`mode` must be \"bm25\" (keywords) or \"regex\"".into()),
+        };
+        let limit = match args.get("limit") {
+            None | Some(Value::Null) => config.limit,
+            Some(v) => match v.as_u64() {
+                Some(n) if (1..=MAX_SEARCH_LIMIT as u64).contains(&n) => n as usize,
+                _ => return Err(format!("`limit` must be a whole number from 1 to {MAX_SEARCH_LIMIT}")),
+            },
+        };
+        Ok(SearchArgs { query, mode, limit })
+    }
+}
+
+/// What a generic call asked for: a tool name and its arguments.
+pub(crate) fn parse_call(
+    arguments: Option<Map<String, Value>>,
+) -> Result<(String, Option<Map<String, Value>>), String> {
+    let mut args = arguments.unwrap_or_default();
+    if let Some(unknown) = args.keys().find(|k| !matches!(k.as_str(), "name" | "arguments")) {
+        return Err(format!("unknown argument `{unknown}`; the arguments are `name` and `arguments`"));
+    }
+    let name = match args.remove("name") {
+        Some(Value::String(n)) if !n.is_empty() => n,
+        _ => return Err("`name` is missing; give the name of a tool found by search".into()),
+    };
+    let inner = match args.remove("arguments") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(m)) => Some(m),
+        Some(_) => return Err("`arguments` must be an object of the tool's arguments".into()),
+    };
+    Ok((name, inner))
+}
+
+/// The records a search answers with: name, a one-line description, the input schema.
+pub(crate) fn found_records(surface: &Surface, names: &[String]) -> Vec<u8> {
+    let records: Vec<Value> = names
+        .iter()
+        .filter_map(|n| surface.get(n))
+        .map(|def| {
+            json!({
+                "name": def.name,
+                "description": one_line(&def.description, 200),
+                "input_schema": def.input_schema,
+            })
+        })
+        .collect();
+    serde_json::to_vec(&records).unwrap_or_else(|_| b"[]".to_vec())
+}
+
+/// The first line (or sentence) of `text`, at most `max` characters.
+fn one_line(text: &str, max: usize) -> String {
+    let first = text.trim().lines().next().unwrap_or_default().trim();
+    let cut = first.find(". ").map_or(first, |i| &first[..=i]);
+    if cut.chars().count() <= max {
+        return cut.to_owned();
+    }
+    let mut s: String = cut.chars().take(max.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}
+
+/// The search tool's definition.
+pub(crate) fn search_tool(config: &SearchConfig, deferred: usize) -> ToolDefinition {
+    ToolDefinition {
+        name: config.tool_name.clone(),
+        description: format!(
+            "Find tools by what they do: {deferred} more tools are available but not listed. Returns the best \
+             matches (name, description, input schema); a found tool can then be called by its name, or through \
+             `{}` if it does not appear in your tool list.",
+            config.call_tool_name
+        ),
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "What the tool should do, in a few words (or a regular expression with mode regex)."},
+                "mode": {"type": "string", "enum": ["bm25", "regex"], "description": "bm25: ranked keywords (default). regex: a case-insensitive pattern over names, descriptions and parameters."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_SEARCH_LIMIT, "description": format!("How many tools to return (default {}).", config.limit)}
+            },
+            "required": ["query"],
+            "additionalProperties": false
+        }),
+    }
+}
+
+/// The generic call tool's definition.
+pub(crate) fn call_tool(config: &SearchConfig) -> ToolDefinition {
+    ToolDefinition {
+        name: config.call_tool_name.clone(),
+        description: format!(
+            "Call a tool found by `{}` by its name, with its arguments (as its input schema describes).",
+            config.tool_name
+        ),
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": "The tool's name, as the search returned it."},
+                "arguments": {"type": "object", "description": "The tool's arguments."}
+            },
+            "required": ["name"],
+            "additionalProperties": false
+        }),
+    }
+}
+
+/// The names the search and call tools must not collide with.
+pub(crate) fn own_names(config: &SearchConfig) -> [&str; 3] {
+    [config.tool_name.as_str(), config.call_tool_name.as_str(), read::TOOL_NAME]
+}
+
+/// The definitions a session lists: the always-loaded and activated tools of `surface`,
+/// then the search and call tools.
+pub(crate) fn session_tools(
+    surface: &Surface,
+    config: &SearchConfig,
+    activated: &BTreeSet<String>,
+    deferred: usize,
+) -> Vec<ToolDefinition> {
+    let mut defs: Vec<ToolDefinition> = surface
+        .definitions()
+        .filter(|d| config.is_always_loaded(&d.name) || activated.contains(&d.name))
+        .cloned()
+        .collect();
+    defs.push(search_tool(config, deferred));
+    defs.push(call_tool(config));
+    defs
+}
+
+/// Patterns of `always_loaded` that name no tool of `surface`, each with a suggestion.
+pub(crate) fn dangling_patterns(surface: &Surface, config: &SearchConfig) -> Vec<String> {
+    config
+        .always_loaded
+        .iter()
+        .filter(|p| !surface.definitions().any(|d| toolshape_mask::glob_match(p, &d.name)))
+        .map(|p| {
+            let near = surface
+                .definitions()
+                .map(|d| d.name.as_str())
+                .min_by_key(|n| strsim_distance(p, n))
+                .map(|n| format!("; did you mean `{n}`?"))
+                .unwrap_or_default();
+            format!("search.always_loaded: no tool named `{p}`{near}")
+        })
+        .collect()
+}
+
+/// Edit distance, for suggestions.
+fn strsim_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb { prev } else { 1 + prev.min(row[j]).min(row[j + 1]) };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The store key of a scope's activations.
+pub(crate) fn activation_key(scope_hex: &str) -> String {
+    format!("search:{scope_hex}")
+}
+
+/// Activations as stored: a JSON array of names.
+pub(crate) fn decode_activations(bytes: &[u8]) -> BTreeSet<String> {
+    serde_json::from_slice(bytes).unwrap_or_default()
+}
+
+/// Activations to store.
+pub(crate) fn encode_activations(names: &BTreeSet<String>) -> Vec<u8> {
+    serde_json::to_vec(names).unwrap_or_else(|_| b"[]".to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> SearchConfig {
+        SearchConfig { always_loaded: vec!["a".into()], ..SearchConfig::default() }
+    }
+
+    #[test]
+    fn search_arguments_default_and_refuse_clearly() {
+        let c = config();
+        let args = json!({"query": "read a file"});
+        let parsed = SearchArgs::parse(args.as_object(), &c).unwrap();
+        assert_eq!(parsed, SearchArgs { query: "read a file".into(), mode: SearchMode::Bm25, limit: 5 });
+        let args = json!({"query": "x", "mode": "regex", "limit": 7});
+        let parsed = SearchArgs::parse(args.as_object(), &c).unwrap();
+        assert_eq!((parsed.mode, parsed.limit), (SearchMode::Regex, 7));
+        for (bad, says) in [
+            (json!({}), "`query` is missing"),
+            (json!({"query": "  "}), "`query` is missing"),
+            (json!({"query": 3}), "must be a string"),
+            (json!({"query": "x", "mode": "fuzzy"}), "`mode` must be"),
+            (json!({"query": "x", "limit": 0}), "`limit` must be"),
+            (json!({"query": "x", "limit": 51}), "`limit` must be"),
+            (json!({"query": "x", "top": 3}), "unknown argument `top`"),
+        ] {
+            let e = SearchArgs::parse(bad.as_object(), &c).unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn call_arguments_need_a_name_and_an_object() {
+        let (name, inner) = parse_call(json!({"name": "t", "arguments": {"a": 1}}).as_object().cloned()).unwrap();
+        assert_eq!(name, "t");
+        assert_eq!(inner.unwrap()["a"], 1);
+        assert!(parse_call(None).unwrap_err().contains("`name` is missing"));
+        assert!(
+            parse_call(json!({"name": "t", "arguments": [1]}).as_object().cloned()).unwrap_err().contains("object")
+        );
+        assert!(parse_call(json!({"name": "t", "args": {}}).as_object().cloned()).unwrap_err().contains("`args`"));
+    }
+
+    #[test]
+    fn one_line_takes_the_first_sentence_and_caps_it() {
+        assert_eq!(one_line("Read a file. Then more.\nSecond line", 200), "Read a file.");
+        assert_eq!(one_line("abcdef", 4), "abc…");
+        assert_eq!(one_line("", 10), "");
+    }
+
+    #[test]
+    fn nested_parameters_are_indexed_by_path() {
+        let def = ToolDefinition {
+            name: "t".into(),
+            description: String::new(),
+            input_schema: json!({"properties": {"a": {"description": "outer", "properties": {"b": {"description": "inner"}}}}}),
+        };
+        let doc = tool_doc(&def);
+        let names: Vec<&str> = doc.params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["a", "a.b"]);
+        assert_eq!(doc.params[1].description, "inner");
+    }
+
+    #[test]
+    fn activations_round_trip_and_tolerate_damage() {
+        let names: BTreeSet<String> = ["x".to_owned(), "y".to_owned()].into();
+        assert_eq!(decode_activations(&encode_activations(&names)), names);
+        assert!(decode_activations(b"not json").is_empty());
+    }
+}
