@@ -2,25 +2,38 @@
 # Side-by-side timings of toolshape against the tools people would otherwise reach for,
 # in one run, on the same generated files:
 #
-#   1. projection + sort of 100,000 records: `toolshape shape` vs `jq`
-#   2. counting o200k_base tokens of a JSON file: `toolshape tokens` vs Python `tiktoken`
+#   1. projection + sort of 100,000 records into 2,000 tokens: `toolshape shape` vs `jq`
+#      vs a plain Python implementation (json + tiktoken, bench/truncate.py)
+#   2. a 10 MB log cut at whole lines to 2,000 tokens: `toolshape shape` vs the same
+#      Python implementation
+#   3. counting o200k_base tokens of a JSON file: `toolshape tokens` vs Python `tiktoken`
 #
-# Each command runs 5 times (after one warm-up run); the script prints medians and ratios.
-# It uses hyperfine when installed and a `date +%s%N` loop otherwise. Everything is offline
-# after the one-time installs: jq from Debian's packages, tiktoken from PyPI into
-# .cache/bench-venv, and tiktoken's BPE table taken from the tiktoken-rs crate already in
-# the cargo registry (tiktoken would otherwise download it).
+# Every command of a group runs once per round, in a shuffled order, for RUNS rounds after
+# one warm-up (bench/pairs.py); it reports medians, min-max and the ratio to toolshape taken
+# round by round. Everything is offline after the one-time installs: jq from Debian's
+# packages (only if missing), tiktoken from PyPI into bench/.venv, and tiktoken's BPE table
+# taken from the tiktoken-rs crate already in the cargo registry (tiktoken would otherwise
+# download it).
 #
-# Usage: bench/compare.sh [RECORDS] [TOKENS_FILE_MB]   (defaults: 100000 and 10)
+# Usage: bench/compare.sh [RECORDS] [TOKENS_FILE_MB] [--out FILE]   (defaults: 100000 and 10)
+# Environment: RUNS (default 5); BENCH_SKIP_BUILD=1 uses the release binaries as they are.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-RECORDS=${1:-100000}
-TOKENS_MB=${2:-10}
-RUNS=5
-DATA="$ROOT/.cache/bench-data"
-VENV="$ROOT/.cache/bench-venv"
+OUT=""
+ARGS=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --out) OUT=$2; shift 2 ;;
+        *) ARGS+=("$1"); shift ;;
+    esac
+done
+RECORDS=${ARGS[0]:-100000}
+TOKENS_MB=${ARGS[1]:-10}
+RUNS=${RUNS:-5}
+DATA="$ROOT/bench/out/data"
+VENV="$ROOT/bench/.venv"
 mkdir -p "$DATA"
 
 say() { printf '\n== %s\n' "$*"; }
@@ -31,16 +44,16 @@ lscpu | grep 'Model name' | sed 's/^ *//' || true
 
 say "tools"
 if ! command -v jq >/dev/null; then
-    echo "installing jq" && apt-get install -y jq >/dev/null
+    echo "installing jq" && { apt-get install -y jq >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y jq >/dev/null; }; }
 fi
 jq --version
-HAVE_HYPERFINE=0
-if command -v hyperfine >/dev/null; then HAVE_HYPERFINE=1; hyperfine --version; else echo "hyperfine not found: timing with a shell loop"; fi
 
 if [ ! -x "$VENV/bin/python" ]; then
     echo "creating $VENV with tiktoken"
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet tiktoken
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check tiktoken
+elif ! "$VENV/bin/python" -c 'import tiktoken' 2>/dev/null; then
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check tiktoken
 fi
 "$VENV/bin/python" -c 'import tiktoken; print("tiktoken", tiktoken.__version__)'
 
@@ -59,7 +72,8 @@ if [ ! -s "$TIKTOKEN_CACHE_DIR/$KEY" ]; then
 fi
 
 say "building release binaries"
-cargo build --release --quiet -p toolshape -p toolshape-fixtures
+# bench/run.sh builds once for every part and sets BENCH_SKIP_BUILD.
+[ -n "${BENCH_SKIP_BUILD:-}" ] || cargo build --release --quiet -p toolshape -p toolshape-fixtures
 BIN="$ROOT/target/release"
 
 say "generating payloads"
@@ -69,14 +83,19 @@ ISSUES="$DATA/issues-${TOKENS_MB}MB.json"
 [ -s "$ISSUES" ] || "$BIN/toolshape-fixtures" issues --bytes "${TOKENS_MB}MB" --seed 7 -o "$ISSUES"
 ls -l "$ROWS" "$ISSUES" | awk '{print $5, $9}'
 
-# The same projection (with a rename) and descending sort in both tools. jq has no budget,
+LOG="$DATA/log-${TOKENS_MB}MB.txt"
+[ -s "$LOG" ] || "$BIN/toolshape-fixtures" logs --bytes "${TOKENS_MB}MB" --seed 7 -o "$LOG"
+
+# The same projection (with a rename) and descending sort in all three. jq has no budget,
 # so it keeps the first 25 records, about what fits 2,000 tokens; it still sorts them all.
+PY="$VENV/bin/python"
 TS_SHAPE=("$BIN/toolshape" shape --budget 2000 --nonce 0123456789abcdef
     --project "order_id,date,country,product,amount,customer as buyer" --sort amount:desc "$ROWS")
 JQ_SHAPE=(jq -c 'sort_by(-.amount) | map({order_id, date, country, product, amount, buyer: .customer}) | .[:25]' "$ROWS")
+PY_SHAPE=("$PY" bench/truncate.py records "$ROWS" 2000 amount order_id date country product amount customer=buyer)
+TS_TEXT=("$BIN/toolshape" shape --budget 2000 --nonce 0123456789abcdef "$LOG")
+PY_TEXT=("$PY" bench/truncate.py text "$LOG" 2000)
 TS_TOKENS=("$BIN/toolshape" tokens "$ISSUES")
-# A script file rather than `python -c`: hyperfine hands commands to a shell, and a
-# multi-line argument does not survive that quoting everywhere.
 cat >"$DATA/count_tiktoken.py" <<'PY'
 import sys
 
@@ -86,56 +105,38 @@ enc = tiktoken.get_encoding("o200k_base")
 with open(sys.argv[1], encoding="utf-8") as f:
     print(len(enc.encode_ordinary(f.read())))
 PY
-PY_TOKENS=("$VENV/bin/python" "$DATA/count_tiktoken.py" "$ISSUES")
+PY_TOKENS=("$PY" "$DATA/count_tiktoken.py" "$ISSUES")
 
-say "sanity: both sides do the same work"
+say "sanity: each side does the same work"
 echo "toolshape shape keeps: $("${TS_SHAPE[@]}" | sed -n 2p | jq -r '.summary')"
 echo "jq first record:       $("${JQ_SHAPE[@]}" | jq -c '.[0]')"
+echo "python first record:   $("${PY_SHAPE[@]}" 2>/dev/null | jq -c '.[0]')  ($("${PY_SHAPE[@]}" 2>&1 >/dev/null))"
+echo "toolshape text:        $("${TS_TEXT[@]}" | sed -n 2p | jq -r '.summary')"
+echo "python text:           $("${PY_TEXT[@]}" 2>&1 >/dev/null)"
 TS_COUNT=$("${TS_TOKENS[@]}")
 PY_COUNT=$("${PY_TOKENS[@]}")
 echo "tokens: toolshape $TS_COUNT, tiktoken $PY_COUNT"
 if [ "$TS_COUNT" != "$PY_COUNT" ]; then echo "WARNING: token counts differ" >&2; fi
 
-# median_ms NAME CMD...: run CMD RUNS times after one warm-up, print the median in ms.
-RESULTS="$DATA/results.txt"
-: > "$RESULTS"
-median_ms() {
-    local name=$1
-    shift
-    local ms
-    if [ "$HAVE_HYPERFINE" = 1 ]; then
-        local json="$DATA/$name.json"
-        # hyperfine takes a shell string: quote each argument.
-        local cmd
-        cmd=$(printf '%q ' "$@")
-        hyperfine --shell bash --style none --warmup 1 --runs "$RUNS" --output null --export-json "$json" "$cmd" >/dev/null
-        ms=$(jq '.results[0].median * 1000 | . * 10 | round / 10' "$json")
-    else
-        "$@" >/dev/null
-        local times=()
-        for _ in $(seq "$RUNS"); do
-            local t0 t1
-            t0=$(date +%s%N)
-            "$@" >/dev/null
-            t1=$(date +%s%N)
-            times+=($(((t1 - t0) / 1000)))
-        done
-        ms=$(printf '%s\n' "${times[@]}" | sort -n | awk -v n="$RUNS" 'NR == int((n + 1) / 2) {printf "%.1f", $1 / 1000}')
-    fi
-    echo "$name $ms" >>"$RESULTS"
-    printf '  %-28s median %10s ms  (%d runs)\n' "$name" "$ms" "$RUNS"
+# One JSON spec for bench/pairs.py, built with jq so that every argument is quoted right.
+spec() { # group name argv... ; prints one command object
+    local name=$1; shift
+    printf '%s\0' "$@" | jq -Rs --arg name "$name" '{name: $name, argv: (split("\u0000") | map(select(length > 0)))}'
 }
+SPEC="$DATA/compare-spec.json"
+{
+    spec "toolshape shape --project … --sort amount:desc --budget 2000" "${TS_SHAPE[@]}" | jq '{group: "project + sort, '"$RECORDS"' rows ('"$(du -h "$ROWS" | cut -f1)"')", c: .}'
+    spec "jq 'sort_by(-.amount) | map({…}) | .[:25]'" "${JQ_SHAPE[@]}" | jq '{group: "project + sort, '"$RECORDS"' rows ('"$(du -h "$ROWS" | cut -f1)"')", c: .}'
+    spec "Python json + tiktoken (bench/truncate.py records)" "${PY_SHAPE[@]}" | jq '{group: "project + sort, '"$RECORDS"' rows ('"$(du -h "$ROWS" | cut -f1)"')", c: .}'
+    spec "toolshape shape --budget 2000" "${TS_TEXT[@]}" | jq '{group: "log cut at lines to 2,000 tokens ('"$(du -h "$LOG" | cut -f1)"')", c: .}'
+    spec "Python tiktoken, line by line (bench/truncate.py text)" "${PY_TEXT[@]}" | jq '{group: "log cut at lines to 2,000 tokens ('"$(du -h "$LOG" | cut -f1)"')", c: .}'
+    spec "toolshape tokens" "${TS_TOKENS[@]}" | jq '{group: "o200k_base token count ('"$(du -h "$ISSUES" | cut -f1)"' JSON)", c: .}'
+    spec "Python tiktoken encode_ordinary" "${PY_TOKENS[@]}" | jq '{group: "o200k_base token count ('"$(du -h "$ISSUES" | cut -f1)"' JSON)", c: .}'
+} | jq -s 'group_by(.group) as $g | [ .[] | .group ] | unique as $order | [ $g[] | {group: .[0].group, commands: map(.c)} ]' >"$SPEC"
 
-say "1. projection + sort of $RECORDS records ($(du -h "$ROWS" | cut -f1))"
-median_ms toolshape_shape "${TS_SHAPE[@]}"
-median_ms jq "${JQ_SHAPE[@]}"
-
-say "2. o200k_base token count of $(du -h "$ISSUES" | cut -f1) of JSON"
-median_ms toolshape_tokens "${TS_TOKENS[@]}"
-median_ms python_tiktoken "${PY_TOKENS[@]}"
-
-ms_of() { awk -v k="$1" '$1 == k {print $2}' "$RESULTS"; }
-ratio() { awk -v a="$(ms_of "$1")" -v b="$(ms_of "$2")" 'BEGIN {if (a > 0) printf "%.1fx", b / a; else print "n/a"}'; }
-say "ratios (other tool's median / toolshape's median; above 1x means toolshape is faster)"
-echo "  jq / toolshape shape:                $(ratio toolshape_shape jq)"
-echo "  python tiktoken / toolshape tokens:  $(ratio toolshape_tokens python_tiktoken)"
+say "timings ($RUNS rounds, interleaved)"
+if [ -n "$OUT" ]; then
+    "$PY" bench/pairs.py --runs "$RUNS" "$SPEC" --json "${OUT%.md}.json" | tee "$OUT"
+else
+    "$PY" bench/pairs.py --runs "$RUNS" "$SPEC"
+fi

@@ -1,6 +1,7 @@
 """Per-call overhead of toolshape as an MCP gateway, measured with the official Python MCP
-client (`mcp` SDK), against the same sample upstream reached directly and through
-`mcp-proxy` (PyPI), all in one run, round-robin, on loopback.
+client (`mcp` SDK), against the same sample upstream reached directly, through `mcp-proxy`
+(PyPI) and through a FastMCP proxy with its `ResponseLimitingMiddleware` (PyPI `fastmcp`,
+bench/fastmcp_proxy.py), all in one run, round-robin, on loopback.
 
 Variants (each a long-lived session opened once, before any timing):
 
@@ -9,15 +10,22 @@ Variants (each a long-lived session opened once, before any timing):
     toolshape       client --stdio--> toolshape serve --stdio--> sample upstream
     toolshape-http  client --HTTP---> toolshape serve --http --stdio--> sample upstream
     mcp-proxy-http  client --HTTP---> mcp-proxy --port --stdio--> sample upstream
+    fastmcp         client --stdio--> FastMCP proxy (response limit) --stdio--> sample upstream
+    fastmcp-http    client --HTTP---> FastMCP proxy (response limit) --stdio--> sample upstream
   1 MiB result (`huge` with mb=1, text lines):
     direct-1mb          the full 1 MiB text, straight from the upstream
     toolshape-1mb       toolshape's default shaping: cut to the 4,000-token default budget
     toolshape-1mb-full  toolshape with budget_tokens large enough to pass all of it on
+    toolshape-http-1mb  toolshape's default shaping, over HTTP
     mcp-proxy-1mb       the full 1 MiB through mcp-proxy (HTTP)
+    fastmcp-1mb         FastMCP's ResponseLimitingMiddleware cutting it to 16,000 bytes (stdio)
+    fastmcp-http-1mb    the same over HTTP
 
 Each round calls every variant once, in a fresh random order; rounds go on until every
 variant has `--calls` timed calls or `--seconds` have passed. Latency is the wall time of
-`await client.call_tool(...)` in the client, measured with perf_counter_ns.
+`await client.call_tool(...)` in the client, measured with perf_counter_ns. Ratios are
+computed round by round (each variant against the direct call of the same round), and the
+table gives the median of those per-round ratios next to the ratio of the p50s.
 
 Run it through bench/overhead.sh, which installs and builds what it needs.
 """
@@ -26,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import platform
 import random
@@ -38,6 +47,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator
 
+import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -51,8 +61,19 @@ if not TARGET.is_absolute():
     TARGET = REPO / TARGET
 TOOLSHAPE = Path(os.environ.get("TOOLSHAPE_BIN", TARGET / "release" / "toolshape"))
 SAMPLE = Path(os.environ.get("TOOLSHAPE_SAMPLE_UPSTREAM_BIN", TARGET / "release" / "toolshape-sample-upstream"))
-MCP_PROXY = Path(os.environ.get("MCP_PROXY_BIN", REPO / ".cache" / "e2e-proxy-venv" / "bin" / "mcp-proxy"))
+_PROXY_VENVS = [REPO / "bench" / ".venv-proxy", REPO / ".cache" / "e2e-proxy-venv"]
+MCP_PROXY = Path(
+    os.environ.get("MCP_PROXY_BIN")
+    or next((str(v / "bin" / "mcp-proxy") for v in _PROXY_VENVS if (v / "bin" / "mcp-proxy").is_file()), str(_PROXY_VENVS[0] / "bin" / "mcp-proxy"))
+)
+# The Python of bench/.venv, where bench/run.sh installs fastmcp.
+FASTMCP_PYTHON = Path(os.environ.get("FASTMCP_PYTHON", REPO / "bench" / ".venv" / "bin" / "python"))
+FASTMCP_PROXY = REPO / "bench" / "fastmcp_proxy.py"
+# FastMCP's limit is in bytes; about the size of toolshape's default 4,000-token budget.
+FASTMCP_MAX_BYTES = 16_000
 
+# Seconds one call may take before the run stops with that variant named.
+CALL_TIMEOUT_SECS = 60
 SMALL_TOOL = "light_status"
 SMALL_ARGS = {"entity": "light.kitchen"}
 BIG_TOOL = "huge"
@@ -150,6 +171,8 @@ async def main() -> int:
     ap.add_argument("--seconds", type=float, default=300, help="stop timing after this long (default 300)")
     ap.add_argument("--no-proxy", action="store_true", help="leave mcp-proxy out")
     ap.add_argument("--no-big", action="store_true", help="leave the 1 MiB variants out")
+    ap.add_argument("--no-fastmcp", action="store_true", help="leave the FastMCP proxy out")
+    ap.add_argument("--json", type=Path, help="also write the statistics here as JSON")
     a = ap.parse_args()
 
     for binary in (TOOLSHAPE, SAMPLE):
@@ -158,7 +181,11 @@ async def main() -> int:
             return 1
     use_proxy = not a.no_proxy
     if use_proxy and not MCP_PROXY.is_file():
-        print(f"missing {MCP_PROXY}: run e2e/setup.sh --with-proxy (or pass --no-proxy)", file=sys.stderr)
+        print(f"missing {MCP_PROXY}: run bench/run.sh or e2e/setup.sh --with-proxy (or pass --no-proxy)", file=sys.stderr)
+        return 1
+    use_fastmcp = not a.no_fastmcp
+    if use_fastmcp and not FASTMCP_PYTHON.is_file():
+        print(f"missing {FASTMCP_PYTHON}: run bench/run.sh (or pass --no-fastmcp)", file=sys.stderr)
         return 1
 
     tmp = Path(tempfile.mkdtemp(prefix="toolshape-overhead-"))
@@ -191,6 +218,15 @@ async def main() -> int:
                     port, "/mcp", tmp / "mcp-proxy.log",
                 )
             )
+        if use_fastmcp:
+            fastmcp = [str(FASTMCP_PYTHON), str(FASTMCP_PROXY), "--max-bytes", str(FASTMCP_MAX_BYTES)]
+            sessions["fastmcp"] = await stack.enter_async_context(
+                stdio_session([*fastmcp, "--", str(SAMPLE)], tmp / "fastmcp.log")
+            )
+            port = free_port()
+            sessions["fastmcp-http"] = await stack.enter_async_context(
+                http_session([*fastmcp, "--http", str(port), "--", str(SAMPLE)], port, "/mcp", tmp / "fastmcp-http.log")
+            )
         if not a.no_big:
             sessions["toolshape-full"] = await stack.enter_async_context(
                 stdio_session([str(TOOLSHAPE), "serve", "--config", str(full_cfg)], tmp / "toolshape-full.log")
@@ -198,7 +234,7 @@ async def main() -> int:
 
         # variant name -> (session, tool name, arguments)
         variants: dict[str, tuple[Client, str, dict[str, Any]]] = {}
-        for name in ("direct", "toolshape", "toolshape-http", "mcp-proxy-http"):
+        for name in ("direct", "toolshape", "toolshape-http", "mcp-proxy-http", "fastmcp", "fastmcp-http"):
             if name in sessions:
                 variants[name] = (sessions[name], await tool_named(sessions[name], SMALL_TOOL), SMALL_ARGS)
         if not a.no_big:
@@ -206,7 +242,10 @@ async def main() -> int:
                 ("direct-1mb", "direct"),
                 ("toolshape-1mb", "toolshape"),
                 ("toolshape-1mb-full", "toolshape-full"),
+                ("toolshape-http-1mb", "toolshape-http"),
                 ("mcp-proxy-1mb", "mcp-proxy-http"),
+                ("fastmcp-1mb", "fastmcp"),
+                ("fastmcp-http-1mb", "fastmcp-http"),
             ):
                 if session in sessions:
                     variants[name] = (sessions[session], await tool_named(sessions[session], BIG_TOOL), BIG_ARGS)
@@ -216,7 +255,13 @@ async def main() -> int:
         async def once(name: str) -> int:
             client, tool, args = variants[name]
             t0 = time.perf_counter_ns()
-            result = await client.call_tool(tool, args)
+            try:
+                # A call that never answers must not hold the benchmark forever: it is
+                # reported with the variant's name and the run stops.
+                with anyio.fail_after(CALL_TIMEOUT_SECS):
+                    result = await client.call_tool(tool, args)
+            except TimeoutError as e:
+                raise RuntimeError(f"{name}: no answer within {CALL_TIMEOUT_SECS} s; the servers' logs are in {tmp}") from e
             dt = time.perf_counter_ns() - t0
             sizes[name] = result_chars(result)
             return dt
@@ -257,9 +302,14 @@ async def main() -> int:
     def baseline(name: str) -> str:
         return "direct-1mb" if name.endswith("1mb") or name.endswith("1mb-full") else "direct"
 
+    def paired(name: str, other: str) -> float:
+        """Median over rounds of this variant's time divided by `other`'s in the same round."""
+        ratios = sorted(x / y for x, y in zip(samples[name], samples[other]))
+        return ratios[len(ratios) // 2]
+
     print()
-    print(f"| variant | path | result chars | n | min ms | p50 ms | p99 ms | max ms | p50 vs direct | p99 vs direct |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| variant | path | result chars | n | min ms | p50 ms | p99 ms | max ms | p50 vs direct | p99 vs direct | paired median vs direct |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     paths = {
         "direct": "stdio → upstream",
         "toolshape": "stdio → toolshape → upstream",
@@ -269,13 +319,18 @@ async def main() -> int:
         "toolshape-1mb": "stdio → toolshape (default 4,000-token budget) → upstream",
         "toolshape-1mb-full": "stdio → toolshape (budget 2,000,000: all of it) → upstream",
         "mcp-proxy-1mb": "HTTP → mcp-proxy → upstream",
+        "fastmcp": "stdio → FastMCP proxy → upstream",
+        "fastmcp-http": "HTTP → FastMCP proxy → upstream",
+        "toolshape-http-1mb": "HTTP → toolshape (default 4,000-token budget) → upstream",
+        "fastmcp-1mb": f"stdio → FastMCP proxy (ResponseLimitingMiddleware, {FASTMCP_MAX_BYTES:,} bytes) → upstream",
+        "fastmcp-http-1mb": f"HTTP → FastMCP proxy (ResponseLimitingMiddleware, {FASTMCP_MAX_BYTES:,} bytes) → upstream",
     }
     for name in names:
         st = table[name]
         base = table[baseline(name)]
         print(
             f"| {name} | {paths[name]} | {sizes[name]:,} | {st['n']} | {st['min']:.3f} | {st['p50']:.3f} | {st['p99']:.3f} | {st['max']:.3f} "
-            f"| {st['p50'] / base['p50']:.2f}× | {st['p99'] / base['p99']:.2f}× |"
+            f"| {st['p50'] / base['p50']:.2f}× | {st['p99'] / base['p99']:.2f}× | {paired(name, baseline(name)):.2f}× |"
         )
     print()
     print("Added latency per call (p50 minus direct p50):")
@@ -286,9 +341,28 @@ async def main() -> int:
     if "toolshape-http" in table and "mcp-proxy-http" in table:
         t, m = table["toolshape-http"], table["mcp-proxy-http"]
         print(f"toolshape-http vs mcp-proxy-http: p50 {t['p50'] / m['p50']:.2f}×, p99 {t['p99'] / m['p99']:.2f}×")
-    if "toolshape-1mb-full" in table and "mcp-proxy-1mb" in table:
-        t, m = table["toolshape-1mb-full"], table["mcp-proxy-1mb"]
-        print(f"toolshape-1mb-full vs mcp-proxy-1mb: p50 {t['p50'] / m['p50']:.2f}×, p99 {t['p99'] / m['p99']:.2f}×")
+    print()
+    print("Head to head, same rounds (toolshape's time / the other's; below 1× means toolshape is faster):")
+    pairs = [
+        ("toolshape-http", "mcp-proxy-http"),
+        ("toolshape", "fastmcp"),
+        ("toolshape-http", "fastmcp-http"),
+        ("toolshape-1mb-full", "mcp-proxy-1mb"),
+        ("toolshape-http-1mb", "mcp-proxy-1mb"),
+        ("toolshape-1mb", "fastmcp-1mb"),
+        ("toolshape-http-1mb", "fastmcp-http-1mb"),
+    ]
+    head_to_head = {}
+    for t_name, o_name in pairs:
+        if t_name in table and o_name in table:
+            t, o = table[t_name], table[o_name]
+            head_to_head[f"{t_name} / {o_name}"] = {"p50": t["p50"] / o["p50"], "p99": t["p99"] / o["p99"], "paired": paired(t_name, o_name)}
+            print(
+                f"  {t_name} / {o_name}: p50 {t['p50'] / o['p50']:.2f}×, p99 {t['p99'] / o['p99']:.2f}×, "
+                f"paired median {paired(t_name, o_name):.2f}×"
+            )
+    if a.json:
+        a.json.write_text(json.dumps({"machine": machine(), "stats": table, "sizes": sizes, "head_to_head": head_to_head}, indent=1))
     shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
