@@ -69,6 +69,17 @@ def base_env(**extra: str) -> dict[str, str]:
 # ---------------------------------------------------------------------------------------
 
 
+# A mask over the sample tracker whose answers always need several pages: open issues,
+# number and title only, 600 tokens a page.
+OPEN_ISSUES_MASK: dict[str, Any] = {
+    "name": "open_issues",
+    "handler": "tracker/list_issues",
+    "description": "Open issues, newest first.",
+    "handler_input": {"state": "open", "per_page": 500},
+    "result": {"project": ["number", "title"], "budget_tokens": 600, "noun": "issues"},
+}
+
+
 def sample_stdio(**extra: Any) -> dict[str, Any]:
     """The bundled sample server as a stdio upstream."""
     return {"command": [str(SAMPLE)], **extra}

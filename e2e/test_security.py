@@ -34,13 +34,7 @@ TOKENS = {
 ALICE = TOKENS["ALICE_TOKEN"]
 TRIAGE = TOKENS["TRIAGE_TOKEN"]
 
-MASK = {
-    "name": "open_issues",
-    "handler": "tracker/list_issues",
-    "description": "Open issues, newest first.",
-    "handler_input": {"state": "open", "per_page": 500},
-    "result": {"project": ["number", "title"], "budget_tokens": 600, "noun": "issues"},
-}
+MASK = harness.OPEN_ISSUES_MASK
 
 
 def config(with_auth: bool = True) -> dict:
@@ -120,7 +114,14 @@ async def test_another_principal_cannot_read_a_cursor(tmp_path):
                     assert title not in stolen.text, f"alice's data reached another principal: {title}"
             # The owner still reads it after the attempt.
             again = await alice.envelope(first.next["tool"], first.next["arguments"])
-            assert [r["title"] for r in harness.page_records(again)] == own_titles
+            titles = [r["title"] for r in harness.page_records(again)]
+            # The same records from the same place; the page may hold one record more or less,
+            # since each answer's random delimiter nonce tokenizes to a slightly different length.
+            shared = min(len(titles), len(own_titles))
+            assert titles[:shared] == own_titles[:shared] and abs(len(titles) - len(own_titles)) <= 1, (
+                titles[:3],
+                own_titles[:3],
+            )
         logged = log.read_text(errors="replace")
         for token in TOKENS.values():
             assert token not in logged, "a token value reached the log"

@@ -15,13 +15,7 @@ import harness
 
 pytestmark = pytest.mark.anyio
 
-MASK = {
-    "name": "open_issues",
-    "handler": "tracker/list_issues",
-    "description": "Open issues, newest first.",
-    "handler_input": {"state": "open", "per_page": 500},
-    "result": {"project": ["number", "title"], "budget_tokens": 600, "noun": "issues"},
-}
+MASK = harness.OPEN_ISSUES_MASK
 
 
 def read_spans(path: Path, expected: int, timeout: float = 15.0) -> list[sqlite3.Row]:

@@ -13,13 +13,7 @@ import harness
 
 pytestmark = pytest.mark.anyio
 
-MASK = {
-    "name": "open_issues",
-    "handler": "tracker/list_issues",
-    "description": "Open issues, newest first.",
-    "handler_input": {"state": "open", "per_page": 500},
-    "result": {"project": ["number", "title"], "budget_tokens": 600, "noun": "issues"},
-}
+MASK = harness.OPEN_ISSUES_MASK
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])

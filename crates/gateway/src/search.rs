@@ -245,31 +245,12 @@ pub(crate) fn dangling_patterns(surface: &Surface, config: &SearchConfig) -> Vec
         .iter()
         .filter(|p| !surface.definitions().any(|d| toolshape_mask::glob_match(p, &d.name)))
         .map(|p| {
-            let near = surface
-                .definitions()
-                .map(|d| d.name.as_str())
-                .min_by_key(|n| strsim_distance(p, n))
-                .map(|n| format!("; did you mean `{n}`?"))
+            let near = toolshape_mask::did_you_mean(p, surface.definitions().map(|d| d.name.as_str()))
+                .map(|hint| format!("; {hint}"))
                 .unwrap_or_default();
             format!("search.always_loaded: no tool named `{p}`{near}")
         })
         .collect()
-}
-
-/// Edit distance, for suggestions.
-fn strsim_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb { prev } else { 1 + prev.min(row[j]).min(row[j + 1]) };
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// The store key of a scope's activations.
@@ -348,6 +329,26 @@ mod tests {
         let names: Vec<&str> = doc.params.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["a", "a.b"]);
         assert_eq!(doc.params[1].description, "inner");
+    }
+
+    #[test]
+    fn always_loaded_names_that_match_nothing_are_reported_with_a_suggestion() {
+        let yaml =
+            "upstreams:\n  memory: { command: [x] }\nsearch:\n  always_loaded: [memory_read_grph, \"memory_*\", zzz]\n";
+        let (config, masks) = toolshape_mask::load(yaml, "t.yaml", &|_| None).unwrap();
+        let tool = |name: &str| toolshape_mask::UpstreamTool {
+            upstream: "memory".into(),
+            name: name.into(),
+            description: String::new(),
+            input_schema: json!({"type": "object"}),
+        };
+        let surface = masks.surface(None, &[tool("read_graph"), tool("create_entities")]).unwrap();
+        let problems = dangling_patterns(&surface, config.search.as_ref().unwrap());
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems[0].contains("`memory_read_grph`") && problems[0].contains("did you mean `memory_read_graph`?")
+        );
+        assert!(problems[1].contains("`zzz`"));
     }
 
     #[test]

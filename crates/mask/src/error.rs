@@ -156,8 +156,8 @@ where
     best.map(|(_, c)| c)
 }
 
-/// "did you mean `x`?" for the nearest candidate, if any.
-pub(crate) fn did_you_mean<'c, I>(given: &str, candidates: I) -> Option<String>
+/// "did you mean `x`?" for the nearest candidate, if any (close enough to be a likely typo).
+pub fn did_you_mean<'c, I>(given: &str, candidates: I) -> Option<String>
 where
     I: IntoIterator<Item = &'c str>,
 {

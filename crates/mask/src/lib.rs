@@ -67,7 +67,7 @@ pub use config::{
     Case, Config, Defaults, EnvLookup, Mask, PrefixPolicy, ProfileTools, StartPolicy, Switch, UnknownArguments,
     Upstream,
 };
-pub use error::{ConfigError, ConfigErrors};
+pub use error::{ConfigError, ConfigErrors, did_you_mean};
 pub use schema::{config_schema, config_schema_text};
 pub use sections::{
     AuthConfig, HttpConfig, Principal, SearchConfig, SearchMode, StoreBackend, StoreConfig, TelemetryConfig, glob_match,

@@ -42,6 +42,7 @@ static ISSUES_10MB: Payload = Payload::new(Kind::Issues, Size::Bytes(10 * MB));
 static ISSUES_100MB: Payload = Payload::new(Kind::Issues, Size::Bytes(100 * MB));
 static ROWS_100K: Payload = Payload::new(Kind::Table, Size::Count(100_000));
 static LOG_10MB: Payload = Payload::new(Kind::Logs, Size::Bytes(10 * MB));
+static LOG_1MB: Payload = Payload::new(Kind::Logs, Size::Bytes(MB));
 
 fn shaper(plan: ShapePlan) -> Shaper {
     Shaper::new(ShapePlan { budget_tokens: BUDGET, ..plan }).expect("benchmark plans compile")
@@ -133,5 +134,25 @@ fn logs(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, issues, project_sort, logs);
+/// A 1 MB log passed on whole (a budget far above its size): redaction, the level count and
+/// one exact count of the rendered envelope, next to one exact count of the raw bytes (the
+/// least any exact check of the budget costs).
+fn passthrough(c: &mut Criterion) {
+    let input = LOG_1MB.bytes();
+    let text = std::str::from_utf8(input).expect("fixture logs are UTF-8");
+    let whole = Shaper::new(ShapePlan { budget_tokens: 2_000_000, ..ShapePlan::default() }).expect("plan compiles");
+    let mut g = slow_group(c, "log_1MB_passed_whole");
+    g.throughput(Throughput::Bytes(input.len() as u64));
+    g.bench_function("count_tokens_baseline", |b| b.iter(|| black_box(Tokenizer::default().count(black_box(text)))));
+    g.bench_function("shape_whole", |b| {
+        b.iter(|| {
+            let shaped = shape(&whole, black_box(input));
+            assert!(shaped.envelope.next.is_none(), "the whole log fits");
+            black_box(shaped)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, issues, project_sort, logs, passthrough);
 criterion_main!(benches);

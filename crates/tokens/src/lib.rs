@@ -9,9 +9,15 @@
 //! Special-token look-alikes such as `<|endoftext|>` are counted as the plain text they are:
 //! upstream data never gets to emit a control token.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::LazyLock;
 
+use bpe_openai::byte_pair_encoding::BytePairEncoding;
+use regex_automata::meta::{Cache, Regex};
+use regex_automata::{Anchored, Input};
 use serde::{Deserialize, Serialize};
 
 /// The BPE vocabularies toolshape can count with.
@@ -101,7 +107,57 @@ impl Tokenizer {
 
     /// The exact number of tokens of `text`, on this thread.
     pub fn count(&self, text: &str) -> usize {
-        self.bpe.count(text)
+        let normalized = self.bpe.normalize(text);
+        let mut total = 0usize;
+        let split = self.for_each_piece(normalized.as_str(), |piece, memo| {
+            total += memo.count(&self.bpe.bpe, piece.as_bytes());
+            true
+        });
+        if split { total } else { self.bpe.count(text) }
+    }
+
+    /// Call `visit` on every pre-tokenizer piece of `text` in order, with this thread's
+    /// [`Memo`], until it returns false. Exactly the pieces `bpe_openai` splits into, but with
+    /// this thread's own search cache instead of one taken from the regex's shared pool for
+    /// every piece (from any thread but the pool's first, two lock round trips per word,
+    /// contended when two threads count at once). False when this encoding's pattern could
+    /// not be built; the caller then counts with `bpe_openai` itself.
+    fn for_each_piece(&self, text: &str, mut visit: impl FnMut(&str, &mut Memo) -> bool) -> bool {
+        let slot = self.encoding as usize;
+        let Some(regex) = SPLITTERS[slot].as_ref() else {
+            return false;
+        };
+        let mut walk = |cache: &mut Cache, memo: &mut Memo| {
+            let mut last = 0usize;
+            while last < text.len() {
+                // A fresh haystack from `last` on, as `bpe_openai` does: `$` and the
+                // look-ahead are judged against the rest of the text.
+                let rest = &text[last..];
+                let Some(found) = regex.search_with(cache, &Input::new(rest).anchored(Anchored::Yes)) else {
+                    break;
+                };
+                let mut end = found.end();
+                if found.pattern().as_usize() == LOOKAHEAD_PATTERN {
+                    end -= rest[..end].chars().next_back().map_or(0, char::len_utf8);
+                }
+                if end == 0 || !visit(&rest[..end], memo) {
+                    break;
+                }
+                last += end;
+            }
+        };
+        let used = PER_THREAD.with(|state| match state.try_borrow_mut() {
+            Ok(mut state) => {
+                let PerThread { caches, memos } = &mut *state;
+                walk(caches[slot].get_or_insert_with(|| regex.create_cache()), &mut memos[slot]);
+                true
+            }
+            Err(_) => false,
+        });
+        if !used {
+            walk(&mut regex.create_cache(), &mut Memo::default());
+        }
+        true
     }
 
     /// [`Tokenizer::count`] on every core for long texts (one process owning the machine,
@@ -110,7 +166,7 @@ impl Tokenizer {
     pub fn count_parallel(&self, text: &str) -> usize {
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
         if text.len() < PARALLEL_MIN_BYTES || threads < 2 {
-            return self.bpe.count(text);
+            return self.count(text);
         }
         self.count_in_pieces(text, threads)
     }
@@ -119,7 +175,7 @@ impl Tokenizer {
     pub fn count_in_pieces(&self, text: &str, pieces: usize) -> usize {
         let cuts = split_points(text, pieces);
         if cuts.len() <= 2 {
-            return self.bpe.count(text);
+            return self.count(text);
         }
         std::thread::scope(|scope| {
             let handles: Vec<_> = cuts
@@ -127,17 +183,13 @@ impl Tokenizer {
                 .skip(1)
                 .map(|w| {
                     let piece = &text[w[0]..w[1]];
-                    (piece, scope.spawn(move || self.bpe.count(piece)))
+                    (piece, scope.spawn(move || self.count(piece)))
                 })
                 .collect();
             // The first piece is counted on this thread while the others run. A piece whose
             // thread failed is counted again here: an undercount would break budgets.
-            let first = self.bpe.count(&text[cuts[0]..cuts[1]]);
-            first
-                + handles
-                    .into_iter()
-                    .map(|(piece, h)| h.join().unwrap_or_else(|_| self.bpe.count(piece)))
-                    .sum::<usize>()
+            let first = self.count(&text[cuts[0]..cuts[1]]);
+            first + handles.into_iter().map(|(piece, h)| h.join().unwrap_or_else(|_| self.count(piece))).sum::<usize>()
         })
     }
 
@@ -147,7 +199,12 @@ impl Tokenizer {
     /// bounded by the limit (plus one piece), not by the length of `text`.
     pub fn count_till_limit(&self, text: &str, limit: usize) -> Option<usize> {
         let normalized = self.bpe.normalize(text);
-        self.bpe.count_till_limit(&normalized, limit)
+        let mut used = Some(0usize);
+        let split = self.for_each_piece(normalized.as_str(), |piece, memo| {
+            used = used.and_then(|u| memo.count_till_limit(&self.bpe.bpe, piece.as_bytes(), limit - u).map(|n| u + n));
+            used.is_some()
+        });
+        if split { used } else { self.bpe.count_till_limit(&normalized, limit) }
     }
 
     /// Whether `text` fits in `limit` tokens.
@@ -188,6 +245,88 @@ impl Tokenizer {
             }
         }
         (&text[..best.0], best.1)
+    }
+}
+
+/// The pre-tokenizer alternative whose match ends with one look-ahead character that is not
+/// part of the piece (`\s+` followed by more white space: the last space opens the next piece).
+const LOOKAHEAD_PATTERN: usize = 1;
+
+/// Each encoding's pre-tokenizer, indexed by `Encoding as usize`: the encoding's split
+/// pattern in the form `bpe_openai` runs it (its negative look-ahead `\s+(?!\S)` written as
+/// three alternatives, the second ending with one look-ahead character). `None` if a pattern
+/// failed to build; counting then falls back to `bpe_openai`'s own split.
+static SPLITTERS: LazyLock<[Option<Regex>; 2]> = LazyLock::new(|| {
+    let build = |words: &str| Regex::new_many(&[words, "\\s+\\s", "\\s+"]).ok();
+    let o200k_words = [
+        "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        "\\p{N}{1,3}",
+        " ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*",
+        "\\s*[\\r\\n]+",
+        "\\s+$",
+    ]
+    .join("|");
+    let cl100k_words = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+$";
+    let mut out = [None, None];
+    out[Encoding::O200kBase as usize] = build(&o200k_words);
+    out[Encoding::Cl100kBase as usize] = build(cl100k_words);
+    out
+});
+
+/// What one thread keeps between counts, per encoding (indexed like [`SPLITTERS`]).
+#[derive(Default)]
+struct PerThread {
+    /// Search caches for [`SPLITTERS`], made on first use.
+    caches: [Option<Cache>; 2],
+    /// Counts of short pieces seen lately.
+    memos: [Memo; 2],
+}
+
+thread_local! {
+    static PER_THREAD: RefCell<PerThread> = RefCell::new(PerThread::default());
+}
+
+/// Pieces up to this many bytes have their counts remembered: words, numbers, punctuation
+/// runs, the bulk of any text. Longer ones are rare and counted each time.
+const MEMO_PIECE_MAX: usize = 24;
+/// Remembered pieces per thread and encoding (a few hundred KiB at most); when full, the
+/// memo starts over, so it stays bounded whatever the input.
+const MEMO_ENTRIES: usize = 8192;
+
+/// The token counts of short pieces seen lately. A piece's count depends on its bytes
+/// alone, so a remembered count is the count; text repeats its words, and looking one up
+/// costs less than encoding it again.
+/// Hashed with a per-process random seed, so upstream text cannot aim at one bucket.
+#[derive(Default)]
+struct Memo(HashMap<Box<[u8]>, u32, foldhash::fast::RandomState>);
+
+impl Memo {
+    /// The exact count of `piece`.
+    fn count(&mut self, bpe: &BytePairEncoding, piece: &[u8]) -> usize {
+        if piece.len() > MEMO_PIECE_MAX {
+            return bpe.count(piece);
+        }
+        if let Some(&n) = self.0.get(piece) {
+            return n as usize;
+        }
+        let n = bpe.count(piece);
+        if self.0.len() >= MEMO_ENTRIES {
+            self.0.clear();
+        }
+        // A short piece has at most one token per byte, so its count fits a u32.
+        self.0.insert(piece.into(), n as u32);
+        n
+    }
+
+    /// The exact count of `piece` if it is at most `limit`. A long piece is counted with the
+    /// limit, so that one huge piece costs no more than the limit allows.
+    fn count_till_limit(&mut self, bpe: &BytePairEncoding, piece: &[u8], limit: usize) -> Option<usize> {
+        if piece.len() > MEMO_PIECE_MAX {
+            return bpe.count_till_limit(piece, limit);
+        }
+        let n = self.count(bpe, piece);
+        (n <= limit).then_some(n)
     }
 }
 
@@ -284,6 +423,44 @@ mod tests {
             let text = lines.join("\n");
             let t = Tokenizer::new(encoding);
             proptest::prop_assert_eq!(t.count_in_pieces(&text, pieces), t.bpe.count(&text));
+        }
+    }
+
+    #[test]
+    fn own_split_is_built_for_every_encoding() {
+        assert!(SPLITTERS.iter().all(Option::is_some));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+        /// The split with a per-thread cache gives `bpe_openai`'s counts, whole and with a limit.
+        #[test]
+        fn counts_equal_the_reference_split(
+            text in "([ -~\t\r\n/é中🙂ǅ\u{300}\u{a0}]|'s|'LL|  +|\n\n| \n|[0-9]{1,5}|[A-Z]?[a-z]{1,8})*",
+            limit in 0usize..80,
+            encoding in proptest::sample::select(Encoding::ALL.to_vec()),
+        ) {
+            let t = Tokenizer::new(encoding);
+            let reference = t.bpe.count(text.as_str());
+            proptest::prop_assert_eq!(t.count(&text), reference);
+            proptest::prop_assert_eq!(t.count_till_limit(&text, limit), (reference <= limit).then_some(reference));
+            proptest::prop_assert_eq!(t.count_till_limit(&text, reference), Some(reference));
+            // Again, now that the memo holds these pieces.
+            proptest::prop_assert_eq!(t.count(&text), reference);
+        }
+    }
+
+    #[test]
+    fn counts_equal_the_reference_split_from_other_threads() {
+        let text = "Log line 42: ERROR   user's token   expired\n\n  détails: 中文 🙂\r\n".repeat(400);
+        for encoding in Encoding::ALL {
+            let t = Tokenizer::new(encoding);
+            let reference = t.bpe.count(text.as_str());
+            let counted: Vec<usize> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..3).map(|_| scope.spawn(|| t.count(&text))).collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            assert_eq!(counted, vec![reference; 3]);
         }
     }
 
