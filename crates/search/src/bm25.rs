@@ -9,6 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::catalog::ToolDoc;
+use crate::semantic::{CatalogWords, WordVectors};
 use crate::text::{self, Analyzer, MAX_WORD_CHARS, is_request_word, is_stop_word};
 
 /// The four searchable fields of a tool.
@@ -49,6 +50,13 @@ pub struct Tuning {
     /// Weight of a word's first [`PREFIX_CHARS`] letters in a query, a looser match than the
     /// stem (`rental` and `renting`); 0 does not index prefixes.
     pub prefix_weight: f32,
+    /// Weight of a catalog word found by word vectors for a query word the catalog never
+    /// uses, times the two words' cosine; 0 turns the expansion off.
+    pub semantic_weight: f32,
+    /// The least cosine at which a catalog word expands a query word.
+    pub semantic_threshold: f32,
+    /// How many catalog words one query word expands into, at most.
+    pub semantic_neighbours: usize,
 }
 
 impl Default for Tuning {
@@ -64,6 +72,9 @@ impl Default for Tuning {
             name_extras: true,
             exact_weight: 0.5,
             prefix_weight: 0.3,
+            semantic_weight: 0.5,
+            semantic_threshold: 0.5,
+            semantic_neighbours: 3,
         }
     }
 }
@@ -85,6 +96,8 @@ pub(crate) struct Bm25Index {
     postings: Vec<Vec<Posting>>,
     idf: Vec<f32>,
     doc_count: usize,
+    /// The catalog's words with word vectors, for expanding query words it never uses.
+    catalog_words: CatalogWords,
 }
 
 /// Turns text into term ids while the index is built. Words and names repeat a lot across
@@ -213,7 +226,8 @@ impl Bm25Index {
                 (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
             })
             .collect();
-        Bm25Index { analyzer, tuning, terms, postings, idf, doc_count }
+        let catalog_words = catalog_words(tools, &analyzer, &terms, &tuning);
+        Bm25Index { analyzer, tuning, terms, postings, idf, doc_count, catalog_words }
     }
 
     /// The best `limit` documents for `query`, best first, with their scores.
@@ -326,9 +340,39 @@ impl Bm25Index {
                 *counts.entry(*id).or_insert(0.0) += weight;
             }
         }
+        self.expand_unknown_words(query, &mut counts);
         let mut weighted: WeightedTerms = counts.into_iter().collect();
         weighted.sort_unstable_by_key(|(id, _)| *id);
         weighted
+    }
+
+    /// Add, for each content word of the query that the catalog never uses, the catalog
+    /// words closest to it by word vectors, weighted by their cosine.
+    fn expand_unknown_words(&self, query: &str, counts: &mut HashMap<u32, f32>) {
+        let weight = self.tuning.semantic_weight;
+        let Some(vectors) = WordVectors::embedded().filter(|_| weight > 0.0) else {
+            return;
+        };
+        let mut expansions: HashMap<u32, f32> = HashMap::new();
+        let mut seen = HashSet::new();
+        for word in text::words(query) {
+            if is_stop_word(&word) || is_request_word(&word) || !seen.insert(word.clone()) {
+                continue;
+            }
+            if self.terms.contains_key(&self.analyzer.stem(&word)) {
+                continue;
+            }
+            let Some(vector) = vectors.unit_vector(&word) else { continue };
+            let found =
+                self.catalog_words.nearest(&vector, self.tuning.semantic_neighbours, self.tuning.semantic_threshold);
+            for (term, cosine) in found {
+                if !counts.contains_key(&term) {
+                    let entry = expansions.entry(term).or_insert(0.0);
+                    *entry = entry.max(weight * cosine);
+                }
+            }
+        }
+        counts.extend(expansions);
     }
 }
 
@@ -427,6 +471,33 @@ fn name_terms(
             out.push(all_parts[..end].join("_"));
         }
     }
+}
+
+/// The words of the tools' names and descriptions that have word vectors, each with the
+/// term of its stem: what a query word the catalog never uses can expand into.
+fn catalog_words(
+    tools: &[ToolDoc],
+    analyzer: &Analyzer,
+    terms: &HashMap<String, u32>,
+    tuning: &Tuning,
+) -> CatalogWords {
+    let Some(vectors) = WordVectors::embedded().filter(|_| tuning.semantic_weight > 0.0) else {
+        return CatalogWords::default();
+    };
+    let mut words = CatalogWords::new(vectors.dimensions());
+    let mut seen = HashSet::new();
+    for tool in tools {
+        for word in text::words(&tool.name).into_iter().chain(text::words(&tool.description)) {
+            if is_stop_word(&word) || !seen.insert(word.clone()) {
+                continue;
+            }
+            let (Some(term), Some(vector)) = (terms.get(&analyzer.stem(&word)), vectors.unit_vector(&word)) else {
+                continue;
+            };
+            words.push(*term, &vector);
+        }
+    }
+    words
 }
 
 /// Words of the catalog's prose (descriptions), lowercased and unstemmed: the dictionary

@@ -36,6 +36,15 @@
 //! tools that serve the rest of the request move up. Ties break by catalog order, so results
 //! are deterministic.
 //!
+//! # Vocabulary gaps
+//! A request can share no word with the tool it needs ("Is it going to rain?" and a
+//! weather tool). A query word the catalog never uses is therefore expanded into the
+//! catalog's words closest to it by embedded word vectors (at most 3, cosine at least 0.5,
+//! each weighted by half its cosine), which then score as ordinary query terms. Words the
+//! catalog uses are matched as written and never expanded. The vectors are a fixed table of
+//! 40,000 English words (see the `semantic` module), so the ranking stays deterministic and
+//! needs nothing at run time.
+//!
 //! # Regex matching
 //! A case-insensitive regular expression (at most [`MAX_REGEX_CHARS`] characters, with a
 //! bounded compiled size) is tried on the same fields. A tool ranks by the best field it
@@ -49,6 +58,7 @@
 mod baseline;
 mod bm25;
 mod catalog;
+mod semantic;
 mod text;
 
 use std::str::FromStr;

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use toolshape_search::{
     DEFAULT_LIMIT, MAX_QUERY_CHARS, MAX_REGEX_CHARS, MAX_TOOLS, Mode, ParamDoc, SearchError, SearchIndex, ToolDoc,
+    Tuning,
 };
 
 fn tool(name: &str, description: &str, params: &[(&str, &str)]) -> ToolDoc {
@@ -64,6 +65,24 @@ fn no_match_is_an_empty_list() {
     assert!(index.search(Mode::Bm25, "github", 0).unwrap().is_empty());
     let empty = SearchIndex::build(Vec::new()).unwrap();
     assert!(empty.is_empty() && empty.search(Mode::Bm25, "github", 5).unwrap().is_empty());
+}
+
+#[test]
+fn word_vectors_bridge_a_request_that_shares_no_word_with_the_right_tool() {
+    let tools = vec![
+        tool("WeatherTool", "Current conditions and the forecast for a city.", &[]),
+        tool("InvoiceTool", "Create and send invoices to customers.", &[]),
+        tool("MusicTool", "Find songs, albums and artists.", &[]),
+    ];
+    let request = "Is it going to rain in Paris tomorrow?";
+    let keywords_only = Tuning { semantic_weight: 0.0, ..Tuning::default() };
+    let plain = SearchIndex::build_tuned(tools.clone(), keywords_only).unwrap();
+    assert!(names(&plain, Mode::Bm25, request, 3).is_empty(), "no shared word, no keyword match");
+    let index = SearchIndex::build(tools).unwrap();
+    assert_eq!(names(&index, Mode::Bm25, request, 1), ["WeatherTool"]);
+    assert_eq!(names(&index, Mode::Bm25, "play a track by my favourite band", 1), ["MusicTool"]);
+    // A word the catalog uses is matched as written, never replaced by its neighbours.
+    assert_eq!(names(&index, Mode::Bm25, "invoices", 3), ["InvoiceTool"]);
 }
 
 #[test]
