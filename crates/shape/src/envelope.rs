@@ -177,6 +177,26 @@ pub fn close_delimiter(nonce: &str) -> String {
     format!("<<<end tool-result nonce={nonce}>>>")
 }
 
+/// The nonce that budget fitting measures in place of `nonce`, so that where a page ends
+/// does not depend on the random nonce of one answer: a nonce of the same length whose
+/// rendering costs at least as many tokens as any nonce of ASCII letters and digits of that
+/// length. `None` when `nonce` has other characters (then fitting measures `nonce` itself).
+///
+/// Why it is the worst case: in both supported encodings the pre-tokenizer always ends a
+/// piece before the `=` that precedes the nonce and before the `>` that follows it, so
+/// `=nonce` is counted on its own. A token is at least one byte, so those bytes count at
+/// most one token each; alternating a digit and a letter, starting with a digit, makes every
+/// one of them a piece of its own, which reaches that bound.
+pub fn widest_nonce(nonce: &str) -> Option<String> {
+    if !nonce.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let widest = (0..nonce.len())
+        .map(|i| if i % 2 == 0 { char::from(b'0' + (i / 2 % 10) as u8) } else { char::from(b'a' + (i / 2 % 26) as u8) })
+        .collect();
+    Some(widest)
+}
+
 /// Write `envelope` as the model reads it: delimiters on lines of their own around the
 /// compact JSON or prose rendering.
 pub fn render(envelope: &Envelope, mode: RenderMode, nonce: &str) -> String {

@@ -15,7 +15,7 @@ use toolshape_redact::{RedactError, RedactionCounts, Redactor};
 use toolshape_tokens::Tokenizer;
 
 use crate::aggregate::{Aggregate, Aggregator};
-use crate::envelope::{Data, Envelope, Next, Omitted, Original, Status, render, to_neutral_json};
+use crate::envelope::{Data, Envelope, Next, Omitted, Original, Status, render, to_neutral_json, widest_nonce};
 use crate::failure::Failure;
 use crate::input::{Located, Wrapper, decode, locate};
 use crate::numfmt::{bytes as fmt_bytes, thousands};
@@ -218,7 +218,51 @@ impl Shaper {
     }
 
     /// Shape an upstream result (`isError: false`).
+    ///
+    /// Where the page ends depends on the input, the plan and the resume point only, not on
+    /// the nonce: the fit is measured with [`widest_nonce`](crate::envelope::widest_nonce) in
+    /// its place, then the page is rendered with the real nonce and counted again. So reading
+    /// the same cursor twice gives the same page, and the budget still holds.
     pub fn shape(&self, input: &[u8], ctx: &ShapeContext<'_>) -> Result<Shaped, ShapeError> {
+        self.with_fitting_nonce(ctx, |fit_ctx| self.shape_measured(input, fit_ctx))
+    }
+
+    /// Run `shape` measuring against the widest nonce of `ctx.nonce`'s length, then render
+    /// the chosen envelope with the real nonce and count it again, exactly: the budget stays
+    /// a guarantee. Should the real rendering not fit (only possible for a nonce with other
+    /// characters than letters and digits, which are fitted as they are anyway), shaping is
+    /// run again with the real nonce.
+    fn with_fitting_nonce(
+        &self,
+        ctx: &ShapeContext<'_>,
+        shape: impl Fn(&ShapeContext<'_>) -> Result<Shaped, ShapeError>,
+    ) -> Result<Shaped, ShapeError> {
+        let Some(widest) = widest_nonce(ctx.nonce).filter(|w| w.as_str() != ctx.nonce) else {
+            return shape(ctx);
+        };
+        let fit_ctx = ShapeContext {
+            tool: ctx.tool,
+            tokenizer: ctx.tokenizer,
+            nonce: &widest,
+            now_unix: ctx.now_unix,
+            resume: ctx.resume.clone(),
+            continuation: ctx.continuation,
+        };
+        let mut shaped = shape(&fit_ctx)?;
+        let text = render(&shaped.envelope, self.plan.render, ctx.nonce);
+        match ctx.tokenizer.count_till_limit(&text, self.plan.budget_tokens) {
+            Some(tokens) => {
+                shaped.report.bytes_out = text.len() as u64;
+                shaped.report.tokens_out = tokens as u64;
+                shaped.text = text;
+                Ok(shaped)
+            }
+            None => shape(ctx),
+        }
+    }
+
+    /// [`Shaper::shape`] measuring with `ctx.nonce` as given.
+    fn shape_measured(&self, input: &[u8], ctx: &ShapeContext<'_>) -> Result<Shaped, ShapeError> {
         let (text, lossy) = decode(input);
         let bytes_in = input.len() as u64;
         if self.plan.form == Form::Status {
@@ -287,6 +331,11 @@ impl Shaper {
 
     /// Shape something that went wrong into an error envelope.
     pub fn shape_failure(&self, failure: &Failure, ctx: &ShapeContext<'_>) -> Result<Shaped, ShapeError> {
+        self.with_fitting_nonce(ctx, |fit_ctx| self.shape_failure_measured(failure, fit_ctx))
+    }
+
+    /// [`Shaper::shape_failure`] measuring with `ctx.nonce` as given.
+    fn shape_failure_measured(&self, failure: &Failure, ctx: &ShapeContext<'_>) -> Result<Shaped, ShapeError> {
         let mut counts = RedactionCounts::default();
         let line = failure.line(ctx.tool);
         let line = self.redactor.redact_text(&line, &mut counts).into_owned();

@@ -58,3 +58,138 @@ fn reference_form_stores_text_and_single_values_too() {
     let shaped = shape(plan, value.as_bytes());
     assert!(matches!(shaped.envelope.data, Data::Null) && shaped.envelope.next.is_some());
 }
+
+mod same_cursor_same_page {
+    //! Each answer carries a fresh random nonce, and nonces tokenize to different lengths;
+    //! the fit used to count the real nonce, so reading the same cursor twice could give pages
+    //! one record apart. Fitting now measures the widest nonce of that length instead.
+
+    #![allow(clippy::unwrap_used)]
+
+    use proptest::prelude::*;
+    use serde_json::json;
+    use toolshape_shape::envelope::{close_delimiter, open_delimiter, widest_nonce};
+    use toolshape_shape::{OffsetContinuation, RenderMode, Resume, ShapeContext, ShapePlan, Shaped, Shaper};
+    use toolshape_tokens::{Encoding, Tokenizer};
+
+    fn shape_with_nonce(
+        shaper: &Shaper,
+        payload: &[u8],
+        resume: Option<Resume>,
+        tokenizer: Tokenizer,
+        nonce: &str,
+    ) -> Shaped {
+        let next = OffsetContinuation { tool: "result_read".into(), base: Default::default() };
+        let ctx = ShapeContext { tool: "list", tokenizer, nonce, now_unix: None, resume, continuation: &next };
+        shaper.shape(payload, &ctx).expect("shaping succeeds")
+    }
+
+    /// Records whose words vary, so page ends fall anywhere.
+    fn records() -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec(("[a-z]{1,9}( [a-z0-9]{1,7}){0,12}", 0u32..100_000), 1..80).prop_map(|rows| {
+            let list: Vec<_> =
+                rows.into_iter().enumerate().map(|(i, (title, n))| json!({"id": i, "title": title, "n": n})).collect();
+            serde_json::to_vec(&list).unwrap()
+        })
+    }
+
+    /// Lines of text, for the text path's head (and tail) fit.
+    fn text() -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec("[a-z0-9 ]{0,60}", 1..120).prop_map(|lines| lines.join("\n").into_bytes())
+    }
+
+    fn encoding() -> impl Strategy<Value = Encoding> {
+        prop::sample::select(Encoding::ALL.to_vec())
+    }
+
+    fn check_same_page(
+        shaper: &Shaper,
+        payload: &[u8],
+        resume: Option<Resume>,
+        tokenizer: Tokenizer,
+        nonces: [&str; 2],
+    ) {
+        let budget = shaper.plan().budget_tokens;
+        let [a, b] = nonces.map(|n| shape_with_nonce(shaper, payload, resume.clone(), tokenizer, n));
+        // The same page: same records, same omissions, same cursor.
+        assert_eq!(a.envelope, b.envelope);
+        assert_eq!(a.report.records_kept, b.report.records_kept);
+        assert_eq!(a.report.cut_at, b.report.cut_at);
+        // Only the nonce differs in what the model reads.
+        assert_eq!(a.text.replace(nonces[0], nonces[1]), b.text);
+        for (shaped, nonce) in [(&a, nonces[0]), (&b, nonces[1])] {
+            assert!(shaped.text.starts_with(&open_delimiter(nonce)), "{}", shaped.text);
+            assert!(shaped.text.ends_with(&close_delimiter(nonce)), "{}", shaped.text);
+            // The budget still holds with the real nonce, and the report counts the real text.
+            let tokens = tokenizer.count(&shaped.text);
+            assert!(tokens <= budget, "{tokens} tokens > budget {budget}");
+            assert_eq!(tokens as u64, shaped.report.tokens_out);
+            assert_eq!(shaped.text.len() as u64, shaped.report.bytes_out);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+
+        #[test]
+        fn records_pages_do_not_depend_on_the_nonce(
+            payload in records(),
+            budget in 100usize..700,
+            offset in 0u64..40,
+            prose in any::<bool>(),
+            encoding in encoding(),
+            first in "[0-9a-f]{16}",
+            second in "[0-9a-f]{16}",
+        ) {
+            let render = if prose { RenderMode::Prose } else { RenderMode::Json };
+            let shaper = Shaper::new(ShapePlan { budget_tokens: budget, render, ..ShapePlan::default() }).unwrap();
+            let resume = (offset > 0).then_some(Resume::Records { offset });
+            check_same_page(&shaper, &payload, resume, Tokenizer::new(encoding), [&first, &second]);
+        }
+
+        #[test]
+        fn text_pages_do_not_depend_on_the_nonce(
+            payload in text(),
+            budget in 200usize..600,
+            encoding in encoding(),
+            first in "[0-9a-f]{16}",
+            second in "[0-9a-f]{16}",
+        ) {
+            let shaper = Shaper::new(ShapePlan { budget_tokens: budget, ..ShapePlan::default() }).unwrap();
+            check_same_page(&shaper, &payload, None, Tokenizer::new(encoding), [&first, &second]);
+        }
+
+        /// What fitting relies on: no nonce of letters and digits costs more than the widest
+        /// one of its length, in either delimiter, with either encoding.
+        #[test]
+        fn no_nonce_costs_more_than_the_widest(nonce in "[0-9A-Za-z]{1,32}", encoding in encoding()) {
+            let tok = Tokenizer::new(encoding);
+            let widest = widest_nonce(&nonce).unwrap();
+            prop_assert_eq!(widest.len(), nonce.len());
+            for delimiter in [open_delimiter, close_delimiter] {
+                let with_real = tok.count(&format!("{}\n{{}}", delimiter(&nonce)));
+                let with_widest = tok.count(&format!("{}\n{{}}", delimiter(&widest)));
+                prop_assert!(with_real <= with_widest, "{} costs {} > {} for {}", nonce, with_real, with_widest, widest);
+            }
+        }
+    }
+
+    /// Hex nonces really do differ in cost (the reason for the fix); if they ever stopped
+    /// differing, the properties above would prove nothing.
+    #[test]
+    fn hex_nonces_differ_in_token_cost() {
+        let tok = Tokenizer::default();
+        let costs: std::collections::BTreeSet<usize> =
+            ["0123456789abcdef", "deadbeefcafebabe", "0a1b2c3d4e5f6a7b", "ffffffffffffffff"]
+                .iter()
+                .map(|n| tok.count(&open_delimiter(n)))
+                .collect();
+        assert!(costs.len() > 1, "{costs:?}");
+    }
+
+    #[test]
+    fn a_nonce_with_other_characters_is_fitted_as_it_is() {
+        assert_eq!(widest_nonce("ab-cd"), None);
+        assert_eq!(widest_nonce("abc").as_deref(), Some("0a1"));
+    }
+}
