@@ -11,6 +11,8 @@
 //!   connection, before any of this code runs.
 //! - Bearer tokens and session owners ([`crate::auth`]): `401` without a valid token,
 //!   `404` for another principal's session.
+//! - Ending a session: `DELETE` with its `Mcp-Session-Id` closes it and answers `200`; later
+//!   requests naming it get `404` ([`crate::sessions::end_session`]).
 //! - rmcp's checks against DNS rebinding and cross-site requests: the `Host` must be a
 //!   loopback name or one of `http.allowed_hosts`, and an `Origin` (browsers send one) a
 //!   loopback origin, an allowed host's origin or one of `http.allowed_origins`; otherwise
@@ -36,8 +38,132 @@ use crate::server::GatewayServer;
 
 /// Serve one agent over this process's stdin and stdout until it disconnects. Nothing else
 /// may write to stdout meanwhile: it is the protocol channel (logs go to stderr).
+///
+/// When stdin and stdout are pipes or sockets (as MCP clients start servers), they are read
+/// and written by the runtime itself, woken by the operating system when there is something
+/// to do; otherwise (a terminal, a file) through tokio's standard streams, which do every
+/// read and write on a helper thread. The first way saves a thread hand-off each way on
+/// every message, which is most of what a small call costs beyond the upstream's own time.
 pub async fn serve_stdio(gateway: Arc<Gateway>) -> Result<(), GatewayError> {
+    #[cfg(unix)]
+    if let Some((read, write)) = direct_stdio::open() {
+        let served = serve_io(gateway, read, write).await;
+        direct_stdio::restore_blocking();
+        return served;
+    }
     serve_io(gateway, tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// Stdin and stdout driven by the runtime's own event loop when they are pipes or sockets.
+#[cfg(unix)]
+mod direct_stdio {
+    use std::fs::File;
+    use std::os::fd::{AsFd, OwnedFd};
+    use std::os::unix::fs::FileTypeExt;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+    use tokio::net::unix::pipe;
+
+    /// One end of a pipe or a socket, as the runtime drives it.
+    pub(super) enum Direct<P> {
+        /// A pipe end.
+        Pipe(P),
+        /// A stream socket (some clients connect their children's stdio with socket pairs).
+        Socket(tokio::net::UnixStream),
+    }
+
+    impl AsyncRead for Direct<pipe::Receiver> {
+        fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+            match self.get_mut() {
+                Direct::Pipe(p) => Pin::new(p).poll_read(cx, buf),
+                Direct::Socket(s) => Pin::new(s).poll_read(cx, buf),
+            }
+        }
+    }
+
+    impl AsyncWrite for Direct<pipe::Sender> {
+        fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+            match self.get_mut() {
+                Direct::Pipe(p) => Pin::new(p).poll_write(cx, buf),
+                Direct::Socket(s) => Pin::new(s).poll_write(cx, buf),
+            }
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            match self.get_mut() {
+                Direct::Pipe(p) => Pin::new(p).poll_flush(cx),
+                Direct::Socket(s) => Pin::new(s).poll_flush(cx),
+            }
+        }
+
+        fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            match self.get_mut() {
+                Direct::Pipe(p) => Pin::new(p).poll_shutdown(cx),
+                Direct::Socket(s) => Pin::new(s).poll_shutdown(cx),
+            }
+        }
+    }
+
+    /// What kind of file a standard stream is.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Kind {
+        Pipe,
+        Socket,
+    }
+
+    /// A duplicate of `fd` (the standard stream itself stays open) and its kind, if it is a
+    /// pipe or a socket.
+    fn duplicate(fd: std::os::fd::BorrowedFd<'_>) -> Option<(OwnedFd, Kind)> {
+        let owned = fd.try_clone_to_owned().ok()?;
+        let file = File::from(owned);
+        let kind = file.metadata().ok()?.file_type();
+        let kind = if kind.is_fifo() {
+            Kind::Pipe
+        } else if kind.is_socket() {
+            Kind::Socket
+        } else {
+            return None;
+        };
+        Some((OwnedFd::from(file), kind))
+    }
+
+    fn socket(fd: OwnedFd) -> Option<tokio::net::UnixStream> {
+        let stream = std::os::unix::net::UnixStream::from(fd);
+        stream.set_nonblocking(true).ok()?;
+        tokio::net::UnixStream::from_std(stream).ok()
+    }
+
+    /// Stdin and stdout for the runtime's event loop, or `None` when either is something
+    /// else (then both stay with tokio's standard streams). Must run inside the runtime.
+    pub(super) fn open() -> Option<(Direct<pipe::Receiver>, Direct<pipe::Sender>)> {
+        let (input, input_kind) = duplicate(std::io::stdin().as_fd())?;
+        let (output, output_kind) = duplicate(std::io::stdout().as_fd())?;
+        let read = match input_kind {
+            Kind::Pipe => Direct::Pipe(pipe::Receiver::from_owned_fd(input).ok()?),
+            Kind::Socket => Direct::Socket(socket(input)?),
+        };
+        let write = match output_kind {
+            Kind::Pipe => Direct::Pipe(pipe::Sender::from_owned_fd(output).ok()?),
+            Kind::Socket => Direct::Socket(socket(output)?),
+        };
+        Some((read, write))
+    }
+
+    /// Put stdin and stdout back in blocking mode: the mode belongs to the open file, which
+    /// whoever started this process may share and use after it ends.
+    pub(super) fn restore_blocking() {
+        let restore = |fd: std::os::fd::BorrowedFd<'_>, pipe_end: fn(OwnedFd) -> std::io::Result<OwnedFd>| {
+            let Some((fd, kind)) = duplicate(fd) else { return };
+            let _ = match kind {
+                Kind::Pipe => pipe_end(fd).map(drop),
+                Kind::Socket => std::os::unix::net::UnixStream::from(fd).set_nonblocking(false),
+            };
+        };
+        restore(std::io::stdin().as_fd(), |fd| pipe::Receiver::from_owned_fd_unchecked(fd)?.into_blocking_fd());
+        restore(std::io::stdout().as_fd(), |fd| pipe::Sender::from_owned_fd_unchecked(fd)?.into_blocking_fd());
+    }
 }
 
 /// Serve one agent over a pair of byte streams until it disconnects.
@@ -154,11 +280,13 @@ pub async fn serve_http_with(
         .with_cancellation_token(shutdown.child_token());
     // With a shared store, sessions are kept in it: any replica can serve any request.
     config.session_store = crate::sessions::for_gateway(&gateway);
+    let held_sessions = Arc::new(LocalSessionManager::default());
+    let session_places =
+        crate::sessions::SessionPlaces { held: held_sessions.clone(), records: config.session_store.clone() };
     let metrics = if http.metrics { gateway.options().metrics.clone() } else { None };
     // The factory runs per session: a clone of two `Arc`s.
     let server = GatewayServer::new(gateway, "http");
-    let service =
-        StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
+    let service = StreamableHttpService::new(move || Ok(server.clone()), held_sessions, config);
     let guard = Arc::new(Guard { authenticator, sessions: SessionBinder::new(secret.as_deref()) });
     let mut router = axum::Router::new().nest_service("/mcp", service);
     if let Some(metrics) = metrics {
@@ -174,6 +302,7 @@ pub async fn serve_http_with(
         );
     }
     let router = router
+        .layer(axum::middleware::from_fn_with_state(session_places, crate::sessions::end_session))
         .layer(axum::middleware::from_fn(crate::sessions::outage_as_unavailable))
         .layer(axum::middleware::from_fn_with_state(guard, crate::auth::guard));
     tracing::info!(address = %bound, "serving MCP over Streamable HTTP at /mcp");

@@ -21,17 +21,25 @@
 //! When the store cannot be reached, a session this process does not hold cannot be restored:
 //! rmcp answers `500` naming the store's error; [`outage_as_unavailable`] turns that into
 //! `503 Service Unavailable` with `Retry-After`, which clients and load balancers retry.
+//!
+//! A client ends its session with `DELETE` and its `Mcp-Session-Id` ([`end_session`]): the
+//! session is closed here and its record removed from the store, the answer is `200 OK`
+//! with an empty body (as the MCP SDKs' own servers answer), and every later request naming
+//! it gets `404`, as does a `DELETE` of a session that does not exist (or no longer does).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::Request;
+use axum::extract::State;
 use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::store::{SessionState, SessionStore, SessionStoreError};
+use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
 
 use crate::gateway::Gateway;
 use crate::store::Store;
@@ -112,6 +120,82 @@ pub async fn outage_as_unavailable(request: Request, next: Next) -> Response {
     unavailable.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
     unavailable.headers_mut().insert(RETRY_AFTER, HeaderValue::from_static("1"));
     unavailable
+}
+
+/// The header that names a session.
+const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
+
+/// Where the sessions of one HTTP endpoint live, for [`end_session`] to tell one that exists
+/// from one that does not.
+#[derive(Clone)]
+pub struct SessionPlaces {
+    /// The sessions this process holds.
+    pub held: Arc<LocalSessionManager>,
+    /// The shared records any replica may restore a session from, if any.
+    pub records: Option<Arc<dyn SessionStore>>,
+}
+
+impl std::fmt::Debug for SessionPlaces {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionPlaces").field("shared_records", &self.records.is_some()).finish_non_exhaustive()
+    }
+}
+
+impl SessionPlaces {
+    /// Whether session `id` exists: held here, or recorded in the shared store.
+    async fn exists(&self, id: &str) -> Result<bool, SessionStoreError> {
+        let held = self.held.has_session(&SessionId::from(id)).await;
+        if held.unwrap_or(false) {
+            return Ok(true);
+        }
+        match &self.records {
+            Some(records) => Ok(records.load(id).await?.is_some()),
+            None => Ok(false),
+        }
+    }
+}
+
+/// A plain-text answer.
+fn plain(status: StatusCode, message: &'static str) -> Response {
+    let mut response = Response::new(Body::from(message));
+    *response.status_mut() = status;
+    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    response
+}
+
+/// axum middleware for `DELETE` with an `Mcp-Session-Id` (placed inside the bearer guard, which
+/// has already checked that the session is the caller's): `404` when no such session exists,
+/// `503` when the shared store cannot tell; otherwise rmcp closes the session here and drops
+/// its record, and its `202 Accepted` becomes `200 OK`, the answer MCP clients expect for a
+/// session that is over. Every other request passes unchanged.
+pub async fn end_session(State(places): State<SessionPlaces>, request: Request, next: Next) -> Response {
+    if request.method() != Method::DELETE {
+        return next.run(request).await;
+    }
+    // Without a session id, rmcp answers that one is required.
+    let Some(id) = request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()).map(str::to_owned) else {
+        return next.run(request).await;
+    };
+    match places.exists(&id).await {
+        Ok(true) => {}
+        Ok(false) => return plain(StatusCode::NOT_FOUND, "Not Found: Session not found"),
+        Err(e) => {
+            tracing::warn!(error = %e, "could not look up a session to end");
+            let mut response = plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Service Unavailable: the session store cannot be reached to end this session; retry shortly",
+            );
+            response.headers_mut().insert(RETRY_AFTER, HeaderValue::from_static("1"));
+            return response;
+        }
+    }
+    let response = next.run(request).await;
+    if response.status() != StatusCode::ACCEPTED {
+        return response;
+    }
+    let mut ended = Response::new(Body::empty());
+    *ended.status_mut() = StatusCode::OK;
+    ended
 }
 
 #[async_trait::async_trait]

@@ -8,7 +8,8 @@
 //! handle made by one principal reads nothing for another principal or another session, and
 //! a forged cursor reads nothing at all. No refusal carries a token or another principal's
 //! data. A principal with a profile sees and calls only that profile's tools. A non-loopback
-//! address is refused without principals.
+//! address is refused without principals. `DELETE` ends a session with `200`, after which
+//! it is `404` everywhere, on this replica and on any that shares its store.
 
 // Helpers outside `#[test]` functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -140,8 +141,13 @@ impl Drop for Served {
 }
 
 async fn serve() -> Served {
-    let port = start_upstream().await;
-    let (config, masks) = toolshape_mask::load(&config_yaml(port), "test.yaml", &env).expect("config loads");
+    serve_with(start_upstream().await, "").await
+}
+
+/// A gateway on `upstream_port`, with `extra` appended to its config (a `store:` section).
+async fn serve_with(upstream_port: u16, extra: &str) -> Served {
+    let yaml = format!("{}{extra}", config_yaml(upstream_port));
+    let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &env).expect("config loads");
     let mut options = HttpOptions::new("127.0.0.1:0".parse().unwrap());
     options.auth = config.auth.clone();
     options.http = config.http.clone();
@@ -198,6 +204,30 @@ async fn post(url: &str, headers: &[(&str, &str)], body: impl Into<reqwest::Body
     .await;
     Answer { status, headers, body: String::from_utf8_lossy(&body).into_owned() }
 }
+
+/// DELETE `url` with `headers`: the status and the body.
+async fn delete(url: &str, headers: &[(&str, &str)]) -> (u16, String) {
+    let mut request = reqwest::Client::new().delete(url);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap())
+}
+
+/// Open a session as `token`'s principal by hand (initialize, then initialized): its id.
+async fn open_session(url: &str, token: &str) -> String {
+    let opened = post(url, &[("authorization", &bearer(token))], INITIALIZE).await;
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    let session = opened.headers["mcp-session-id"].to_str().unwrap().to_owned();
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let answer = post(url, &[("authorization", &bearer(token)), ("mcp-session-id", &session)], initialized).await;
+    assert_eq!(answer.status, 202, "{}", answer.body);
+    session
+}
+
+const LIST_TOOLS: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
 
 fn bearer(token: &str) -> String {
     format!("Bearer {token}")
@@ -473,4 +503,67 @@ async fn a_non_loopback_address_needs_remote_access_and_principals() {
     options.allow_remote = true;
     let served = toolshape_gateway::serve_http_with(gateway, options, CancellationToken::new(), None).await;
     assert!(matches!(served, Err(GatewayError::NoAuth { .. })), "{served:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deleting_a_session_ends_it_with_200_and_later_requests_get_404() {
+    let served = serve().await;
+    let url = served.url();
+    let session = open_session(&url, ALICE).await;
+    let own = [("authorization", bearer(ALICE)), ("mcp-session-id", session.clone())];
+    let own: Vec<(&str, &str)> = own.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let listed = post(&url, &own, LIST_TOOLS).await;
+    assert_eq!(listed.status, 200, "the session works before it ends: {}", listed.body);
+
+    let (status, body) = delete(&url, &own).await;
+    assert_eq!(status, 200, "ending a session is a success: {body}");
+    assert!(body.is_empty(), "{body}");
+    let after = post(&url, &own, LIST_TOOLS).await;
+    assert_eq!(after.status, 404, "an ended session is gone: {}", after.body);
+    assert!(!after.body.contains("open_records"), "{}", after.body);
+    // Ending it again (its id is still correctly sealed for alice, so this reaches the
+    // session lookup), or ending a session that never was, finds nothing.
+    assert_eq!(delete(&url, &own).await.0, 404);
+    let alice = bearer(ALICE);
+    let made_up = [("authorization", alice.as_str()), ("mcp-session-id", "no-such-session")];
+    assert_eq!(delete(&url, &made_up).await.0, 404);
+    // Without a session id there is nothing to end: a client error, not a success.
+    let (status, _) = delete(&url, &[("authorization", &bearer(ALICE))]).await;
+    assert!((400..500).contains(&status), "answered {status}");
+    // Other sessions are untouched, and a new one opens as usual.
+    let other = open_session(&url, ALICE).await;
+    let fresh = post(&url, &[("authorization", &bearer(ALICE)), ("mcp-session-id", &other)], LIST_TOOLS).await;
+    assert_eq!(fresh.status, 200, "{}", fresh.body);
+}
+
+/// With a shared store, another replica would restore a session from its record: ending the
+/// session removes the record, so no replica serves it afterwards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ended_session_is_not_restored_by_another_replica() {
+    let dir = tempfile::tempdir().unwrap();
+    let store =
+        format!("store: {{ backend: sqlite, path: \"{}\", ttl_secs: 600 }}\n", dir.path().join("s.sqlite").display());
+    let upstream = start_upstream().await;
+    let (first, second) = (serve_with(upstream, &store).await, serve_with(upstream, &store).await);
+    let session = open_session(&first.url(), ALICE).await;
+    let own = [("authorization", bearer(ALICE)), ("mcp-session-id", session.clone())];
+    let own: Vec<(&str, &str)> = own.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    // The other replica serves the session from its record.
+    let restored = post(&second.url(), &own, LIST_TOOLS).await;
+    assert_eq!(restored.status, 200, "{}", restored.body);
+
+    let (status, body) = delete(&first.url(), &own).await;
+    assert_eq!(status, 200, "{body}");
+    let (third_url, first_url) = (serve_with(upstream, &store).await, first.url());
+    for url in [first_url, third_url.url()] {
+        let after = post(&url, &own, LIST_TOOLS).await;
+        assert_eq!(after.status, 404, "{url}: {}", after.body);
+    }
+    // The replica that does not hold it can end it too: its record goes, so nobody restores it.
+    let session = open_session(&first.url(), ALICE).await;
+    let own = [("authorization", bearer(ALICE)), ("mcp-session-id", session.clone())];
+    let own: Vec<(&str, &str)> = own.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    assert_eq!(delete(&third_url.url(), &own).await.0, 200);
+    let fourth = serve_with(upstream, &store).await;
+    assert_eq!(post(&fourth.url(), &own, LIST_TOOLS).await.status, 404);
 }

@@ -99,11 +99,15 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Failure> {
         }
         http_options = Some(options);
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")
-        .map_err(Failure::input)?;
+    // One agent over stdio: one thread runs every task, so a call's messages never wait for
+    // another thread to wake up (shaping large results still runs on blocking threads). HTTP
+    // serves many agents at once and gets a thread per core.
+    let runtime = if http_options.is_some() {
+        tokio::runtime::Builder::new_multi_thread().enable_all().build()
+    } else {
+        tokio::runtime::Builder::new_current_thread().enable_all().build()
+    };
+    let runtime = runtime.context("cannot start the async runtime").map_err(Failure::input)?;
     let mut opts = options(args.profile, args.snapshot_ttl_secs, args.store_mib, !args.no_output_schema);
     let spans = super::spans::start(&config, masks.defaults().tokenizer, http_options.is_some());
     opts.spans = spans.sink.clone();
