@@ -171,10 +171,10 @@ NA = {
     "tools-call-audio": "by design: every result is one text block (the envelope)",
     "tools-call-embedded-resource": "by design: every result is one text block (the envelope)",
     "tools-call-mixed-content": "by design: every result is one text block (the envelope)",
-    "tools-call-sampling": "toolshape answers an upstream's sampling/createMessage with -32601, not relayed",
-    "tools-call-elicitation": "toolshape declines an upstream's elicitation/create itself, not relayed",
-    "elicitation-sep1034-defaults": "elicitation is not relayed (and the fixture has no such tool)",
-    "elicitation-sep1330-enums": "elicitation is not relayed (and the fixture has no such tool)",
+    "tools-call-sampling": "needs the fixture upstream's test_* tool (relayed to the agent, see README)",
+    "tools-call-elicitation": "needs the fixture upstream's test_* tool (relayed to the agent, see README)",
+    "elicitation-sep1034-defaults": "the fixture upstream has no such tool",
+    "elicitation-sep1330-enums": "the fixture upstream has no such tool",
 }
 # Passes that prove little without the fixture: an unknown tool is an isError text result.
 VACUOUS = {"tools-call-simple-text", "tools-call-error"}

@@ -282,6 +282,8 @@ async def gateway(
     config_file: Path | None = None,
     env: dict[str, str] | None = None,
     message_handler: Any = None,
+    sampling_callback: Any = None,
+    elicitation_callback: Any = None,
 ) -> AsyncIterator[Session]:
     """Start `toolshape serve` on `config` and connect the Python MCP client to it.
 
@@ -289,7 +291,10 @@ async def gateway(
     client's protocol negotiation (`legacy`: the initialize handshake; `auto`: discover the
     newest version first). With `config_file`, that file is served and `config` only tells
     the budgets. `message_handler` sees every message the server sends (notifications).
+    `sampling_callback` and `elicitation_callback`, when given, answer the server's sampling
+    and elicitation requests (and declare those capabilities).
     """
+    callbacks = {"sampling_callback": sampling_callback, "elicitation_callback": elicitation_callback}
     need(TOOLSHAPE, "the toolshape binary")
     cfg = config_file or write_config(tmp / f"{name}.yaml", config)
     log = tmp / f"{name}.log"
@@ -298,7 +303,9 @@ async def gateway(
     if transport == "stdio":
         with open(log, "w") as errlog:
             params = StdioServerParameters(command=str(TOOLSHAPE), args=args, env=environment, cwd=str(REPO))
-            async with Client(stdio_client(params, errlog=errlog), mode=mode, message_handler=message_handler) as client:
+            async with Client(
+                stdio_client(params, errlog=errlog), mode=mode, message_handler=message_handler, **callbacks
+            ) as client:
                 yield Session(client, config, log, transport)
     elif transport == "http":
         port = free_port()
@@ -313,7 +320,9 @@ async def gateway(
             )
             try:
                 wait_for_port(port, proc, log)
-                async with Client(f"http://127.0.0.1:{port}/mcp", mode=mode, message_handler=message_handler) as client:
+                async with Client(
+                    f"http://127.0.0.1:{port}/mcp", mode=mode, message_handler=message_handler, **callbacks
+                ) as client:
                     yield Session(client, config, log, transport, proc)
             finally:
                 stop(proc)

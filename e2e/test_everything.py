@@ -31,7 +31,10 @@ OVERRIDES: dict[str, dict[str, Any]] = {
         "data": "data:text/plain;base64," + base64.b64encode(b"hello through toolshape\n" * 50).decode(),
     },
     "simulate-research-query": {"topic": "tool result budgets", "ambiguous": False},
+    # This client declares neither sampling nor elicitation: these answer an error envelope
+    # saying so (the relay itself is tested in test_sampling.py).
     "trigger-sampling-request": {"prompt": "Say hi", "maxTokens": 20},
+    "trigger-url-elicitation": {"url": "https://example.com/authorize"},
 }
 # Tools that must work whatever the gateway's client capabilities are.
 MUST_SUCCEED = {"echo", "get-sum", "get-structured-content", "get-annotated-message", "get-tiny-image",

@@ -378,6 +378,11 @@ impl Gateway {
     /// before are retried in the background, so a dead upstream never delays calls to the
     /// others, and agents are told when its tools appear.
     async fn refresh_tools(&self) {
+        self.refresh_tools_of(None).await;
+    }
+
+    /// [`Gateway::refresh_tools`] for the upstreams in `only` (all when `None`).
+    async fn refresh_tools_of(&self, only: Option<&BTreeSet<String>>) {
         let Some(me) = self.me.upgrade() else { return };
         let mut waits: Vec<watch::Receiver<bool>> = Vec::new();
         let mut first: Vec<(Arc<Upstream>, watch::Sender<bool>)> = Vec::new();
@@ -390,7 +395,7 @@ impl Gateway {
                 return;
             };
             for (name, up) in &self.upstreams {
-                if !self.exposes(name) || known.contains(name) {
+                if !self.exposes(name) || known.contains(name) || only.is_some_and(|o| !o.contains(name)) {
                     continue;
                 }
                 if let Some(rx) = firsts.get(name) {
@@ -742,7 +747,21 @@ impl Gateway {
         let profile = self.profile_of(caller);
         let surface = match self.surface(profile, false).await {
             Ok(s) if s.get(tool).is_some() => Ok(s),
-            _ => self.surface(profile, true).await,
+            _ => {
+                // Ask the upstreams the name points to first: a call must not wait for an
+                // unrelated upstream that is slow to start.
+                let likely = self.masks.upstreams_for(tool).filter(|set| !set.is_empty());
+                match likely {
+                    Some(likely) => {
+                        self.refresh_tools_of(Some(&likely)).await;
+                        match self.surface(profile, false).await {
+                            Ok(s) if s.get(tool).is_some() => Ok(s),
+                            _ => self.surface(profile, true).await,
+                        }
+                    }
+                    None => self.surface(profile, true).await,
+                }
+            }
         };
         let surface = match surface {
             Ok(s) => s,
@@ -1114,17 +1133,18 @@ impl Gateway {
         }
     }
 
-    /// Forget the cached tools of `upstream`, ask it again, and tell every agent.
+    /// Ask `upstream` for its tools again, and tell every agent.
     async fn tools_changed(&self, upstream: &str) {
-        if let Ok(mut t) = self.tools.lock() {
+        // The old list is kept until the new one arrives: a call made meanwhile (servers
+        // often announce several changes right after connecting) still finds its tool.
+        let fetched = match self.upstreams.get(upstream).cloned() {
+            Some(up) if self.exposes(upstream) => self.fetch_tools(&up).await,
+            _ => false,
+        };
+        if !fetched && let Ok(mut t) = self.tools.lock() {
             t.remove(upstream);
         }
         self.forget_surfaces();
-        if let Some(up) = self.upstreams.get(upstream).cloned()
-            && self.exposes(upstream)
-        {
-            self.fetch_tools(&up).await;
-        }
         self.notify_tools_changed().await;
     }
 

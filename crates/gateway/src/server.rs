@@ -81,8 +81,14 @@ impl GatewayServer {
             caller.profile = p.profile.as_deref().map(str::to_owned);
         }
         caller.cancel = context.ct.clone();
-        caller.progress =
-            context.meta.get_progress_token().map(|token| ProgressSink { peer: context.peer.clone(), token });
+        // Every call carries its agent session, not only calls that asked for progress: an
+        // upstream's sampling and elicitation requests are relayed to it.
+        caller.progress = Some(ProgressSink {
+            peer: context.peer.clone(),
+            token: context.meta.get_progress_token(),
+            request_id: context.id.clone(),
+            session: caller.scope.as_str().into(),
+        });
         caller
     }
 

@@ -20,14 +20,22 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam, ClientCapabilities,
-    ClientConfig, ClientRequest, ContentBlock, GetPromptRequestParams, GetPromptResult, Implementation,
-    ProgressNotificationParam, ProgressToken, Prompt, ProtocolVersion, ReadResourceRequestParams, ReadResourceResult,
-    Resource, ResourceContents, ResourceTemplate, ServerResult, Tool,
+    ClientConfig, ClientRequest, ClientResult, ContentBlock, ElicitRequest, ElicitRequestParams, ElicitResult,
+    ElicitationCapability, ErrorCode, FormElicitationCapability, GetExtensions, GetPromptRequestParams,
+    GetPromptResult, Implementation, ProgressNotificationParam, ProgressToken, Prompt, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResult, RequestId, Resource, ResourceContents, ResourceTemplate,
+    SamplingCapability, ServerRequest, ServerResult, Tool, UrlElicitationCapability,
 };
-use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
+// Sampling is deprecated by the newest protocol (SEP-2577), but the versions with an
+// `initialize` handshake that toolshape speaks to upstreams still have it.
+#[expect(deprecated, reason = "sampling is relayed for the protocol versions that still have it")]
+use rmcp::model::{CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult};
+use rmcp::service::{
+    InboundStreamOrigin, NotificationContext, OriginatingRequestId, PeerRequestOptions, RequestContext, RunningService,
+};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, Peer, RoleClient, RoleServer, ServiceError, serve_client};
+use rmcp::{ClientHandler, ErrorData, Peer, RoleClient, RoleServer, ServiceError, serve_client};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, Semaphore, mpsc, oneshot};
@@ -56,12 +64,31 @@ pub(crate) enum ListChanged {
     Resources(String),
 }
 
-/// Where an upstream's progress notifications for one call go: the agent's peer and the
-/// agent's own progress token.
+/// The agent call an upstream call serves: where the upstream's progress notifications go,
+/// and where its sampling and elicitation requests are relayed while the call runs.
 #[derive(Clone)]
 pub(crate) struct ProgressSink {
+    /// The agent session's peer.
     pub(crate) peer: Peer<RoleServer>,
-    pub(crate) token: ProgressToken,
+    /// The agent's own progress token, when it asked for progress.
+    pub(crate) token: Option<ProgressToken>,
+    /// The agent's id for its `tools/call`: relayed requests ride that call's response
+    /// stream (Streamable HTTP).
+    pub(crate) request_id: RequestId,
+    /// Which agent session made the call (the caller's scope).
+    pub(crate) session: Arc<str>,
+}
+
+impl ProgressSink {
+    /// Whether two calls come from the same agent session: same scope and the same peer.
+    fn same_session(&self, other: &ProgressSink) -> bool {
+        let same_peer = match (self.peer.peer_info(), other.peer.peer_info()) {
+            (Some(a), Some(b)) => Arc::ptr_eq(&a, &b),
+            (None, None) => true,
+            _ => false,
+        };
+        self.session == other.session && same_peer
+    }
 }
 
 /// What an upstream answered to a `tools/call`, reduced to what shaping needs.
@@ -79,6 +106,37 @@ struct Shared {
     events: mpsc::UnboundedSender<ListChanged>,
     /// Where progress notifications go.
     progress: StdMutex<ProgressRoutes>,
+    /// The calls in flight, to relay the upstream's sampling and elicitation requests.
+    calls: StdMutex<InFlight>,
+    /// The upstream's time-out, which also bounds a relayed request.
+    timeout: Duration,
+}
+
+/// The calls in flight on one upstream, by a serial number.
+#[derive(Default)]
+struct InFlight {
+    next: u64,
+    calls: HashMap<u64, InFlightCall>,
+}
+
+/// One call in flight.
+#[derive(Clone)]
+struct InFlightCall {
+    agent: ProgressSink,
+    /// The upstream's id for the call, once it is sent.
+    upstream_id: Option<RequestId>,
+    /// Fires when the call ends, so a request relayed for it stops waiting.
+    ended: CancellationToken,
+}
+
+/// Which agent call an upstream's request belongs to.
+enum Attribution {
+    /// This one.
+    One(InFlightCall),
+    /// No call is in flight.
+    Nobody,
+    /// Calls of this many agent sessions are in flight, and nothing tells which one asked.
+    Ambiguous(usize),
 }
 
 /// Most progress notifications kept while their call is not registered yet.
@@ -123,23 +181,283 @@ impl Shared {
             routes.sinks.remove(token);
         }
     }
+
+    /// Record a call in flight until the returned guard is dropped.
+    fn begin_call(&self, agent: ProgressSink) -> CallGuard<'_> {
+        let ended = CancellationToken::new();
+        let call = InFlightCall { agent, upstream_id: None, ended: ended.clone() };
+        let key = match self.calls.lock() {
+            Ok(mut inflight) => {
+                let key = inflight.next;
+                inflight.next = inflight.next.wrapping_add(1);
+                inflight.calls.insert(key, call);
+                Some(key)
+            }
+            Err(_) => None,
+        };
+        CallGuard { shared: self, key, ended }
+    }
+
+    /// The agent call an upstream request belongs to. `origin` is the upstream id of the call
+    /// whose response stream carried the request (Streamable HTTP only); otherwise the
+    /// request is attributed only when every call in flight comes from one agent session,
+    /// since relaying it to the wrong session would show one user's data to another.
+    fn attribute(&self, origin: Option<&RequestId>) -> Attribution {
+        let Ok(inflight) = self.calls.lock() else { return Attribution::Nobody };
+        if let Some(origin) = origin
+            && let Some(call) = inflight.calls.values().find(|c| c.upstream_id.as_ref() == Some(origin))
+        {
+            return Attribution::One(call.clone());
+        }
+        // The newest call first: when one session has several, its latest stream is the
+        // likeliest to still be open.
+        let mut calls: Vec<(&u64, &InFlightCall)> = inflight.calls.iter().collect();
+        calls.sort_by_key(|(key, _)| std::cmp::Reverse(**key));
+        let mut sessions: Vec<&InFlightCall> = Vec::new();
+        for (_, call) in calls {
+            if !sessions.iter().any(|s| s.agent.same_session(&call.agent)) {
+                sessions.push(call);
+            }
+        }
+        match sessions.as_slice() {
+            [] => Attribution::Nobody,
+            [one] => Attribution::One((*one).clone()),
+            several => Attribution::Ambiguous(several.len()),
+        }
+    }
+}
+
+/// Keeps a call on its upstream's in-flight list; dropping it (the call ended, timed out or
+/// was cancelled) removes the call and stops any request relayed for it.
+struct CallGuard<'a> {
+    shared: &'a Shared,
+    key: Option<u64>,
+    ended: CancellationToken,
+}
+
+impl CallGuard<'_> {
+    /// Record the upstream's id for the call, once it is sent.
+    fn sent_as(&self, id: &RequestId) {
+        if let (Some(key), Ok(mut inflight)) = (self.key, self.shared.calls.lock())
+            && let Some(call) = inflight.calls.get_mut(&key)
+        {
+            call.upstream_id = Some(id.clone());
+        }
+    }
+}
+
+impl Drop for CallGuard<'_> {
+    fn drop(&mut self) {
+        self.ended.cancel();
+        if let (Some(key), Ok(mut inflight)) = (self.key, self.shared.calls.lock()) {
+            inflight.calls.remove(&key);
+        }
+    }
+}
+
+/// A server-to-client request an upstream may make, and what the agent must support for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Relayed {
+    /// `sampling/createMessage`; `tools` when the request offers the model tools.
+    Sampling { tools: bool },
+    /// `elicitation/create` in form mode.
+    FormElicitation,
+    /// `elicitation/create` in URL mode.
+    UrlElicitation,
+}
+
+impl Relayed {
+    /// What the request is called in error messages.
+    fn what(self) -> &'static str {
+        match self {
+            Relayed::Sampling { .. } => "sampling",
+            Relayed::FormElicitation | Relayed::UrlElicitation => "elicitation",
+        }
+    }
+
+    /// Why the agent cannot take this request, from the capabilities it declared.
+    fn unsupported_by(self, caps: &ClientCapabilities) -> Option<&'static str> {
+        match self {
+            Relayed::Sampling { tools } => match &caps.sampling {
+                None => Some("the agent connected to toolshape does not support sampling"),
+                Some(s) if tools && s.tools.is_none() => {
+                    Some("the agent connected to toolshape does not support tools in sampling requests")
+                }
+                Some(_) => None,
+            },
+            // An empty elicitation capability means form mode (the first version of it).
+            Relayed::FormElicitation => match &caps.elicitation {
+                None => Some("the agent connected to toolshape does not support elicitation"),
+                Some(e) if e.form.is_none() && e.url.is_some() => {
+                    Some("the agent connected to toolshape does not support form elicitation")
+                }
+                Some(_) => None,
+            },
+            Relayed::UrlElicitation => match &caps.elicitation {
+                None => Some("the agent connected to toolshape does not support elicitation"),
+                Some(e) if e.url.is_none() => Some("the agent connected to toolshape does not support URL elicitation"),
+                Some(_) => None,
+            },
+        }
+    }
 }
 
 /// Send `params` to the agent under the agent's own token.
 async fn forward_progress(upstream: &str, sink: &ProgressSink, mut params: ProgressNotificationParam) {
-    params.progress_token = sink.token.clone();
+    let Some(token) = &sink.token else { return };
+    params.progress_token = token.clone();
     if let Err(e) = sink.peer.notify_progress(params).await {
         tracing::debug!(upstream, error = %e, "could not forward progress");
     }
 }
 
-/// The rmcp client handler for one upstream: forwards list changes and progress.
+/// The rmcp client handler for one upstream: forwards list changes and progress, and relays
+/// sampling and elicitation requests to the agent whose call caused them.
 #[derive(Clone)]
 struct Client {
     shared: Arc<Shared>,
 }
 
+impl Client {
+    /// Relay `request` to the agent session of the call in flight that caused it, bounded by
+    /// the upstream's time-out, and return the agent's answer.
+    async fn relay(
+        &self,
+        mut request: ServerRequest,
+        kind: Relayed,
+        ctx: &RequestContext<RoleClient>,
+    ) -> Result<ClientResult, ErrorData> {
+        let name = &self.shared.name;
+        let what = kind.what();
+        let origin = match ctx.extensions.get::<InboundStreamOrigin>() {
+            Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id),
+            _ => None,
+        };
+        let call = match self.shared.attribute(origin) {
+            Attribution::One(call) => call,
+            Attribution::Nobody => {
+                return Err(ErrorData::invalid_request(
+                    format!(
+                        "toolshape cannot relay this {what} request: no tool call from an agent is in progress \
+                         on upstream `{name}`"
+                    ),
+                    None,
+                ));
+            }
+            Attribution::Ambiguous(sessions) => {
+                tracing::warn!(upstream = %name, sessions, "a {what} request could not be attributed to one agent session");
+                return Err(ErrorData::invalid_request(
+                    format!(
+                        "toolshape cannot relay this {what} request: tool calls of {sessions} agent sessions are \
+                         in progress on upstream `{name}`, and the request could not be attributed to one session"
+                    ),
+                    None,
+                ));
+            }
+        };
+        let refusal = match call.agent.peer.peer_info() {
+            Some(info) => kind.unsupported_by(&info.capabilities).map(str::to_owned),
+            None => Some(format!(
+                "the agent connected to toolshape did not declare its capabilities, so {what} is not relayed"
+            )),
+        };
+        if let Some(reason) = refusal {
+            return Err(ErrorData::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, reason, None));
+        }
+        // Ride the agent call's own response stream (Streamable HTTP), not the stream of
+        // whatever request rmcp thinks is current.
+        request.extensions_mut().insert(OriginatingRequestId(call.agent.request_id.clone()));
+        let timeout = self.shared.timeout;
+        let peer = call.agent.peer.clone();
+        // Sent from a task of its own: rmcp tags a request sent from inside a handler with
+        // that handler's request id, which is the upstream's and means nothing to the agent.
+        let sent = tokio::spawn(async move {
+            peer.send_request_with_option(request, PeerRequestOptions::with_timeout(timeout)).await
+        })
+        .await;
+        let handle = match sent {
+            Ok(Ok(handle)) => handle,
+            Ok(Err(e)) => return Err(relay_error(what, e, timeout)),
+            Err(_) => {
+                return Err(ErrorData::internal_error(format!("toolshape could not relay the {what} request"), None));
+            }
+        };
+        let (agent, id) = (handle.peer.clone(), handle.id.clone());
+        tokio::select! {
+            answer = handle.await_response() => answer.map_err(|e| relay_error(what, e, timeout)),
+            () = call.ended.cancelled() => {
+                cancel_relayed(agent, id, "the tool call ended");
+                Err(ErrorData::internal_error(format!("the tool call ended before the agent answered the {what} request"), None))
+            }
+            () = ctx.ct.cancelled() => {
+                cancel_relayed(agent, id, "cancelled by the upstream");
+                Err(ErrorData::internal_error(format!("the {what} request was cancelled"), None))
+            }
+        }
+    }
+}
+
+/// Tell the agent a relayed request is no longer wanted.
+fn cancel_relayed(agent: Peer<RoleServer>, id: RequestId, reason: &str) {
+    let params = CancelledNotificationParam::new(Some(id), Some(reason.to_owned()));
+    tokio::spawn(async move {
+        let _ = agent.notify_cancelled(params).await;
+    });
+}
+
+/// What the upstream is told when relaying to the agent failed: the agent's own error as
+/// it is, otherwise what happened.
+fn relay_error(what: &str, e: ServiceError, timeout: Duration) -> ErrorData {
+    match e {
+        ServiceError::McpError(err) => err,
+        ServiceError::Timeout { .. } => ErrorData::internal_error(
+            format!("the agent did not answer the {what} request within {} s", timeout.as_secs()),
+            None,
+        ),
+        ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+            ErrorData::internal_error(format!("the agent disconnected before answering the {what} request"), None)
+        }
+        other => ErrorData::internal_error(format!("the {what} request failed at the agent: {other}"), None),
+    }
+}
+
 impl ClientHandler for Client {
+    #[expect(deprecated, reason = "sampling is relayed for the protocol versions that still have it")]
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        ctx: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        let kind = Relayed::Sampling { tools: params.tools.is_some() || params.tool_choice.is_some() };
+        let request = ServerRequest::CreateMessageRequest(CreateMessageRequest::new(params));
+        match self.relay(request, kind, &ctx).await? {
+            ClientResult::CreateMessageResult(result) => Ok(*result),
+            _ => Err(ErrorData::internal_error(
+                "the agent answered the sampling request with another kind of result",
+                None,
+            )),
+        }
+    }
+
+    async fn create_elicitation(
+        &self,
+        params: ElicitRequestParams,
+        ctx: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let kind = match &params {
+            ElicitRequestParams::UrlElicitationParams { .. } => Relayed::UrlElicitation,
+            _ => Relayed::FormElicitation,
+        };
+        let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+        match self.relay(request, kind, &ctx).await? {
+            ClientResult::ElicitResult(result) => Ok(result),
+            _ => Err(ErrorData::internal_error(
+                "the agent answered the elicitation request with another kind of result",
+                None,
+            )),
+        }
+    }
+
     async fn on_progress(&self, params: ProgressNotificationParam, _ctx: NotificationContext<RoleClient>) {
         if let Some((sink, params)) = self.shared.route(params) {
             forward_progress(&self.shared.name, &sink, params).await;
@@ -161,9 +479,24 @@ impl ClientHandler for Client {
     fn get_info(&self) -> ClientConfig {
         // The last version with an `initialize` handshake: every upstream server in use
         // today speaks it, and it keeps list-changed notifications on the session.
-        ClientConfig::new(ClientCapabilities::default(), Implementation::new("toolshape", env!("CARGO_PKG_VERSION")))
+        ClientConfig::new(relayed_capabilities(), Implementation::new("toolshape", env!("CARGO_PKG_VERSION")))
             .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
     }
+}
+
+/// What toolshape declares to every upstream: sampling and elicitation (form and URL), which
+/// it relays to the agent whose call caused them. Upstream connections are shared by every
+/// agent session, so this is declared whatever one agent supports; a request the agent of
+/// the call cannot take is answered with an error naming the missing capability.
+fn relayed_capabilities() -> ClientCapabilities {
+    let mut capabilities = ClientCapabilities::default();
+    capabilities.sampling = Some(SamplingCapability::default());
+    capabilities.elicitation = Some(
+        ElicitationCapability::new()
+            .with_form(FormElicitationCapability::new())
+            .with_url(UrlElicitationCapability::new()),
+    );
+    capabilities
 }
 
 /// What the stdout guard and the exit watcher of a child process observed.
@@ -237,6 +570,8 @@ impl Upstream {
                 name: name.to_owned(),
                 events,
                 progress: StdMutex::new(ProgressRoutes::default()),
+                calls: StdMutex::new(InFlight::default()),
+                timeout,
             }),
             failures: StdMutex::new(0),
         }
@@ -440,14 +775,15 @@ impl Upstream {
         Ok(result)
     }
 
-    /// Call `tool` with `arguments`. Waits for a concurrency slot; the whole call (the wait
-    /// included) is bounded by the time-out. If `cancel` fires, or the returned future is
-    /// dropped, the upstream is told the request is cancelled.
+    /// Call `tool` with `arguments` for `agent`'s call, which receives the upstream's progress
+    /// and its sampling and elicitation requests. Waits for a concurrency slot; the whole call
+    /// (the wait included) is bounded by the time-out. If `cancel` fires, or the returned
+    /// future is dropped, the upstream is told the request is cancelled.
     pub(crate) async fn call(
         &self,
         tool: &str,
         arguments: Map<String, Value>,
-        progress: Option<ProgressSink>,
+        agent: Option<ProgressSink>,
         cancel: &CancellationToken,
     ) -> Result<Reply, Failure> {
         let started = Instant::now();
@@ -465,13 +801,18 @@ impl Upstream {
             let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
             let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
             let peer = conn.service.peer().clone();
+            // In flight before it is sent: the upstream may ask for sampling at once.
+            let in_flight = agent.clone().map(|a| self.shared.begin_call(a));
             let handle = match peer.send_request_with_option(request, PeerRequestOptions::no_options()).await {
                 Ok(h) => h,
                 Err(e) => return Err(self.failure(e, &conn).await),
             };
+            if let Some(in_flight) = &in_flight {
+                in_flight.sent_as(&handle.id);
+            }
             let mut guard =
                 CancelGuard { peer: Some(peer), id: Some(handle.id.clone()), shared: &self.shared, token: None };
-            if let Some(sink) = progress {
+            if let Some(sink) = agent.filter(|a| a.token.is_some()) {
                 let early = self.shared.register(handle.progress_token.clone(), sink.clone());
                 guard.token = Some(handle.progress_token.clone());
                 for p in early {
@@ -968,5 +1309,229 @@ mod tests {
         assert_eq!(v[0]["text"], "hello");
         assert_eq!(v[1]["base64_chars"], 4);
         assert!(v[1].get("data").is_none());
+    }
+
+    /// An agent: answers sampling with `reply`, or never when it is `None`.
+    #[derive(Clone)]
+    struct TestAgent {
+        reply: Option<&'static str>,
+        sampling: bool,
+    }
+
+    impl ClientHandler for TestAgent {
+        #[expect(deprecated, reason = "the test agent answers sampling")]
+        async fn create_message(
+            &self,
+            params: CreateMessageRequestParams,
+            _ctx: RequestContext<RoleClient>,
+        ) -> Result<CreateMessageResult, ErrorData> {
+            let Some(reply) = self.reply else { return std::future::pending().await };
+            let asked = params
+                .messages
+                .first()
+                .and_then(|m| m.content.first())
+                .and_then(|c| c.as_text())
+                .map(|t| t.text.clone());
+            let text = format!("{reply} (asked: {})", asked.unwrap_or_default());
+            Ok(CreateMessageResult::new(rmcp::model::SamplingMessage::assistant_text(text), "test-model".into()))
+        }
+
+        fn get_info(&self) -> ClientConfig {
+            let mut capabilities = ClientCapabilities::default();
+            if self.sampling {
+                capabilities.sampling = Some(SamplingCapability::default());
+            }
+            ClientConfig::new(capabilities, Implementation::new("test-agent", "0"))
+        }
+    }
+
+    /// The gateway's side of an agent session; only its peer is used.
+    struct AgentSide;
+
+    impl rmcp::ServerHandler for AgentSide {}
+
+    /// An upstream whose every tool asks for sampling and returns the reply, or the error.
+    struct AskingUpstream;
+
+    impl rmcp::ServerHandler for AskingUpstream {
+        fn get_info(&self) -> rmcp::model::ServerConfig {
+            rmcp::model::ServerConfig::new(rmcp::model::ServerCapabilities::builder().enable_tools().build())
+        }
+
+        #[expect(deprecated, reason = "the test upstream asks for sampling")]
+        async fn call_tool(
+            &self,
+            _request: CallToolRequestParams,
+            ctx: RequestContext<RoleServer>,
+        ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+            let params = CreateMessageRequestParams::new(vec![rmcp::model::SamplingMessage::user_text("say hi")], 10);
+            let request = ServerRequest::CreateMessageRequest(CreateMessageRequest::new(params));
+            let text = match ctx.peer.send_request(request).await {
+                Ok(ClientResult::CreateMessageResult(r)) => {
+                    r.message.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default()
+                }
+                Ok(_) => "unexpected".to_owned(),
+                Err(e) => format!("error: {e}"),
+            };
+            Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+        }
+    }
+
+    type Running<R, S> = RunningService<R, S>;
+
+    /// An agent session: the agent's client and the gateway-side peer that reaches it.
+    async fn agent(agent: TestAgent) -> (Running<RoleServer, AgentSide>, Running<RoleClient, TestAgent>) {
+        let (a, b) = tokio::io::duplex(64 * 1024);
+        let client = tokio::spawn(async move { serve_client(agent, tokio::io::split(b)).await.unwrap() });
+        let server = rmcp::serve_server(AgentSide, tokio::io::split(a)).await.unwrap();
+        (server, client.await.unwrap())
+    }
+
+    /// The upstream connection under test, with `shared` as its state.
+    async fn upstream(shared: Arc<Shared>) -> (Running<RoleClient, Client>, Running<RoleServer, AskingUpstream>) {
+        let (a, b) = tokio::io::duplex(64 * 1024);
+        let server =
+            tokio::spawn(async move { rmcp::serve_server(AskingUpstream, tokio::io::split(b)).await.unwrap() });
+        let client = serve_client(Client { shared }, tokio::io::split(a)).await.unwrap();
+        (client, server.await.unwrap())
+    }
+
+    fn shared(timeout: Duration) -> Arc<Shared> {
+        let (events, _) = mpsc::unbounded_channel();
+        Arc::new(Shared {
+            name: "up".into(),
+            events,
+            progress: StdMutex::new(ProgressRoutes::default()),
+            calls: StdMutex::new(InFlight::default()),
+            timeout,
+        })
+    }
+
+    fn call_of(session: &Running<RoleServer, AgentSide>, scope: &str, id: i64) -> ProgressSink {
+        ProgressSink {
+            peer: session.peer().clone(),
+            token: None,
+            request_id: RequestId::Number(id),
+            session: scope.into(),
+        }
+    }
+
+    async fn ask(client: &Running<RoleClient, Client>) -> String {
+        let result = client.peer().call_tool(CallToolRequestParams::new("ask")).await.unwrap();
+        all_text(&result.content).unwrap()
+    }
+
+    #[tokio::test]
+    async fn sampling_is_relayed_to_the_agent_of_the_call_in_flight() {
+        let shared = shared(Duration::from_secs(5));
+        let (session, _agent) = agent(TestAgent { reply: Some("hello from the agent"), sampling: true }).await;
+        let (client, _server) = upstream(shared.clone()).await;
+        let _call = shared.begin_call(call_of(&session, "s1", 1));
+        assert_eq!(ask(&client).await, "hello from the agent (asked: say hi)");
+    }
+
+    #[tokio::test]
+    async fn sampling_without_a_call_in_flight_is_refused() {
+        let shared = shared(Duration::from_secs(5));
+        let (client, _server) = upstream(shared.clone()).await;
+        let text = ask(&client).await;
+        assert!(text.contains("no tool call from an agent is in progress"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn sampling_with_calls_of_two_sessions_in_flight_is_refused_not_guessed() {
+        let shared = shared(Duration::from_secs(5));
+        let (one, _a) = agent(TestAgent { reply: Some("from one"), sampling: true }).await;
+        let (two, _b) = agent(TestAgent { reply: Some("from two"), sampling: true }).await;
+        let (client, _server) = upstream(shared.clone()).await;
+        let _first = shared.begin_call(call_of(&one, "s1", 1));
+        let second = shared.begin_call(call_of(&two, "s2", 1));
+        let text = ask(&client).await;
+        assert!(text.contains("could not be attributed to one session"), "{text}");
+        assert!(!text.contains("from one") && !text.contains("from two"), "{text}");
+        // Two calls of one session are not ambiguous.
+        drop(second);
+        let _again = shared.begin_call(call_of(&one, "s1", 2));
+        assert!(ask(&client).await.starts_with("from one"));
+    }
+
+    #[tokio::test]
+    async fn the_same_scope_on_another_peer_is_another_session() {
+        let shared = shared(Duration::from_secs(5));
+        let (one, _a) = agent(TestAgent { reply: Some("from one"), sampling: true }).await;
+        let (two, _b) = agent(TestAgent { reply: Some("from two"), sampling: true }).await;
+        let _first = shared.begin_call(call_of(&one, "same", 1));
+        let _second = shared.begin_call(call_of(&two, "same", 2));
+        assert!(matches!(shared.attribute(None), Attribution::Ambiguous(2)));
+    }
+
+    #[tokio::test]
+    async fn the_stream_a_request_arrived_on_names_its_call() {
+        let shared = shared(Duration::from_secs(5));
+        let (one, _a) = agent(TestAgent { reply: Some("from one"), sampling: true }).await;
+        let (two, _b) = agent(TestAgent { reply: Some("from two"), sampling: true }).await;
+        let first = shared.begin_call(call_of(&one, "s1", 1));
+        first.sent_as(&RequestId::Number(7));
+        let second = shared.begin_call(call_of(&two, "s2", 1));
+        second.sent_as(&RequestId::Number(8));
+        let Attribution::One(call) = shared.attribute(Some(&RequestId::Number(8))) else { panic!("not attributed") };
+        assert_eq!(&*call.agent.session, "s2");
+        // An id of no call in flight falls back to the safe rule.
+        assert!(matches!(shared.attribute(Some(&RequestId::Number(9))), Attribution::Ambiguous(2)));
+        drop((first, second));
+        assert!(matches!(shared.attribute(None), Attribution::Nobody));
+    }
+
+    #[tokio::test]
+    async fn an_agent_without_sampling_gets_a_clear_error() {
+        let shared = shared(Duration::from_secs(5));
+        let (session, _agent) = agent(TestAgent { reply: Some("never"), sampling: false }).await;
+        let (client, _server) = upstream(shared.clone()).await;
+        let _call = shared.begin_call(call_of(&session, "s1", 1));
+        let text = ask(&client).await;
+        assert!(text.contains("the agent connected to toolshape does not support sampling"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn a_silent_agent_is_bounded_by_the_time_out() {
+        let shared = shared(Duration::from_millis(300));
+        let (session, _agent) = agent(TestAgent { reply: None, sampling: true }).await;
+        let (client, _server) = upstream(shared.clone()).await;
+        let _call = shared.begin_call(call_of(&session, "s1", 1));
+        let started = Instant::now();
+        let text = ask(&client).await;
+        assert!(text.contains("did not answer the sampling request"), "{text}");
+        assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    }
+
+    #[tokio::test]
+    async fn a_call_that_ends_stops_its_relay() {
+        let shared = shared(Duration::from_secs(60));
+        let (session, _agent) = agent(TestAgent { reply: None, sampling: true }).await;
+        let (client, _server) = upstream(shared.clone()).await;
+        let call = shared.begin_call(call_of(&session, "s1", 1));
+        let ask = tokio::spawn(async move { ask(&client).await });
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let started = Instant::now();
+        drop(call);
+        let text = tokio::time::timeout(Duration::from_secs(5), ask).await.unwrap().unwrap();
+        assert!(text.contains("the tool call ended before the agent answered"), "{text}");
+        assert!(started.elapsed() < Duration::from_secs(2));
+    }
+
+    #[test]
+    fn capabilities_decide_what_the_agent_can_take() {
+        let none = ClientCapabilities::default();
+        let all = relayed_capabilities();
+        let mut form_only = ClientCapabilities::default();
+        form_only.elicitation = Some(ElicitationCapability::new());
+        let sampling = Relayed::Sampling { tools: false };
+        assert!(sampling.unsupported_by(&none).unwrap().contains("does not support sampling"));
+        assert_eq!(sampling.unsupported_by(&all), None);
+        assert!(Relayed::Sampling { tools: true }.unsupported_by(&all).unwrap().contains("tools"));
+        assert!(Relayed::FormElicitation.unsupported_by(&none).unwrap().contains("does not support elicitation"));
+        assert_eq!(Relayed::FormElicitation.unsupported_by(&form_only), None);
+        assert!(Relayed::UrlElicitation.unsupported_by(&form_only).unwrap().contains("URL elicitation"));
+        assert_eq!(Relayed::UrlElicitation.unsupported_by(&all), None);
     }
 }

@@ -202,6 +202,20 @@ async fn start_tracker() -> u16 {
     port
 }
 
+/// A loopback port that accepts connections and never answers: an upstream whose
+/// `initialize` can only time out. Returns the port.
+async fn start_silent_listener() -> u16 {
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = silent.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((conn, _)) = silent.accept().await {
+            held.push(conn);
+        }
+    });
+    port
+}
+
 // ---------------------------------------------------------------------------------------
 // The gateway under test and a client in front of it.
 
@@ -547,15 +561,7 @@ async fn raw_status(addr: std::net::SocketAddr, request: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_upstream_that_never_answers_does_not_delay_the_others() {
     let port = start_tracker().await;
-    // Accepts connections and never answers: initialize can only time out.
-    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let silent_port = silent.local_addr().unwrap().port();
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((conn, _)) = silent.accept().await {
-            held.push(conn);
-        }
-    });
+    let silent_port = start_silent_listener().await;
     let yaml = format!(
         r#"
 upstreams:
@@ -582,6 +588,40 @@ upstreams:
         assert!(started.elapsed() < Duration::from_millis(800), "took {:?}", started.elapsed());
     }
     let outcome = gateway.call("silent_anything", None, &caller).await;
+    assert!(outcome.envelope.summary.contains("no tool named"), "{}", outcome.envelope.summary);
+}
+
+/// A call made before any listing asks only the upstream its name points to, so a slow
+/// or silent upstream elsewhere in the config does not delay it (found by the fault tests
+/// under load: a Python upstream starting for seconds held up calls to the others).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_call_does_not_wait_for_an_unrelated_upstream_to_start() {
+    let port = start_tracker().await;
+    let silent_port = start_silent_listener().await;
+    let yaml = format!(
+        r#"
+upstreams:
+  svc: {{ url: "http://127.0.0.1:{port}/mcp", timeout_secs: 5 }}
+  silent: {{ url: "http://127.0.0.1:{silent_port}/mcp", timeout_secs: 4 }}
+masks:
+  - name: open_issues
+    handler: svc/issues
+    description: Issues of the tracker.
+    input_schema: {{ type: object, properties: {{}} }}
+    result: {{ project: [number, title], noun: issues }}
+"#
+    );
+    let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).unwrap();
+    let gateway = Gateway::launch(config, masks, GatewayOptions::default()).await.unwrap();
+    let caller = toolshape_gateway::Caller::local("test");
+    for tool in ["svc_log", "open_issues"] {
+        let started = Instant::now();
+        let outcome = gateway.call(tool, None, &caller).await;
+        assert!(!outcome.is_error(), "{tool}: {}", outcome.envelope.summary);
+        assert!(started.elapsed() < Duration::from_secs(2), "{tool} took {:?}", started.elapsed());
+    }
+    // A name no upstream's prefix begins still asks them all, and is refused.
+    let outcome = gateway.call("nothing_here", None, &caller).await;
     assert!(outcome.envelope.summary.contains("no tool named"), "{}", outcome.envelope.summary);
 }
 

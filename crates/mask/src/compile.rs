@@ -108,6 +108,37 @@ impl MaskSet {
         &self.passthrough
     }
 
+    /// The upstreams a call to `tool` can reach, judged from the config alone: a mask's
+    /// handlers, or the upstreams whose namespace prefix begins the name. `None` when the
+    /// name alone cannot tell (unprefixed upstream tools). A gateway that does not know
+    /// `tool` yet asks only these upstreams for their tools, so a call never waits for an
+    /// unrelated upstream that is slow to start.
+    pub fn upstreams_for(&self, tool: &str) -> Option<BTreeSet<String>> {
+        if let Some(mask) = self.masks.iter().find(|m| m.name == tool) {
+            let handlers: Vec<&HandlerCall> = match &mask.route {
+                Route::One(call) => vec![call],
+                Route::Switch { cases, .. } => cases.values().map(|(call, _)| call).collect(),
+            };
+            return Some(handlers.into_iter().map(|call| call.upstream.clone()).collect());
+        }
+        if self.defaults.prefix == PrefixPolicy::None {
+            return None;
+        }
+        let separator = &self.defaults.prefix_separator;
+        Some(
+            self.upstreams
+                .iter()
+                .filter(|(_, naming)| {
+                    naming.expose
+                        && tool
+                            .strip_prefix(naming.prefix.as_str())
+                            .is_some_and(|rest| rest.starts_with(separator.as_str()))
+                })
+                .map(|(name, _)| name.clone())
+                .collect(),
+        )
+    }
+
     pub(crate) fn compile_partial(config: &Config) -> (MaskSet, Vec<ConfigError>) {
         let mut errors = Vec::new();
         let defaults = config.defaults.clone();

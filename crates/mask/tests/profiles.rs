@@ -180,3 +180,19 @@ masks:
     );
     assert_eq!(names(&masks, None), ["read_issue"]);
 }
+
+#[test]
+fn the_config_names_the_upstreams_a_tool_can_reach() {
+    let masks = load_str(CONFIG);
+    let set = |names: &[&str]| Some(names.iter().map(|n| (*n).to_owned()).collect::<std::collections::BTreeSet<_>>());
+    assert_eq!(masks.upstreams_for("read_issue"), set(&["github"]));
+    assert_eq!(masks.upstreams_for("github_create_issue"), set(&["github"]));
+    // The upstream's `prefix`, not its name, begins its tools' names.
+    assert_eq!(masks.upstreams_for("chat_post_message"), set(&["slack"]));
+    assert_eq!(masks.upstreams_for("slack_post_message"), set(&[]));
+    // Hidden upstreams list no unmasked tools, so no name reaches them.
+    assert_eq!(masks.upstreams_for("secret_read_secret"), set(&[]));
+    assert_eq!(masks.upstreams_for("githubcreate"), set(&[]), "the separator must follow the prefix");
+    let unprefixed = load_str("upstreams:\n  github: { command: [npx, server-github] }\ndefaults: { prefix: none }\n");
+    assert_eq!(unprefixed.upstreams_for("create_issue"), None, "an unprefixed name could be any upstream's");
+}

@@ -1,0 +1,171 @@
+"""Sampling and elicitation through `toolshape serve`: `@modelcontextprotocol/server-everything`
+asks for them in the middle of a tool call, and the gateway relays each request to the agent
+session whose call caused it, over a stdio and a Streamable HTTP upstream.
+
+An agent without the callbacks gets a clear error in the envelope, never a hang; when calls of
+two agent sessions are in flight on one stdio upstream, a request that cannot be attributed to
+one of them is refused rather than shown to the wrong session."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, types
+
+import harness
+
+pytestmark = pytest.mark.anyio
+
+SAMPLING = "everything_trigger-sampling-request"
+ELICITATION = "everything_trigger-elicitation-request"
+# Generous, but well under the tests' own 60 s wait: a relay that hangs fails the test.
+UPSTREAM_TIMEOUT = 20
+
+
+def config(upstream: dict[str, Any]) -> dict[str, Any]:
+    return {"upstreams": {"everything": upstream}, "defaults": {"budget_tokens": 2000}}
+
+
+@pytest.fixture(params=["stdio", "http"])
+def upstream(request, tmp_path):
+    if request.param == "stdio":
+        yield harness.node_stdio("mcp-server-everything", "stdio", timeout_secs=UPSTREAM_TIMEOUT)
+        return
+    server = harness.start_everything_http(tmp_path)
+    try:
+        yield harness.http_upstream(server.url, timeout_secs=UPSTREAM_TIMEOUT)
+    finally:
+        harness.stop(server.proc)
+
+
+def prompt_text(params: types.CreateMessageRequestParams) -> str:
+    """The text of every message of a sampling request."""
+    texts = []
+    for message in params.messages:
+        blocks = message.content if isinstance(message.content, list) else [message.content]
+        texts.extend(b.text for b in blocks if isinstance(b, types.TextContent))
+    return "\n".join(texts)
+
+
+def reply(text: str) -> types.CreateMessageResult:
+    return types.CreateMessageResult(
+        role="assistant",
+        content=types.TextContent(type="text", text=text),
+        model="e2e-model",
+        stop_reason="endTurn",
+    )
+
+
+async def test_sampling_request_reaches_the_agent_and_its_reply_reaches_the_model(tmp_path, upstream):
+    seen: list[types.CreateMessageRequestParams] = []
+
+    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        seen.append(params)
+        return reply("Teal, said the agent's model.")
+
+    async with harness.gateway(tmp_path, config(upstream), sampling_callback=sampling) as s:
+        env = await s.envelope(SAMPLING, {"prompt": "Name one colour", "maxTokens": 25})
+        assert env.status in ("ok", "partial"), env.summary
+        assert len(seen) == 1, f"the agent was asked {len(seen)} times"
+        assert "Name one colour" in prompt_text(seen[0])
+        assert seen[0].max_tokens == 25
+        assert seen[0].system_prompt == "You are a helpful test server."
+        assert "Teal, said the agent's model." in json.dumps(env.data)
+
+
+async def test_elicitation_accept_flows_through(tmp_path, upstream):
+    seen: list[types.ElicitRequestParams] = []
+
+    async def elicitation(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        seen.append(params)
+        return types.ElicitResult(action="accept", content={"name": "Ada Lovelace", "check": True, "integer": 7})
+
+    async with harness.gateway(tmp_path, config(upstream), elicitation_callback=elicitation) as s:
+        env = await s.envelope(ELICITATION, {})
+        assert env.status in ("ok", "partial"), env.summary
+        assert len(seen) == 1, f"the agent was asked {len(seen)} times"
+        assert seen[0].message.startswith("Please provide inputs")
+        assert "name" in seen[0].requested_schema["properties"]
+        data = json.dumps(env.data)
+        assert "Ada Lovelace" in data
+        assert "Favorite Integer: 7" in data
+        # URL mode: the agent is only told the address (nothing here opens it).
+        env = await s.envelope("everything_trigger-url-elicitation", {"url": "https://example.com/authorize"})
+        assert env.status in ("ok", "partial"), env.summary
+        assert len(seen) == 2
+        assert seen[1].mode == "url" and seen[1].url == "https://example.com/authorize", seen[1]
+
+
+async def test_an_agent_without_the_callbacks_gets_a_clear_error(tmp_path, upstream):
+    async with harness.gateway(tmp_path, config(upstream)) as s:
+        tools = await s.tool_names()
+        # The gateway declares both capabilities to the upstream, whatever this agent supports.
+        assert SAMPLING in tools and ELICITATION in tools, sorted(tools)
+        with anyio.fail_after(UPSTREAM_TIMEOUT - 5):
+            sampled = await s.envelope(SAMPLING, {"prompt": "Name one colour", "maxTokens": 25})
+            elicited = await s.envelope(ELICITATION, {})
+        assert sampled.status == "error", sampled.summary
+        assert "does not support sampling" in sampled.text, sampled.text
+        assert elicited.status == "error", elicited.summary
+        assert "does not support elicitation" in elicited.text, elicited.text
+
+
+def gateway_url(session: harness.Session) -> str:
+    assert session.proc is not None
+    address = session.proc.args[session.proc.args.index("--http") + 1]
+    return f"http://{address}/mcp"
+
+
+async def test_two_agent_sessions_never_see_each_others_requests(tmp_path, upstream):
+    """Session A's call waits in its sampling callback while session B's call asks too. Over
+    Streamable HTTP the upstream's request arrives on B's call's own stream, so it goes to B;
+    over stdio nothing tells the two apart, so B's request is refused, never sent to A."""
+    a_entered = anyio.Event()
+    a_release = anyio.Event()
+    a_seen: list[str] = []
+    b_seen: list[str] = []
+
+    async def sampling_a(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        a_seen.append(prompt_text(params))
+        a_entered.set()
+        await a_release.wait()
+        return reply("reply for session A")
+
+    async def sampling_b(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        b_seen.append(prompt_text(params))
+        return reply("reply for session B")
+
+    results: dict[str, Any] = {}
+    async with harness.gateway(tmp_path, config(upstream), transport="http", sampling_callback=sampling_a) as a:
+        async with Client(gateway_url(a), mode="legacy", sampling_callback=sampling_b) as b:
+            # As agents do: list first (this also starts the upstream before the race).
+            assert SAMPLING in await a.tool_names()
+            with anyio.fail_after(60):
+                assert SAMPLING in [t.name for t in (await b.list_tools()).tools]
+
+            async def call_a() -> None:
+                results["a"] = await a.call(SAMPLING, {"prompt": "prompt of session A", "maxTokens": 10})
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(call_a)
+                with anyio.fail_after(30):
+                    await a_entered.wait()
+                with anyio.fail_after(30):
+                    results["b"] = await b.call_tool(SAMPLING, {"prompt": "prompt of session B", "maxTokens": 10})
+                a_release.set()
+
+    env_a = harness.parse_envelope(results["a"], SAMPLING)
+    env_b = harness.parse_envelope(results["b"], SAMPLING)
+    assert a_seen == [a_seen[0]] and "prompt of session A" in a_seen[0], a_seen
+    assert env_a.status in ("ok", "partial"), env_a.summary
+    assert "reply for session A" in json.dumps(env_a.data)
+    if "url" in upstream:
+        assert len(b_seen) == 1 and "prompt of session B" in b_seen[0], b_seen
+        assert "reply for session B" in json.dumps(env_b.data), env_b.text
+    else:
+        assert b_seen == [], b_seen
+        assert env_b.status == "error", env_b.summary
+        assert "could not be attributed to one session" in env_b.text, env_b.text
