@@ -216,6 +216,22 @@ async fn start_silent_listener() -> u16 {
     port
 }
 
+/// A gateway in front of the tracker (`svc`) and an upstream that never answers (`silent`,
+/// with the given time-out), plus `more_yaml` (masks) appended to the config.
+async fn gateway_with_a_silent_upstream(silent_timeout_secs: u64, more_yaml: &str) -> Arc<Gateway> {
+    let port = start_tracker().await;
+    let silent_port = start_silent_listener().await;
+    let yaml = format!(
+        r#"
+upstreams:
+  svc: {{ url: "http://127.0.0.1:{port}/mcp", timeout_secs: 5 }}
+  silent: {{ url: "http://127.0.0.1:{silent_port}/mcp", timeout_secs: {silent_timeout_secs} }}
+{more_yaml}"#
+    );
+    let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).unwrap();
+    Gateway::launch(config, masks, GatewayOptions::default()).await.unwrap()
+}
+
 // ---------------------------------------------------------------------------------------
 // The gateway under test and a client in front of it.
 
@@ -560,17 +576,7 @@ async fn raw_status(addr: std::net::SocketAddr, request: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_upstream_that_never_answers_does_not_delay_the_others() {
-    let port = start_tracker().await;
-    let silent_port = start_silent_listener().await;
-    let yaml = format!(
-        r#"
-upstreams:
-  svc: {{ url: "http://127.0.0.1:{port}/mcp", timeout_secs: 5 }}
-  silent: {{ url: "http://127.0.0.1:{silent_port}/mcp", timeout_secs: 1 }}
-"#
-    );
-    let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).unwrap();
-    let gateway = Gateway::launch(config, masks, GatewayOptions::default()).await.unwrap();
+    let gateway = gateway_with_a_silent_upstream(1, "").await;
     let caller = toolshape_gateway::Caller::local("test");
 
     // The first listing waits for every upstream once (the silent one up to its time-out).
@@ -596,23 +602,15 @@ upstreams:
 /// under load: a Python upstream starting for seconds held up calls to the others).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_first_call_does_not_wait_for_an_unrelated_upstream_to_start() {
-    let port = start_tracker().await;
-    let silent_port = start_silent_listener().await;
-    let yaml = format!(
-        r#"
-upstreams:
-  svc: {{ url: "http://127.0.0.1:{port}/mcp", timeout_secs: 5 }}
-  silent: {{ url: "http://127.0.0.1:{silent_port}/mcp", timeout_secs: 4 }}
+    let masks = r#"
 masks:
   - name: open_issues
     handler: svc/issues
     description: Issues of the tracker.
-    input_schema: {{ type: object, properties: {{}} }}
-    result: {{ project: [number, title], noun: issues }}
-"#
-    );
-    let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).unwrap();
-    let gateway = Gateway::launch(config, masks, GatewayOptions::default()).await.unwrap();
+    input_schema: { type: object, properties: {} }
+    result: { project: [number, title], noun: issues }
+"#;
+    let gateway = gateway_with_a_silent_upstream(4, masks).await;
     let caller = toolshape_gateway::Caller::local("test");
     for tool in ["svc_log", "open_issues"] {
         let started = Instant::now();
