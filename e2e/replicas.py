@@ -11,6 +11,7 @@ bench/replicas_load.py.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import signal
@@ -336,4 +337,17 @@ def wait_until(predicate: Any, timeout: float, what: str) -> None:
 
 def logs(replicas: list[Replica]) -> str:
     return "\n".join(f"--- {r.name} ---\n{tail(r.log, 30)}" for r in replicas)
+
+
+@contextlib.contextmanager
+def running(replicas: list[Replica]):
+    """Yield `replicas`; a failed assertion inside carries their logs, and they are stopped
+    on the way out whatever happened."""
+    try:
+        yield replicas
+    except AssertionError as e:
+        raise AssertionError(f"{e}\n{logs(replicas)}") from e
+    finally:
+        for r in replicas:
+            r.stop()
 

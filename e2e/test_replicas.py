@@ -22,7 +22,7 @@ import pytest
 
 import harness
 from harness import REPO, SAMPLE
-from replicas import HoppingSession, StoreDown, logs, sample_config, start_redis, start_replicas
+from replicas import HoppingSession, StoreDown, running, sample_config, start_redis, start_replicas
 
 pytestmark = pytest.mark.anyio
 
@@ -47,8 +47,7 @@ def redis_replicas(tmp_path, redis, **extra):
 
 async def test_a_cursor_made_on_one_replica_pages_on_the_other_to_the_end(tmp_path, redis):
     expected = await direct_issues(tmp_path, state="open", sort="updated", direction="desc")
-    replicas = redis_replicas(tmp_path, redis)
-    try:
+    with running(redis_replicas(tmp_path, redis)) as replicas:
         async with httpx.AsyncClient(timeout=60) as client:
             s = HoppingSession(client, [r.url for r in replicas])
             await s.open(0)
@@ -56,11 +55,6 @@ async def test_a_cursor_made_on_one_replica_pages_on_the_other_to_the_end(tmp_pa
             assert first["status"] == "partial", first["summary"]
             pages = await s.follow(first, start_replica=0)
             await s.close(1)
-    except AssertionError as e:
-        raise AssertionError(f"{e}\n{logs(replicas)}") from e
-    finally:
-        for r in replicas:
-            r.stop()
     numbers = [record["number"] for page in pages for record in page["data"]]
     assert len(pages) > 5
     # Every record once, in the upstream's order, though consecutive pages came from
@@ -77,8 +71,7 @@ async def test_a_cursor_made_on_one_replica_pages_on_the_other_to_the_end(tmp_pa
 
 async def test_a_handle_made_on_one_replica_reopens_on_the_other(tmp_path, redis):
     expected = [issue["number"] for issue in await direct_issues(tmp_path, state="open")]
-    replicas = redis_replicas(tmp_path, redis)
-    try:
+    with running(redis_replicas(tmp_path, redis)) as replicas:
         async with httpx.AsyncClient(timeout=60) as client:
             s = HoppingSession(client, [r.url for r in replicas])
             await s.open(1)
@@ -94,15 +87,11 @@ async def test_a_handle_made_on_one_replica_reopens_on_the_other(tmp_path, redis
             await other.open(0)
             refused = await other.call(0, "result_read", {"handle": handle})
             assert refused["status"] == "error", refused
-    finally:
-        for r in replicas:
-            r.stop()
     assert [n for page in pages for n in page["data"]] == expected
 
 
 async def test_tools_found_by_search_on_one_replica_are_listed_by_the_other(tmp_path, redis):
-    replicas = redis_replicas(tmp_path, redis, search={"always_loaded": ["open_issues"]})
-    try:
+    with running(redis_replicas(tmp_path, redis, search={"always_loaded": ["open_issues"]})) as replicas:
         async with httpx.AsyncClient(timeout=60) as client:
             s = HoppingSession(client, [r.url for r in replicas])
             await s.open(0)
@@ -121,11 +110,6 @@ async def test_tools_found_by_search_on_one_replica_are_listed_by_the_other(tmp_
             other = HoppingSession(client, s.urls)
             await other.open(1)
             assert "tracker_switch_light" not in set(await other.tool_names(0))
-    except AssertionError as e:
-        raise AssertionError(f"{e}\n{logs(replicas)}") from e
-    finally:
-        for r in replicas:
-            r.stop()
 
 
 async def test_with_bearer_tokens_a_principal_session_hops_and_stays_its_own(tmp_path, redis):
@@ -134,8 +118,7 @@ async def test_with_bearer_tokens_a_principal_session_hops_and_stays_its_own(tmp
     tokens = {"ALICE_TOKEN": "alice-0123456789abcdef0123", "BOB_TOKEN": "bob-0123456789abcdef012345"}
     auth = {"principals": {"alice": {"token_env": "ALICE_TOKEN"}, "bob": {"token_env": "BOB_TOKEN"}}}
     store = {"backend": "redis", "url": redis.url, "key_prefix": "ts-auth:", "ttl_secs": 600}
-    replicas = start_replicas(tmp_path, sample_config(store, auth=auth), **tokens)
-    try:
+    with running(start_replicas(tmp_path, sample_config(store, auth=auth), **tokens)) as replicas:
         async with httpx.AsyncClient(timeout=60) as client:
             alice = HoppingSession(client, [r.url for r in replicas])
             alice.headers["Authorization"] = f"Bearer {tokens['ALICE_TOKEN']}"
@@ -159,17 +142,11 @@ async def test_with_bearer_tokens_a_principal_session_hops_and_stays_its_own(tmp
             # Alice reads on, on the replica Bob just used.
             third = await alice.call(0, second["next"]["tool"], second["next"]["arguments"])
             assert third["status"] in ("ok", "partial"), third["summary"]
-    except AssertionError as e:
-        raise AssertionError(f"{e}\n{logs(replicas)}") from e
-    finally:
-        for r in replicas:
-            r.stop()
 
 
 async def test_a_redis_restart_fails_calls_clearly_then_they_recover(tmp_path, redis):
     expected = await direct_issues(tmp_path, state="open", sort="updated", direction="desc")
-    replicas = redis_replicas(tmp_path, redis)
-    try:
+    with running(redis_replicas(tmp_path, redis)) as replicas:
         async with httpx.AsyncClient(timeout=60) as client:
             s = HoppingSession(client, [r.url for r in replicas])
             await s.open(0)
@@ -211,11 +188,6 @@ async def test_a_redis_restart_fails_calls_clearly_then_they_recover(tmp_path, r
             assert again["status"] in ("ok", "partial"), again["summary"]
             rest = await s.follow(again, start_replica=0)
             assert (await late.tool_names(1)), "the late session was not restored after the outage"
-    except AssertionError as e:
-        raise AssertionError(f"{e}\n{logs(replicas)}") from e
-    finally:
-        for r in replicas:
-            r.stop()
     numbers = [r["number"] for page in [first, second, *rest] for r in page["data"]]
     assert numbers == [issue["number"] for issue in expected]
     print(f"during the outage: {down['summary']!r}; restoring a session: {down_message}")
@@ -224,8 +196,7 @@ async def test_a_redis_restart_fails_calls_clearly_then_they_recover(tmp_path, r
 async def test_a_sqlite_store_keeps_snapshots_and_sessions_across_a_restart(tmp_path):
     expected = await direct_issues(tmp_path, state="open", sort="updated", direction="desc")
     store = {"backend": "sqlite", "path": str(tmp_path / "store.sqlite"), "ttl_secs": 600}
-    (replica,) = start_replicas(tmp_path, sample_config(store), count=1)
-    try:
+    with running(start_replicas(tmp_path, sample_config(store), count=1)) as (replica,):
         async with httpx.AsyncClient(timeout=60) as client:
             s = HoppingSession(client, [replica.url])
             await s.open(0)
@@ -245,10 +216,6 @@ async def test_a_sqlite_store_keeps_snapshots_and_sessions_across_a_restart(tmp_
             await other.open(0)
             refused = await other.call(0, second["next"]["tool"], second["next"]["arguments"])
             assert refused["status"] == "error", refused
-    except AssertionError as e:
-        raise AssertionError(f"{e}\n{logs([replica])}") from e
-    finally:
-        replica.stop()
     numbers = [r["number"] for page in [first, *later] for r in page["data"]]
     assert numbers == [issue["number"] for issue in expected]
 
