@@ -53,11 +53,15 @@ fn plan_from(json: Value) -> ShapePlan {
 }
 
 fn shape(shaper: &Shaper, input: &[u8]) -> Shaped {
+    shape_with_nonce(shaper, input, "0123456789abcdef")
+}
+
+fn shape_with_nonce(shaper: &Shaper, input: &[u8], nonce: &str) -> Shaped {
     let continuation = OffsetContinuation { tool: "result_read".into(), base: Map::new() };
     let ctx = ShapeContext {
         tool: "bench",
         tokenizer: Tokenizer::default(),
-        nonce: "0123456789abcdef",
+        nonce,
         now_unix: Some(NOW_UNIX),
         resume: None,
         continuation: &continuation,
@@ -154,5 +158,34 @@ fn passthrough(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, issues, project_sort, logs, passthrough);
+/// A small result, the common case of a gateway call: a device status of about 140 bytes and
+/// a page of five short records, each shaped with a fresh nonce as the gateway does (so the
+/// nonce's pieces are never in the tokenizer's memo). The baseline is one exact count of the
+/// input, the least any exact check of the budget costs.
+fn small(c: &mut Criterion) {
+    let status = br#"{"lights":[{"brightness":180,"entity":"light.kitchen","friendly_name":"kitchen light","last_changed":"2025-12-25T00:03:00Z","state":"on"}]}"#;
+    let records: Vec<Value> = (0..5)
+        .map(|i| serde_json::json!({"id": i, "title": format!("Issue number {i} about the login page"), "state": "open", "updated_at": "2025-12-24T10:00:00Z"}))
+        .collect();
+    let page = serde_json::to_vec(&records).expect("records serialize");
+    let default = shaper(ShapePlan::default());
+    let mut g = c.benchmark_group("small_result");
+    for (label, input) in [("status_140B", status.as_slice()), ("five_records", page.as_slice())] {
+        let text = std::str::from_utf8(input).expect("UTF-8");
+        g.bench_function(BenchmarkId::new("count_tokens_baseline", label), |b| {
+            b.iter(|| black_box(Tokenizer::default().count(black_box(text))))
+        });
+        let mut n = 0u64;
+        g.bench_function(BenchmarkId::new("shape_default_plan", label), |b| {
+            b.iter(|| {
+                n = n.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let nonce = format!("{n:016x}");
+                black_box(shape_with_nonce(&default, black_box(input), &nonce))
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, small, issues, project_sort, logs, passthrough);
 criterion_main!(benches);

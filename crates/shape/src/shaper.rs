@@ -237,8 +237,14 @@ impl Shaper {
         ctx: &ShapeContext<'_>,
         shape: impl Fn(&ShapeContext<'_>) -> Result<Shaped, ShapeError>,
     ) -> Result<Shaped, ShapeError> {
+        let counted = |mut shaped: Shaped| {
+            if shaped.report.tokens_out == UNCOUNTED {
+                shaped.report.tokens_out = ctx.tokenizer.count(&shaped.text) as u64;
+            }
+            shaped
+        };
         let Some(widest) = widest_nonce(ctx.nonce).filter(|w| w.as_str() != ctx.nonce) else {
-            return shape(ctx);
+            return shape(ctx).map(counted);
         };
         let fit_ctx = ShapeContext {
             tool: ctx.tool,
@@ -257,7 +263,7 @@ impl Shaper {
                 shaped.text = text;
                 Ok(shaped)
             }
-            None => shape(ctx),
+            None => shape(ctx).map(counted),
         }
     }
 
@@ -631,6 +637,46 @@ impl Shaper {
         let tok = &ctx.tokenizer;
         let budget = self.plan.budget_tokens;
         let caps = self.caps();
+        // A small result, the common case, is tried whole first: a token is at least one
+        // byte, so a rendering no longer in bytes than the budget in tokens fits without
+        // being counted at all. Byte lengths do not depend on the nonce's letters, so the
+        // choice is the same for every nonce of a length, and re-reads stay deterministic.
+        if bytes_in <= budget as u64 {
+            let before = counts.clone();
+            let mut kept = Vec::with_capacity(available_units as usize);
+            let mut cut_by_field: BTreeMap<String, u64> = BTreeMap::new();
+            let mut fields_cut = 0u64;
+            for i in 0..available_units {
+                let mut rec = fetch(start + i, &mut counts);
+                let cut = if caps.is_empty() { Vec::new() } else { caps.apply(&mut rec, tok) };
+                fields_cut += u64::from(!cut.is_empty());
+                for f in cut {
+                    *cut_by_field.entry(f).or_default() += 1;
+                }
+                kept.push(rec);
+            }
+            let env = build(&kept, &cut_by_field);
+            let text = render(&env, self.plan.render, ctx.nonce);
+            if text.len() <= budget {
+                let report = ShapeReport {
+                    bytes_in,
+                    bytes_out: text.len() as u64,
+                    // Counted once, on the text the model reads: see `with_fitting_nonce`.
+                    tokens_out: UNCOUNTED,
+                    records_total: Some(start + available_units),
+                    records_kept: available_units,
+                    records_omitted: 0,
+                    cut_at: None,
+                    redactions: counts,
+                    fields_cut,
+                    needs_snapshot: env.next.is_some(),
+                };
+                return Ok(Shaped { envelope: env, text, report });
+            }
+            // Escapes or the envelope made it longer than the budget: measure it properly,
+            // counting each redaction once.
+            counts = before;
+        }
         // The envelope around the records, drawn with the longest numbers it can carry.
         let skeleton = render(&build(&[], &worst_case_cuts(&self.plan)), self.plan.render, ctx.nonce);
         let overhead = tok.count(&skeleton) + SLACK_TOKENS;
@@ -792,6 +838,10 @@ const MAX_CANDIDATES: u64 = 5;
 
 /// Tokens kept aside for the few digits a final summary may have beyond the skeleton's.
 const SLACK_TOKENS: usize = 6;
+
+/// `tokens_out` of a page known to fit without being counted (the byte bound of `fit`);
+/// [`Shaper::with_fitting_nonce`] counts the text the model reads, once, in its place.
+const UNCOUNTED: u64 = u64::MAX;
 
 struct Ordered {
     order: Vec<usize>,

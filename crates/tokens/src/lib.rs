@@ -209,7 +209,9 @@ impl Tokenizer {
 
     /// Whether `text` fits in `limit` tokens.
     pub fn fits(&self, text: &str, limit: usize) -> bool {
-        self.count_till_limit(text, limit).is_some()
+        // Every token stands for at least one byte, so a text no longer than the limit fits
+        // without being counted.
+        text.len() <= limit || self.count_till_limit(text, limit).is_some()
     }
 
     /// The longest prefix of `text`, cut at a character boundary, whose count is at most
