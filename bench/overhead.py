@@ -7,6 +7,8 @@ Variants (each a long-lived session opened once, before any timing):
 
   small call (`light_status` on one light, a ~200-byte structured result):
     direct          client --stdio--> toolshape-sample-upstream
+    relay           client --stdio--> toolshape-byte-relay --stdio--> sample upstream
+                    (copies bytes, parses nothing: the floor of any stdio gateway)
     toolshape       client --stdio--> toolshape serve --stdio--> sample upstream
     toolshape-http  client --HTTP---> toolshape serve --http --stdio--> sample upstream
     mcp-proxy-http  client --HTTP---> mcp-proxy --port --stdio--> sample upstream
@@ -61,6 +63,8 @@ if not TARGET.is_absolute():
     TARGET = REPO / TARGET
 TOOLSHAPE = Path(os.environ.get("TOOLSHAPE_BIN", TARGET / "release" / "toolshape"))
 SAMPLE = Path(os.environ.get("TOOLSHAPE_SAMPLE_UPSTREAM_BIN", TARGET / "release" / "toolshape-sample-upstream"))
+# Built from the same package as the sample upstream.
+RELAY = SAMPLE.with_name("toolshape-byte-relay")
 _PROXY_VENVS = [REPO / "bench" / ".venv-proxy", REPO / ".cache" / "e2e-proxy-venv"]
 MCP_PROXY = Path(
     os.environ.get("MCP_PROXY_BIN")
@@ -175,7 +179,7 @@ async def main() -> int:
     ap.add_argument("--json", type=Path, help="also write the statistics here as JSON")
     a = ap.parse_args()
 
-    for binary in (TOOLSHAPE, SAMPLE):
+    for binary in (TOOLSHAPE, SAMPLE, RELAY):
         if not binary.is_file():
             print(f"missing {binary}: run bench/overhead.sh (it builds it)", file=sys.stderr)
             return 1
@@ -198,6 +202,7 @@ async def main() -> int:
     async with AsyncExitStack() as stack:
         sessions: dict[str, Client] = {}
         sessions["direct"] = await stack.enter_async_context(stdio_session([str(SAMPLE)], tmp / "direct.log"))
+        sessions["relay"] = await stack.enter_async_context(stdio_session([str(RELAY), str(SAMPLE)], tmp / "relay.log"))
         # toolshape's own default log level (info), as a user would run it.
         sessions["toolshape"] = await stack.enter_async_context(
             stdio_session([str(TOOLSHAPE), "serve", "--config", str(default_cfg)], tmp / "toolshape.log")
@@ -234,7 +239,7 @@ async def main() -> int:
 
         # variant name -> (session, tool name, arguments)
         variants: dict[str, tuple[Client, str, dict[str, Any]]] = {}
-        for name in ("direct", "toolshape", "toolshape-http", "mcp-proxy-http", "fastmcp", "fastmcp-http"):
+        for name in ("direct", "relay", "toolshape", "toolshape-http", "mcp-proxy-http", "fastmcp", "fastmcp-http"):
             if name in sessions:
                 variants[name] = (sessions[name], await tool_named(sessions[name], SMALL_TOOL), SMALL_ARGS)
         if not a.no_big:
@@ -312,6 +317,7 @@ async def main() -> int:
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     paths = {
         "direct": "stdio → upstream",
+        "relay": "stdio → byte relay → upstream",
         "toolshape": "stdio → toolshape → upstream",
         "toolshape-http": "HTTP → toolshape → upstream",
         "mcp-proxy-http": "HTTP → mcp-proxy → upstream",
@@ -338,12 +344,16 @@ async def main() -> int:
         base = table[baseline(name)]
         if name != baseline(name):
             print(f"  {name}: {table[name]['p50'] - base['p50']:+.3f} ms")
+    if "relay" in table and "toolshape" in table:
+        # What toolshape does with a call, apart from being one more process on the way.
+        print(f"toolshape's own work (toolshape p50 minus relay p50): {table['toolshape']['p50'] - table['relay']['p50']:+.3f} ms")
     if "toolshape-http" in table and "mcp-proxy-http" in table:
         t, m = table["toolshape-http"], table["mcp-proxy-http"]
         print(f"toolshape-http vs mcp-proxy-http: p50 {t['p50'] / m['p50']:.2f}×, p99 {t['p99'] / m['p99']:.2f}×")
     print()
     print("Head to head, same rounds (toolshape's time / the other's; below 1× means toolshape is faster):")
     pairs = [
+        ("toolshape", "relay"),
         ("toolshape-http", "mcp-proxy-http"),
         ("toolshape", "fastmcp"),
         ("toolshape-http", "fastmcp-http"),
