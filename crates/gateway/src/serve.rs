@@ -12,7 +12,7 @@
 //! - Bearer tokens and session owners ([`crate::auth`]): `401` without a valid token,
 //!   `404` for another principal's session.
 //! - Ending a session: `DELETE` with its `Mcp-Session-Id` closes it and answers `200`; later
-//!   requests naming it get `404` ([`crate::sessions::end_session`]).
+//!   requests naming it get `404`, on every replica ([`crate::sessions::session_guard`]).
 //! - rmcp's checks against DNS rebinding and cross-site requests: the `Host` must be a
 //!   loopback name or one of `http.allowed_hosts`, and an `Origin` (browsers send one) a
 //!   loopback origin, an allowed host's origin or one of `http.allowed_origins`; otherwise
@@ -281,8 +281,7 @@ pub async fn serve_http_with(
     // With a shared store, sessions are kept in it: any replica can serve any request.
     config.session_store = crate::sessions::for_gateway(&gateway);
     let held_sessions = Arc::new(LocalSessionManager::default());
-    let session_places =
-        crate::sessions::SessionPlaces { held: held_sessions.clone(), records: config.session_store.clone() };
+    let session_places = crate::sessions::SessionPlaces::new(held_sessions.clone(), config.session_store.clone());
     let metrics = if http.metrics { gateway.options().metrics.clone() } else { None };
     // The factory runs per session: a clone of two `Arc`s.
     let server = GatewayServer::new(gateway, "http");
@@ -302,7 +301,7 @@ pub async fn serve_http_with(
         );
     }
     let router = router
-        .layer(axum::middleware::from_fn_with_state(session_places, crate::sessions::end_session))
+        .layer(axum::middleware::from_fn_with_state(session_places, crate::sessions::session_guard))
         .layer(axum::middleware::from_fn(crate::sessions::outage_as_unavailable))
         .layer(axum::middleware::from_fn_with_state(guard, crate::auth::guard));
     tracing::info!(address = %bound, "serving MCP over Streamable HTTP at /mcp");

@@ -22,13 +22,21 @@
 //! rmcp answers `500` naming the store's error; [`outage_as_unavailable`] turns that into
 //! `503 Service Unavailable` with `Retry-After`, which clients and load balancers retry.
 //!
-//! A client ends its session with `DELETE` and its `Mcp-Session-Id` ([`end_session`]): the
+//! A client ends its session with `DELETE` and its `Mcp-Session-Id` ([`session_guard`]): the
 //! session is closed here and its record removed from the store, the answer is `200 OK`
 //! with an empty body (as the MCP SDKs' own servers answer), and every later request naming
 //! it gets `404`, as does a `DELETE` of a session that does not exist (or no longer does).
+//!
+//! A session's record is the word on whether it is alive. Another replica that restored the
+//! session still holds it in memory after the `DELETE`, so before serving a session it holds,
+//! a replica checks that the record is still there (at most once every [`RECHECK_AFTER`] per
+//! session; the check also renews the record's time to live). A record that is gone closes
+//! the session here too and the request gets `404`. When the store cannot be reached the
+//! check is skipped: a session this process can serve is not failed for an outage.
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -125,14 +133,22 @@ pub async fn outage_as_unavailable(request: Request, next: Next) -> Response {
 /// The header that names a session.
 const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 
-/// Where the sessions of one HTTP endpoint live, for [`end_session`] to tell one that exists
-/// from one that does not.
+/// How long a session this process holds is served before its record is checked again.
+pub const RECHECK_AFTER: Duration = Duration::from_secs(1);
+
+/// Above this many remembered checks, the stale ones are forgotten.
+const CHECKS_KEPT: usize = 4096;
+
+/// Where the sessions of one HTTP endpoint live, for [`session_guard`] to tell one that
+/// exists from one that does not.
 #[derive(Clone)]
 pub struct SessionPlaces {
     /// The sessions this process holds.
-    pub held: Arc<LocalSessionManager>,
+    held: Arc<LocalSessionManager>,
     /// The shared records any replica may restore a session from, if any.
-    pub records: Option<Arc<dyn SessionStore>>,
+    records: Option<Arc<dyn SessionStore>>,
+    /// When each held session's record was last found, by session id.
+    checked: Arc<Mutex<HashMap<String, Instant>>>,
 }
 
 impl std::fmt::Debug for SessionPlaces {
@@ -142,6 +158,50 @@ impl std::fmt::Debug for SessionPlaces {
 }
 
 impl SessionPlaces {
+    /// The sessions `held` here, with `records` shared with other replicas (if any).
+    pub fn new(held: Arc<LocalSessionManager>, records: Option<Arc<dyn SessionStore>>) -> SessionPlaces {
+        SessionPlaces { held, records, checked: Arc::default() }
+    }
+
+    /// Whether session `id`, held here, was ended elsewhere: its shared record is gone. Then
+    /// it is closed here too. False when there are no shared records, when the session is not
+    /// held here (rmcp restores it from its record or refuses it), when it was checked less
+    /// than [`RECHECK_AFTER`] ago, and when the store cannot be reached.
+    async fn ended_elsewhere(&self, id: &str) -> bool {
+        let Some(records) = &self.records else { return false };
+        let session = SessionId::from(id);
+        if !self.held.has_session(&session).await.unwrap_or(false) {
+            return false;
+        }
+        let recently =
+            |checked: &HashMap<String, Instant>| checked.get(id).is_some_and(|at| at.elapsed() < RECHECK_AFTER);
+        if recently(&self.checked.lock().unwrap_or_else(PoisonError::into_inner)) {
+            return false;
+        }
+        match records.load(id).await {
+            Ok(Some(_)) => {
+                let mut checked = self.checked.lock().unwrap_or_else(PoisonError::into_inner);
+                if checked.len() >= CHECKS_KEPT {
+                    checked.retain(|_, at| at.elapsed() < RECHECK_AFTER);
+                }
+                checked.insert(id.to_owned(), Instant::now());
+                false
+            }
+            Ok(None) => {
+                self.checked.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
+                if let Err(e) = self.held.close_session(&session).await {
+                    tracing::debug!(error = %e, "could not close a session ended elsewhere");
+                }
+                tracing::info!("a session ended on another replica (its record is gone); closed here too");
+                true
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, "could not check a session's record; serving it as held");
+                false
+            }
+        }
+    }
+
     /// Whether session `id` exists: held here, or recorded in the shared store.
     async fn exists(&self, id: &str) -> Result<bool, SessionStoreError> {
         let held = self.held.has_session(&SessionId::from(id)).await;
@@ -163,19 +223,25 @@ fn plain(status: StatusCode, message: &'static str) -> Response {
     response
 }
 
-/// axum middleware for `DELETE` with an `Mcp-Session-Id` (placed inside the bearer guard, which
-/// has already checked that the session is the caller's): `404` when no such session exists,
-/// `503` when the shared store cannot tell; otherwise rmcp closes the session here and drops
-/// its record, and its `202 Accepted` becomes `200 OK`, the answer MCP clients expect for a
-/// session that is over. Every other request passes unchanged.
-pub async fn end_session(State(places): State<SessionPlaces>, request: Request, next: Next) -> Response {
-    if request.method() != Method::DELETE {
-        return next.run(request).await;
-    }
-    // Without a session id, rmcp answers that one is required.
+/// axum middleware for requests with an `Mcp-Session-Id` (placed inside the bearer guard,
+/// which has already checked that the session is the caller's).
+///
+/// A `DELETE` gets `404` when no such session exists and `503` when the shared store cannot
+/// tell; otherwise rmcp closes the session here and drops its record, and its
+/// `202 Accepted` becomes `200 OK`, the answer MCP clients expect for a session that is over.
+/// Any other request naming a session held here whose shared record is gone (ended on another
+/// replica) gets `404`. Everything else passes unchanged.
+pub async fn session_guard(State(places): State<SessionPlaces>, request: Request, next: Next) -> Response {
+    // Without a session id, rmcp answers (or asks for one) itself.
     let Some(id) = request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()).map(str::to_owned) else {
         return next.run(request).await;
     };
+    if request.method() != Method::DELETE {
+        if places.ended_elsewhere(&id).await {
+            return plain(StatusCode::NOT_FOUND, "Not Found: Session not found");
+        }
+        return next.run(request).await;
+    }
     match places.exists(&id).await {
         Ok(true) => {}
         Ok(false) => return plain(StatusCode::NOT_FOUND, "Not Found: Session not found"),

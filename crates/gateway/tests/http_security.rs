@@ -9,7 +9,8 @@
 //! a forged cursor reads nothing at all. No refusal carries a token or another principal's
 //! data. A principal with a profile sees and calls only that profile's tools. A non-loopback
 //! address is refused without principals. `DELETE` ends a session with `200`, after which
-//! it is `404` everywhere, on this replica and on any that shares its store.
+//! it is `404` everywhere: on this replica, on one that restores it later, and on one that
+//! held it in memory at the time.
 
 // Helpers outside `#[test]` functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -548,9 +549,12 @@ async fn an_ended_session_is_not_restored_by_another_replica() {
     let session = open_session(&first.url(), ALICE).await;
     let own = [("authorization", bearer(ALICE)), ("mcp-session-id", session.clone())];
     let own: Vec<(&str, &str)> = own.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    // The other replica serves the session from its record.
-    let restored = post(&second.url(), &own, LIST_TOOLS).await;
-    assert_eq!(restored.status, 200, "{}", restored.body);
+    // The other replica serves the session from its record, and then holds it (the second
+    // request finds the record there and remembers that it did).
+    for _ in 0..2 {
+        let restored = post(&second.url(), &own, LIST_TOOLS).await;
+        assert_eq!(restored.status, 200, "{}", restored.body);
+    }
 
     let (status, body) = delete(&first.url(), &own).await;
     assert_eq!(status, 200, "{body}");
@@ -558,6 +562,13 @@ async fn an_ended_session_is_not_restored_by_another_replica() {
     for url in [first_url, third_url.url()] {
         let after = post(&url, &own, LIST_TOOLS).await;
         assert_eq!(after.status, 404, "{url}: {}", after.body);
+    }
+    // The replica that still holds it in memory learns that it ended within a recheck
+    // interval, closes it, and refuses it from then on.
+    tokio::time::sleep(toolshape_gateway::sessions::RECHECK_AFTER + Duration::from_millis(100)).await;
+    for _ in 0..2 {
+        let after = post(&second.url(), &own, LIST_TOOLS).await;
+        assert_eq!(after.status, 404, "the replica holding the session still served it: {}", after.body);
     }
     // The replica that does not hold it can end it too: its record goes, so nobody restores it.
     let session = open_session(&first.url(), ALICE).await;
