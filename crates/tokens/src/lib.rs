@@ -447,6 +447,8 @@ mod tests {
             proptest::prop_assert_eq!(t.count(&text), reference);
             proptest::prop_assert_eq!(t.count_till_limit(&text, limit), (reference <= limit).then_some(reference));
             proptest::prop_assert_eq!(t.count_till_limit(&text, reference), Some(reference));
+            // `fits` answers short texts by their byte length alone: it must agree with the count.
+            proptest::prop_assert_eq!(t.fits(&text, limit), reference <= limit);
             // Again, now that the memo holds these pieces.
             proptest::prop_assert_eq!(t.count(&text), reference);
         }
