@@ -264,7 +264,16 @@ proptest! {
         let mut plan = ShapePlan { budget_tokens: budget, redact: no_redaction(), render: if prose { RenderMode::Prose } else { RenderMode::Json }, ..ShapePlan::default() };
         plan.text.keep = if head_tail { TextKeep::HeadTail } else { TextKeep::Head };
         let shaper = Shaper::new(plan).unwrap();
-        let first = shape_with(&shaper, text.as_bytes(), None).unwrap();
+        let first = match shape_with(&shaper, text.as_bytes(), None) {
+            Ok(first) => first,
+            // The envelope around a text (its summary, the head-and-tail marker, the costliest
+            // nonce) can need a little over the smallest budgets generated here: a clear
+            // refusal is the contract then, not a page over budget.
+            Err(ShapeError::BudgetTooSmall { minimum, .. }) => {
+                prop_assert!(budget < 300 && minimum > budget);
+                return Ok(());
+            }
+        };
         prop_assert!(Tokenizer::default().count(&first.text) <= budget);
         if !prose { check_envelope_contract(&first, budget); }
         let Data::Text(head) = &first.envelope.data else {
