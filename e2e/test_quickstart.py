@@ -267,6 +267,30 @@ async def test_tool_list_changes_are_forwarded(tmp_path):
             assert bonus.status == "ok" and "bonus! hello, e2e" in json.dumps(bonus.data)
 
 
+@pytest.mark.parametrize("agent", ["stdio", "http"])
+async def test_a_2026_agent_hears_of_list_changes_on_its_subscription(tmp_path, agent):
+    """2026-07-28 has no sessions: an agent opens `subscriptions/listen` for the lists it
+    follows, and a change an upstream announces reaches it there."""
+    from mcp.client.subscriptions import ToolsListChanged
+
+    config = {"upstreams": {"tracker": harness.sample_stdio()}, "defaults": {"budget_tokens": 1500}}
+    async with harness.gateway(tmp_path, config, transport=agent, mode="2026-07-28") as s:
+        assert s.client.protocol_version == "2026-07-28"
+        assert "tracker_bonus_tool" not in await s.tool_names()
+        events: list[object] = []
+        async with s.client.listen(tools_list_changed=True, resource_subscriptions=["file:///x"]) as sub:
+            # The lists are offered; watching single resources is not.
+            assert sub.honored.tools_list_changed and not sub.honored.resource_subscriptions, sub.honored
+            toggled = await s.envelope("tracker_toggle_bonus_tool")
+            assert toggled.status == "ok", toggled.summary
+            with anyio.fail_after(10):
+                events.append(await sub.__anext__())
+        assert events == [ToolsListChanged()], events
+        assert "tracker_bonus_tool" in await s.tool_names()
+        bonus = await s.envelope("tracker_bonus_tool", {"name": "e2e"})
+        assert bonus.status == "ok" and "bonus! hello, e2e" in json.dumps(bonus.data)
+
+
 async def test_cancellation_reaches_the_upstream(tmp_path):
     config = {"upstreams": {"tracker": harness.sample_stdio()}, "defaults": {"budget_tokens": 1500}}
     async with harness.gateway(tmp_path, config) as s:

@@ -2,6 +2,10 @@
 asks for them in the middle of a tool call, and the gateway relays each request to the agent
 session whose call caused it, over a stdio and a Streamable HTTP upstream.
 
+An agent that began with `initialize` (`legacy`) gets the request as a request of its own. A
+2026-07-28 agent has no server-to-client requests: its call answers `input_required` with the
+upstream's request, and its retry carries the answer (the Python SDK drives those rounds).
+
 An agent without the callbacks gets a clear error in the envelope, never a hang; when calls of
 two agent sessions are in flight on one stdio upstream, a request that cannot be attributed to
 one of them is refused rather than shown to the wrong session."""
@@ -41,6 +45,11 @@ def upstream(request, tmp_path):
         harness.stop(server.proc)
 
 
+@pytest.fixture(params=["legacy", "2026-07-28"])
+def mode(request):
+    return request.param
+
+
 def prompt_text(params: types.CreateMessageRequestParams) -> str:
     """The text of every message of a sampling request."""
     texts = []
@@ -59,14 +68,14 @@ def reply(text: str) -> types.CreateMessageResult:
     )
 
 
-async def test_sampling_request_reaches_the_agent_and_its_reply_reaches_the_model(tmp_path, upstream):
+async def test_sampling_request_reaches_the_agent_and_its_reply_reaches_the_model(tmp_path, upstream, mode):
     seen: list[types.CreateMessageRequestParams] = []
 
     async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
         seen.append(params)
         return reply("Teal, said the agent's model.")
 
-    async with harness.gateway(tmp_path, config(upstream), sampling_callback=sampling) as s:
+    async with harness.gateway(tmp_path, config(upstream), mode=mode, sampling_callback=sampling) as s:
         env = await s.envelope(SAMPLING, {"prompt": "Name one colour", "maxTokens": 25})
         assert env.status in ("ok", "partial"), env.summary
         assert len(seen) == 1, f"the agent was asked {len(seen)} times"
@@ -76,14 +85,14 @@ async def test_sampling_request_reaches_the_agent_and_its_reply_reaches_the_mode
         assert "Teal, said the agent's model." in json.dumps(env.data)
 
 
-async def test_elicitation_accept_flows_through(tmp_path, upstream):
+async def test_elicitation_accept_flows_through(tmp_path, upstream, mode):
     seen: list[types.ElicitRequestParams] = []
 
     async def elicitation(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
         seen.append(params)
         return types.ElicitResult(action="accept", content={"name": "Ada Lovelace", "check": True, "integer": 7})
 
-    async with harness.gateway(tmp_path, config(upstream), elicitation_callback=elicitation) as s:
+    async with harness.gateway(tmp_path, config(upstream), mode=mode, elicitation_callback=elicitation) as s:
         env = await s.envelope(ELICITATION, {})
         assert env.status in ("ok", "partial"), env.summary
         assert len(seen) == 1, f"the agent was asked {len(seen)} times"
@@ -99,8 +108,8 @@ async def test_elicitation_accept_flows_through(tmp_path, upstream):
         assert seen[1].mode == "url" and seen[1].url == "https://example.com/authorize", seen[1]
 
 
-async def test_an_agent_without_the_callbacks_gets_a_clear_error(tmp_path, upstream):
-    async with harness.gateway(tmp_path, config(upstream)) as s:
+async def test_an_agent_without_the_callbacks_gets_a_clear_error(tmp_path, upstream, mode):
+    async with harness.gateway(tmp_path, config(upstream), mode=mode) as s:
         tools = await s.tool_names()
         # The gateway declares both capabilities to the upstream, whatever this agent supports.
         assert SAMPLING in tools and ELICITATION in tools, sorted(tools)
@@ -169,3 +178,34 @@ async def test_two_agent_sessions_never_see_each_others_requests(tmp_path, upstr
         assert b_seen == [], b_seen
         assert env_b.status == "error", env_b.summary
         assert "could not be attributed to one session" in env_b.text, env_b.text
+
+
+async def test_a_forged_request_state_reaches_no_parked_call(tmp_path):
+    """A 2026-07-28 retry names its parked call by an opaque state: another caller's guess,
+    or a state already used, gets a clear error and resumes nothing."""
+    held = anyio.Event()
+
+    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        held.set()
+        return reply("the rightful answer")
+
+    upstream = harness.node_stdio("mcp-server-everything", "stdio", timeout_secs=UPSTREAM_TIMEOUT)
+    async with harness.gateway(tmp_path, config(upstream), mode="2026-07-28", sampling_callback=sampling) as s:
+        asked = await s.client.session.call_tool(
+            SAMPLING, {"prompt": "Name one colour", "maxTokens": 10}, allow_input_required=True
+        )
+        assert isinstance(asked, types.InputRequiredResult), asked
+        assert list(asked.input_requests) == ["input-1"], asked
+        state = asked.request_state
+        with pytest.raises(Exception, match="names no call waiting for input"):
+            await s.client.session.call_tool(SAMPLING, {}, request_state="0" * 32, input_responses={})
+        answer = reply("the rightful answer").model_dump(mode="json", by_alias=True, exclude_none=True)
+        done = await s.client.session.call_tool(
+            SAMPLING, {}, request_state=state, input_responses={"input-1": answer}
+        )
+        env = harness.parse_envelope(done, SAMPLING)
+        assert env.status in ("ok", "partial"), env.summary
+        assert "the rightful answer" in json.dumps(env.data)
+        with pytest.raises(Exception, match="names no call waiting for input"):
+            await s.client.session.call_tool(SAMPLING, {}, request_state=state, input_responses={"input-1": answer})
+        assert not held.is_set(), "the SDK was not meant to drive these rounds"

@@ -104,6 +104,26 @@ async def test_a_deferred_tool_is_found_listed_and_called_by_name(tmp_path, agen
 
 
 @pytest.mark.parametrize("agent", ["stdio", "http"])
+async def test_a_2026_agent_hears_of_its_found_tools_on_its_subscription(tmp_path, agent):
+    """With no session, the tools a search activates are the caller's scope's, and the
+    caller's open `subscriptions/listen` is told its list changed."""
+    from mcp.client.subscriptions import ToolsListChanged
+
+    cfg = config(tmp_path)
+    async with harness.gateway(tmp_path, cfg, transport=agent, mode="2026-07-28") as s:
+        assert not any(n.startswith("memory_") for n in await s.tool_names())
+        async with s.client.listen(tools_list_changed=True) as sub:
+            hits = found(await search(s, "create entities in the knowledge graph"))
+            assert hits and hits[0] == "memory_create_entities", hits
+            with anyio.fail_after(10):
+                assert await sub.__anext__() == ToolsListChanged()
+        names = await s.tool_names()
+        assert set(hits) <= set(names), (hits, names)
+        made = await s.envelope("memory_create_entities", {"entities": [{"name": "modern", "entityType": "client", "observations": ["listens"]}]})
+        assert made.status == "ok", made.summary
+
+
+@pytest.mark.parametrize("agent", ["stdio", "http"])
 async def test_a_client_that_never_lists_again_calls_through_call_tool(tmp_path, agent):
     cfg = config(tmp_path)
     async with harness.gateway(tmp_path, cfg, transport=agent) as s:

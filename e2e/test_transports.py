@@ -1,7 +1,8 @@
 """Every pair of transports: the agent reaches `toolshape serve` over stdio or Streamable
 HTTP, toolshape reaches the sample upstream over stdio or Streamable HTTP, and the client
-negotiates with the initialize handshake (`legacy`) or discovery of the newest protocol
-(`auto`). Each pair lists the tools, pages a masked result and calls a structured tool."""
+negotiates with the initialize handshake (`legacy`, 2025-11-25) or discovery of the newest
+protocol (`auto`, which settles on 2026-07-28: no handshake, no session). Each pair lists the
+tools, pages a masked result and calls a structured tool."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import harness
 pytestmark = pytest.mark.anyio
 
 MASK = harness.OPEN_ISSUES_MASK
+# What each way of connecting settles on: toolshape serves every version its SDK knows.
+NEGOTIATED = {"legacy": "2025-11-25", "auto": "2026-07-28"}
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
@@ -25,6 +28,7 @@ async def test_pair(tmp_path, agent, upstream, mode):
     config = {"upstreams": {"tracker": spec}, "defaults": {"budget_tokens": 3000}, "masks": [MASK]}
     try:
         async with harness.gateway(tmp_path, config, transport=agent, mode=mode) as s:
+            assert s.client.protocol_version == NEGOTIATED[mode]
             names = await s.tool_names()
             assert {"open_issues", "result_read", "tracker_get_issue"} <= set(names), names
             first = await s.envelope("open_issues")

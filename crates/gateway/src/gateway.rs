@@ -21,7 +21,6 @@ use rmcp::model::{
     GetPromptRequestParams, GetPromptResult, Prompt, ReadResourceRequestParams, ReadResourceResult, Resource,
     ResourceTemplate,
 };
-use rmcp::{Peer, RoleServer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, watch};
@@ -37,6 +36,7 @@ use toolshape_shape::{
 use toolshape_tokens::Tokenizer;
 
 use crate::cursor::{Cursor, CursorError, CursorKey, SnapshotId};
+use crate::listeners::{ListKind, Listeners};
 use crate::read::{self, ReadArgs};
 use crate::search::{self, Catalog, SearchArgs};
 use crate::store::{Store, open as open_store, spec as store_spec};
@@ -255,7 +255,8 @@ pub struct Gateway {
     /// This gateway, for background tasks that outlive a borrow of it.
     me: Weak<Gateway>,
     pending: Arc<StdMutex<HashMap<SnapshotId, watch::Receiver<bool>>>>,
-    peers: StdMutex<Vec<Peer<RoleServer>>>,
+    /// Agent sessions and subscriptions to tell of list changes.
+    listeners: Listeners,
     prompt_routes: StdMutex<HashMap<String, (String, String)>>,
     resource_routes: StdMutex<HashMap<String, String>>,
 }
@@ -314,7 +315,7 @@ impl Gateway {
             first_fetches: StdMutex::new(HashMap::new()),
             me: me.clone(),
             pending: Arc::new(StdMutex::new(HashMap::new())),
-            peers: StdMutex::new(Vec::new()),
+            listeners: Listeners::default(),
             prompt_routes: StdMutex::new(HashMap::new()),
             resource_routes: StdMutex::new(HashMap::new()),
         });
@@ -358,12 +359,10 @@ impl Gateway {
         }
     }
 
-    /// Remember an agent connection, to tell it when the tool list changes.
-    pub fn register_peer(&self, peer: Peer<RoleServer>) {
-        if let Ok(mut p) = self.peers.lock() {
-            p.retain(|x| !x.is_transport_closed());
-            p.push(peer);
-        }
+    /// Who to tell when lists change: sessions that began with `initialize` and
+    /// `subscriptions/listen` requests.
+    pub(crate) fn listeners(&self) -> &Listeners {
+        &self.listeners
     }
 
     fn exposes(&self, upstream: &str) -> bool {
@@ -1149,21 +1148,7 @@ impl Gateway {
     }
 
     async fn notify_tools_changed(&self) {
-        for peer in self.live_peers() {
-            if let Err(e) = peer.notify_tool_list_changed().await {
-                tracing::debug!(error = %e, "could not notify an agent of a tool list change");
-            }
-        }
-    }
-
-    fn live_peers(&self) -> Vec<Peer<RoleServer>> {
-        match self.peers.lock() {
-            Ok(mut p) => {
-                p.retain(|x| !x.is_transport_closed());
-                p.clone()
-            }
-            Err(_) => Vec::new(),
-        }
+        self.listeners.notify_all(ListKind::Tools).await;
     }
 }
 
@@ -1176,16 +1161,8 @@ async fn event_loop(gw: Weak<Gateway>, mut events: mpsc::UnboundedReceiver<ListC
                 tracing::info!(upstream = %name, "upstream tool list changed");
                 gw.tools_changed(&name).await;
             }
-            ListChanged::Prompts(_) => {
-                for peer in gw.live_peers() {
-                    let _ = peer.notify_prompt_list_changed().await;
-                }
-            }
-            ListChanged::Resources(_) => {
-                for peer in gw.live_peers() {
-                    let _ = peer.notify_resource_list_changed().await;
-                }
-            }
+            ListChanged::Prompts(_) => gw.listeners.notify_all(ListKind::Prompts).await,
+            ListChanged::Resources(_) => gw.listeners.notify_all(ListKind::Resources).await,
         }
     }
 }

@@ -11,6 +11,8 @@
 //! - `server`: the rmcp `ServerHandler`; converts between MCP messages and [`Gateway`] calls.
 //!   The only module that implements rmcp server traits, kept thin.
 //! - [`gateway`]: [`Gateway::call`], the one dispatch path, and the snapshots behind cursors.
+//! - `input`: calls of 2026-07-28 agents parked while they wait for the agent's input.
+//! - `listeners`: the agent sessions and subscriptions told of list changes.
 //! - [`read`]: `result_read` arguments and views (JSONPath queries, patterns, slices).
 //! - [`cursor`]: signed, expiring, scoped cursors.
 //! - [`auth`]: bearer tokens, principals and sessions bound to them (HTTP mode).
@@ -34,6 +36,8 @@ pub mod auth;
 pub mod cursor;
 mod error;
 pub mod gateway;
+mod input;
+mod listeners;
 mod random;
 pub mod read;
 mod search;

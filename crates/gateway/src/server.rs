@@ -14,15 +14,19 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
     Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+    ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 use toolshape_shape::Envelope;
 
 use crate::gateway::{Caller, Gateway, ResourceError};
-use crate::upstream::ProgressSink;
+use crate::input::{ParkedCalls, Round, Running};
+use crate::listeners::ListKind;
+use crate::upstream::{AgentInputs, ProgressSink};
 
 /// What the gateway tells a client it is for.
 const INSTRUCTIONS: &str = "Every tool result is an envelope {status, summary, data, omitted, next} inside \
@@ -32,6 +36,8 @@ delimiters. When `next` is not null, call the tool it names with its arguments t
 #[derive(Clone)]
 pub struct GatewayServer {
     gateway: Arc<Gateway>,
+    /// Calls of 2026-07-28 agents waiting for the agent's input.
+    parked: Arc<ParkedCalls>,
     /// The scope of a connection that has no session id (stdio): one per process.
     default_scope: Arc<str>,
 }
@@ -39,7 +45,7 @@ pub struct GatewayServer {
 impl GatewayServer {
     /// A server for `gateway`; connections without a session id share `default_scope`.
     pub fn new(gateway: Arc<Gateway>, default_scope: &str) -> GatewayServer {
-        GatewayServer { gateway, default_scope: default_scope.into() }
+        GatewayServer { gateway, parked: Arc::default(), default_scope: default_scope.into() }
     }
 
     /// Who is calling and what its cursors, handles and found tools are bound to.
@@ -61,8 +67,8 @@ impl GatewayServer {
             (None, Some(s)) => s.clone(),
             (None, None) => {
                 if parts.is_some() {
-                    // Today only stateless protocol versions (not served yet) get here over
-                    // HTTP; say once that such callers are not told apart.
+                    // Over HTTP only 2026-07-28 requests (no session) get here; say once
+                    // that such callers are not told apart.
                     static WARNED: std::sync::Once = std::sync::Once::new();
                     WARNED.call_once(|| {
                         tracing::warn!(
@@ -88,6 +94,7 @@ impl GatewayServer {
             token: context.meta.get_progress_token(),
             request_id: context.id.clone(),
             session: caller.scope.as_str().into(),
+            inputs: None,
         });
         caller
     }
@@ -105,6 +112,46 @@ impl GatewayServer {
         }
         tool
     }
+}
+
+impl GatewayServer {
+    /// A `tools/call` of a 2026-07-28 agent: the first round starts the call; a retry
+    /// carrying `requestState` resumes the parked call with the agent's answers. Either way
+    /// the call runs until it finishes or an upstream asks for input (see [`crate::input`]).
+    async fn call_with_inputs(
+        &self,
+        request: CallToolRequestParams,
+        caller: &mut Caller,
+        context: &RequestContext<RoleServer>,
+    ) -> Round {
+        let running = match request.request_state.as_deref() {
+            Some(state) => match self.parked.resume(state, &caller.scope, request.input_responses) {
+                Ok(running) => running,
+                Err(error) => return Round::Failed(error),
+            },
+            None => {
+                let (asks, asked) = mpsc::channel(8);
+                let capabilities = context.client_capabilities();
+                if let Some(sink) = caller.progress.as_mut() {
+                    sink.inputs = Some(Arc::new(AgentInputs { asks, capabilities }));
+                }
+                // The call outlives this round, so it has a cancellation of its own.
+                let cancel = CancellationToken::new();
+                caller.cancel = cancel.clone();
+                let (gateway, call_caller) = (self.gateway.clone(), caller.clone());
+                let task =
+                    tokio::spawn(async move { gateway.call(&request.name, request.arguments, &call_caller).await });
+                Running { task, asks: asked, cancel }
+            }
+        };
+        self.parked.drive(running, &caller.scope, context.ct.clone()).await
+    }
+}
+
+/// Whether the request belongs to a session that began with `initialize`; 2026-07-28
+/// requests stand alone and hear of changes only through `subscriptions/listen`.
+fn has_session(context: &RequestContext<RoleServer>) -> bool {
+    context.protocol_version().is_none_or(|v| v.has_initialize())
 }
 
 fn internal(message: String) -> ErrorData {
@@ -127,9 +174,23 @@ impl ServerHandler for GatewayServer {
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        // Versions with an `initialize` handshake: list-changed notifications go to the
-        // session's peer. 2026-07-28 (subscriptions) is not served yet.
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::LATEST_WITH_INITIALIZE))
+        // Every version rmcp knows: sessions that begin with `initialize` are told of list
+        // changes on their connection, 2026-07-28 agents on `subscriptions/listen`.
+        Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
+    }
+
+    fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
+        // The three lists; resources are passed through unchanged and not watched, so
+        // per-resource updates are not offered.
+        let lists = SubscriptionFilter::builder().tools_list_changed().prompts_list_changed().resources_list_changed();
+        Some(requested.intersection(&lists.build()))
+    }
+
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
+        let caller = self.caller(subscription.request_context());
+        let _open = self.gateway.listeners().subscribe(subscription.sink().clone(), caller.scope.as_str());
+        subscription.cancelled().await;
+        Ok(())
     }
 
     async fn initialize(
@@ -138,7 +199,7 @@ impl ServerHandler for GatewayServer {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
-        self.gateway.register_peer(context.peer.clone());
+        self.gateway.listeners().add_session(context.peer.clone());
         self.negotiate_initialize(&request)
     }
 
@@ -157,17 +218,32 @@ impl ServerHandler for GatewayServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let caller = self.caller(&context);
-        let outcome = self.gateway.call(&request.name, request.arguments, &caller).await;
+        let mut caller = self.caller(&context);
+        let modern = !has_session(&context);
+        let outcome = if modern {
+            match self.call_with_inputs(request, &mut caller, &context).await {
+                Round::Done(outcome) => outcome,
+                Round::NeedsInput(asked) => return Ok(asked.into()),
+                Round::Failed(error) => return Err(error),
+            }
+        } else {
+            self.gateway.call(&request.name, request.arguments, &caller).await
+        };
         if outcome.tools_changed {
-            // Only this session's list changed; the client lists again and sees the tools
+            // Only this caller's list changed; the client lists again and sees the tools
             // its search found. Clients that ignore it use the generic call tool.
-            let peer = context.peer.clone();
-            tokio::spawn(async move {
-                if let Err(e) = peer.notify_tool_list_changed().await {
-                    tracing::debug!(error = %e, "could not notify the agent of its new tools");
-                }
-            });
+            if modern {
+                let gateway = self.gateway.clone();
+                let scope = caller.scope.clone();
+                tokio::spawn(async move { gateway.listeners().notify_scope(&scope, ListKind::Tools).await });
+            } else {
+                let peer = context.peer.clone();
+                tokio::spawn(async move {
+                    if let Err(e) = peer.notify_tool_list_changed().await {
+                        tracing::debug!(error = %e, "could not notify the agent of its new tools");
+                    }
+                });
+            }
         }
         let mut result = CallToolResult::success(vec![ContentBlock::text(outcome.text)]);
         result.structured_content = Some(serde_json::to_value(&outcome.envelope).unwrap_or(Value::Null));
@@ -188,7 +264,11 @@ impl ServerHandler for GatewayServer {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        self.gateway.get_prompt(request).await.map(Into::into).map_err(|m| ErrorData::invalid_params(m, None))
+        let mut prompt = self.gateway.get_prompt(request).await.map_err(|m| ErrorData::invalid_params(m, None))?;
+        // Upstreams are spoken to with a handshake version, whose results carry no type;
+        // 2026-07-28 requires one.
+        prompt.result_type.get_or_insert(ResultType::COMPLETE);
+        Ok(prompt.into())
     }
 
     async fn list_resources(
@@ -212,9 +292,11 @@ impl ServerHandler for GatewayServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.gateway.read_resource(request).await.map(Into::into).map_err(|e| match e {
+        let mut read = self.gateway.read_resource(request).await.map_err(|e| match e {
             ResourceError::NotFound(message) => ErrorData::resource_not_found(message, None),
             ResourceError::Upstream(message) => internal(message),
-        })
+        })?;
+        read.result_type.get_or_insert(ResultType::COMPLETE);
+        Ok(read.into())
     }
 }

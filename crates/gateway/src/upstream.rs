@@ -22,7 +22,7 @@ use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam, ClientCapabilities,
     ClientConfig, ClientRequest, ClientResult, ContentBlock, ElicitRequest, ElicitRequestParams, ElicitResult,
     ElicitationCapability, ErrorCode, FormElicitationCapability, GetExtensions, GetPromptRequestParams,
-    GetPromptResult, Implementation, ProgressNotificationParam, ProgressToken, Prompt, ProtocolVersion,
+    GetPromptResult, Implementation, InputRequest, ProgressNotificationParam, ProgressToken, Prompt, ProtocolVersion,
     ReadResourceRequestParams, ReadResourceResult, RequestId, Resource, ResourceContents, ResourceTemplate,
     SamplingCapability, ServerRequest, ServerResult, Tool, UrlElicitationCapability,
 };
@@ -77,6 +77,26 @@ pub(crate) struct ProgressSink {
     pub(crate) request_id: RequestId,
     /// Which agent session made the call (the caller's scope).
     pub(crate) session: Arc<str>,
+    /// Set when the agent speaks 2026-07-28, which has no server-to-client requests: an
+    /// upstream's request is handed to the agent call as an input it must supply, and the
+    /// call answers `input_required` (see `crate::input`).
+    pub(crate) inputs: Option<Arc<AgentInputs>>,
+}
+
+/// How a 2026-07-28 agent call takes an upstream's sampling and elicitation requests.
+pub(crate) struct AgentInputs {
+    /// Where the call hears of a request it must pass to the agent.
+    pub(crate) asks: mpsc::Sender<InputAsk>,
+    /// What the agent declared in the request's `_meta`.
+    pub(crate) capabilities: Option<ClientCapabilities>,
+}
+
+/// An upstream's request waiting for the agent's answer.
+pub(crate) struct InputAsk {
+    /// The request, as the agent is shown it.
+    pub(crate) request: InputRequest,
+    /// Where the agent's answer goes (its JSON result, or an error).
+    pub(crate) reply: oneshot::Sender<Result<Value, ErrorData>>,
 }
 
 impl ProgressSink {
@@ -355,14 +375,21 @@ impl Client {
                 ));
             }
         };
-        let refusal = match call.agent.peer.peer_info() {
-            Some(info) => kind.unsupported_by(&info.capabilities).map(str::to_owned),
+        let declared = match &call.agent.inputs {
+            Some(inputs) => inputs.capabilities.clone(),
+            None => call.agent.peer.peer_info().map(|info| info.capabilities.clone()),
+        };
+        let refusal = match declared {
+            Some(capabilities) => kind.unsupported_by(&capabilities).map(str::to_owned),
             None => Some(format!(
                 "the agent connected to toolshape did not declare its capabilities, so {what} is not relayed"
             )),
         };
         if let Some(reason) = refusal {
             return Err(ErrorData::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, reason, None));
+        }
+        if let Some(inputs) = &call.agent.inputs {
+            return self.ask_agent_call(inputs, request, kind, &call, ctx).await;
         }
         // Ride the agent call's own response stream (Streamable HTTP), not the stream of
         // whatever request rmcp thinks is current.
@@ -392,6 +419,82 @@ impl Client {
             () = ctx.ct.cancelled() => {
                 cancel_relayed(agent, id, "cancelled by the upstream");
                 Err(ErrorData::internal_error(format!("the {what} request was cancelled"), None))
+            }
+        }
+    }
+}
+
+impl Client {
+    /// Relay `request` to a 2026-07-28 agent: its call answers `input_required` with the
+    /// request, and the agent's retry carries the answer back here. Bounded like any relay.
+    #[expect(deprecated, reason = "sampling is relayed for the agents that still offer it")]
+    async fn ask_agent_call(
+        &self,
+        inputs: &AgentInputs,
+        request: ServerRequest,
+        kind: Relayed,
+        call: &InFlightCall,
+        ctx: &RequestContext<RoleClient>,
+    ) -> Result<ClientResult, ErrorData> {
+        let what = kind.what();
+        let request = match request {
+            ServerRequest::CreateMessageRequest(r) => InputRequest::CreateMessage(r),
+            ServerRequest::ElicitRequest(r) => InputRequest::Elicitation(r),
+            _ => return Err(ErrorData::internal_error(format!("toolshape cannot relay this {what} request"), None)),
+        };
+        let (reply, answer) = oneshot::channel();
+        let timeout = self.shared.timeout;
+        let answered = tokio::select! {
+            sent = inputs.asks.send(InputAsk { request, reply }) => match sent {
+                Ok(()) => tokio::select! {
+                    answer = answer => answer,
+                    () = tokio::time::sleep(timeout) => {
+                        return Err(ErrorData::internal_error(
+                            format!("the agent did not answer the {what} request within {} s", timeout.as_secs()),
+                            None,
+                        ));
+                    }
+                    () = call.ended.cancelled() => {
+                        return Err(ErrorData::internal_error(
+                            format!("the tool call ended before the agent answered the {what} request"),
+                            None,
+                        ));
+                    }
+                    () = ctx.ct.cancelled() => {
+                        return Err(ErrorData::internal_error(format!("the {what} request was cancelled"), None));
+                    }
+                },
+                Err(_) => return Err(ErrorData::internal_error(
+                    format!("the tool call ended before the agent answered the {what} request"),
+                    None,
+                )),
+            },
+            () = call.ended.cancelled() => {
+                return Err(ErrorData::internal_error(
+                    format!("the tool call ended before the agent answered the {what} request"),
+                    None,
+                ));
+            }
+        };
+        let value = match answered {
+            Ok(Ok(value)) => value,
+            Ok(Err(error)) => return Err(error),
+            Err(_) => {
+                return Err(ErrorData::internal_error(
+                    format!("the agent's call ended before it answered the {what} request"),
+                    None,
+                ));
+            }
+        };
+        let unreadable = |e: serde_json::Error| {
+            ErrorData::internal_error(format!("the agent's answer to the {what} request is not one: {e}"), None)
+        };
+        match kind {
+            Relayed::Sampling { .. } => serde_json::from_value::<CreateMessageResult>(value)
+                .map(|r| ClientResult::CreateMessageResult(Box::new(r)))
+                .map_err(unreadable),
+            Relayed::FormElicitation | Relayed::UrlElicitation => {
+                serde_json::from_value::<ElicitResult>(value).map(ClientResult::ElicitResult).map_err(unreadable)
             }
         }
     }
@@ -1413,6 +1516,7 @@ mod tests {
             token: None,
             request_id: RequestId::Number(id),
             session: scope.into(),
+            inputs: None,
         }
     }
 

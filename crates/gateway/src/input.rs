@@ -1,0 +1,307 @@
+//! Calls of 2026-07-28 agents that wait for the agent's input.
+//!
+//! That protocol has no server-to-client requests. When an upstream asks for sampling or
+//! elicitation during such a call, the call answers `input_required` with the upstream's
+//! request and an opaque `requestState`, and keeps running here, parked. The agent retries
+//! the same `tools/call` with its answers and that state; the retry takes the parked call,
+//! hands the answers to the waiting upstream requests and goes on waiting for the result (or
+//! for the next request).
+//!
+//! The state is a random token bound to the caller's scope: another caller's retry, an
+//! expired token or a retry on another replica gets a clear error and reaches nothing.
+//! Parked calls are bounded in number and in age; the upstream's time-out bounds how long a
+//! relayed request waits, so an agent that never retries costs one upstream call.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex as StdMutex;
+use std::time::{Duration, Instant};
+
+use rmcp::ErrorData;
+use rmcp::model::{InputRequests, InputRequiredResult, InputResponses};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::gateway::Outcome;
+use crate::random;
+use crate::upstream::InputAsk;
+
+/// Most calls parked at once; a call that would be one more fails with a clear error.
+const MAX_PARKED: usize = 1024;
+/// How long a parked call waits for its retry before it is cancelled.
+const PARKED_TTL: Duration = Duration::from_secs(15 * 60);
+
+/// A call in progress, with what the agent must still answer.
+pub(crate) struct Running {
+    /// The gateway call, running on a task of its own so that it outlives one round.
+    pub(crate) task: JoinHandle<Outcome>,
+    /// The upstream requests that come up while it runs.
+    pub(crate) asks: mpsc::Receiver<InputAsk>,
+    /// Cancels the gateway call.
+    pub(crate) cancel: CancellationToken,
+}
+
+/// A call parked between rounds.
+struct Parked {
+    scope: String,
+    /// Taken when the call is resumed; a parked call dropped with it still here (expired,
+    /// or the gateway stopping) is cancelled.
+    running: Option<Running>,
+    /// The requests sent to the agent, by the key the agent answers under.
+    waiting: BTreeMap<String, oneshot::Sender<Result<Value, ErrorData>>>,
+    parked_at: Instant,
+}
+
+impl Drop for Parked {
+    fn drop(&mut self) {
+        if let Some(running) = &self.running {
+            running.cancel.cancel();
+        }
+    }
+}
+
+/// How one round of a call ended.
+pub(crate) enum Round {
+    /// The call finished.
+    Done(Outcome),
+    /// The call needs the agent's input; this is the `input_required` result to send.
+    NeedsInput(InputRequiredResult),
+    /// The call could not go on.
+    Failed(ErrorData),
+}
+
+/// The parked calls of one gateway.
+#[derive(Default)]
+pub(crate) struct ParkedCalls {
+    calls: StdMutex<HashMap<String, Parked>>,
+}
+
+impl ParkedCalls {
+    /// Take the call parked under `state` for `scope`, hand it the agent's `responses`, and
+    /// return it to be driven again.
+    pub(crate) fn resume(
+        &self,
+        state: &str,
+        scope: &str,
+        responses: Option<InputResponses>,
+    ) -> Result<Running, ErrorData> {
+        let parked = {
+            let mut calls = self.calls.lock().map_err(|_| gone())?;
+            match calls.get(state) {
+                Some(p) if p.scope == scope => calls.remove(state),
+                _ => None,
+            }
+        };
+        let Some(mut parked) = parked else { return Err(gone()) };
+        let mut responses = responses.unwrap_or_default();
+        for (key, reply) in std::mem::take(&mut parked.waiting) {
+            let answer = match responses.remove(&key) {
+                Some(value) => Ok(value),
+                None => {
+                    Err(ErrorData::invalid_request(format!("the agent's retry carried no answer under `{key}`"), None))
+                }
+            };
+            // The upstream may have stopped waiting (its time-out); the result still comes.
+            let _ = reply.send(answer);
+        }
+        parked.running.take().ok_or_else(gone)
+    }
+
+    /// Drive `running` until it finishes or needs the agent's input; in the latter case,
+    /// park it and return the `input_required` result. `cancelled` is the agent request's
+    /// own cancellation, which cancels the call.
+    pub(crate) async fn drive(&self, mut running: Running, scope: &str, cancelled: CancellationToken) -> Round {
+        let first = tokio::select! {
+            outcome = &mut running.task => return finished(outcome),
+            ask = running.asks.recv() => ask,
+            () = cancelled.cancelled() => {
+                running.cancel.cancel();
+                return Round::Failed(ErrorData::internal_error("the call was cancelled", None));
+            }
+        };
+        let Some(first) = first else {
+            // Nobody can ask any more: the call is ending.
+            return finished((&mut running.task).await);
+        };
+        let mut requests = InputRequests::new();
+        let mut waiting = BTreeMap::new();
+        let mut ask = Some(first);
+        while let Some(InputAsk { request, reply }) = ask.take() {
+            let key = format!("input-{}", waiting.len() + 1);
+            requests.insert(key.clone(), request);
+            waiting.insert(key, reply);
+            // Requests that came up together go out together.
+            ask = running.asks.try_recv().ok();
+        }
+        let state = token();
+        let parked = Parked { scope: scope.to_owned(), running: Some(running), waiting, parked_at: Instant::now() };
+        let kept = match self.calls.lock() {
+            Ok(mut calls) => {
+                calls.retain(|_, p| p.parked_at.elapsed() < PARKED_TTL);
+                calls.len() < MAX_PARKED && calls.insert(state.clone(), parked).is_none()
+            }
+            Err(_) => false,
+        };
+        if !kept {
+            return Round::Failed(ErrorData::internal_error(
+                format!("toolshape already holds {MAX_PARKED} calls waiting for their agents' input; try again later"),
+                None,
+            ));
+        }
+        Round::NeedsInput(InputRequiredResult::new(Some(requests), Some(state)))
+    }
+}
+
+fn finished(joined: Result<Outcome, tokio::task::JoinError>) -> Round {
+    match joined {
+        Ok(outcome) => Round::Done(outcome),
+        Err(e) => Round::Failed(ErrorData::internal_error(format!("the call stopped: {e}"), None)),
+    }
+}
+
+/// The error for a state that names no call parked for this caller.
+fn gone() -> ErrorData {
+    ErrorData::invalid_params(
+        "requestState names no call waiting for input here: it expired, belongs to another caller, or was made \
+         by another toolshape replica; call the tool again",
+        None,
+    )
+}
+
+/// A fresh, unguessable state token.
+fn token() -> String {
+    let mut b = [0u8; 16];
+    random::fill(&mut b);
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::{ElicitRequest, ElicitRequestParams, InputRequest};
+    use toolshape_shape::{Envelope, ShapeReport};
+
+    fn outcome(text: &str) -> Outcome {
+        Outcome {
+            text: text.to_owned(),
+            envelope: Envelope::error(text),
+            report: ShapeReport::default(),
+            failure: None,
+            tools_changed: false,
+        }
+    }
+
+    fn elicitation() -> InputRequest {
+        let params: ElicitRequestParams = serde_json::from_value(serde_json::json!({
+            "message": "Your name?",
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
+        }))
+        .unwrap();
+        InputRequest::Elicitation(ElicitRequest::new(params))
+    }
+
+    /// A call that asks the agent once and finishes with what it was answered.
+    fn asking_call() -> (Running, CancellationToken) {
+        let (tx, asks) = mpsc::channel(8);
+        let cancel = CancellationToken::new();
+        let stop = cancel.clone();
+        let task = tokio::spawn(async move {
+            let (reply, answer) = oneshot::channel();
+            tx.send(InputAsk { request: elicitation(), reply }).await.unwrap();
+            tokio::select! {
+                a = answer => match a {
+                    Ok(Ok(v)) => outcome(&v.to_string()),
+                    Ok(Err(e)) => outcome(&format!("error: {}", e.message)),
+                    Err(_) => outcome("dropped"),
+                },
+                () = stop.cancelled() => outcome("cancelled"),
+            }
+        });
+        (Running { task, asks, cancel: cancel.clone() }, cancel)
+    }
+
+    fn responses(key: &str, value: Value) -> InputResponses {
+        InputResponses::from([(key.to_owned(), value)])
+    }
+
+    #[tokio::test]
+    async fn a_call_that_asks_is_parked_and_resumed_with_the_answer() {
+        let parked = ParkedCalls::default();
+        let (running, _) = asking_call();
+        let Round::NeedsInput(asked) = parked.drive(running, "s1", CancellationToken::new()).await else {
+            panic!("the call did not ask")
+        };
+        let requests = asked.input_requests.unwrap();
+        assert_eq!(requests.keys().collect::<Vec<_>>(), ["input-1"]);
+        let state = asked.request_state.unwrap();
+        assert_eq!(state.len(), 32);
+        let running = parked.resume(&state, "s1", Some(responses("input-1", serde_json::json!({"a": 1})))).unwrap();
+        let Round::Done(done) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!("not done") };
+        assert_eq!(done.text, r#"{"a":1}"#);
+        // A state is good for one retry.
+        assert!(parked.resume(&state, "s1", None).is_err());
+    }
+
+    #[tokio::test]
+    async fn another_callers_state_reaches_nothing() {
+        let parked = ParkedCalls::default();
+        let (running, cancel) = asking_call();
+        let Round::NeedsInput(asked) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
+        let state = asked.request_state.unwrap();
+        let err = parked.resume(&state, "s2", None).err().unwrap();
+        assert!(err.message.contains("names no call waiting"), "{}", err.message);
+        assert!(parked.resume("not-a-state", "s1", None).is_err());
+        // The rightful caller still gets its call, untouched by the attempts.
+        assert!(!cancel.is_cancelled());
+        assert!(parked.resume(&state, "s1", None).is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_retry_without_the_answer_tells_the_upstream_so() {
+        let parked = ParkedCalls::default();
+        let (running, _) = asking_call();
+        let Round::NeedsInput(asked) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
+        let running = parked.resume(&asked.request_state.unwrap(), "s1", Some(InputResponses::new())).unwrap();
+        let Round::Done(done) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
+        assert!(done.text.contains("carried no answer under `input-1`"), "{}", done.text);
+    }
+
+    #[tokio::test]
+    async fn a_call_that_never_asks_is_done_in_one_round() {
+        let parked = ParkedCalls::default();
+        let (_tx, asks) = mpsc::channel(1);
+        let task = tokio::spawn(async { outcome("plain") });
+        let running = Running { task, asks, cancel: CancellationToken::new() };
+        let Round::Done(done) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
+        assert_eq!(done.text, "plain");
+    }
+
+    #[tokio::test]
+    async fn cancelling_the_agent_request_cancels_the_call() {
+        let parked = ParkedCalls::default();
+        let (_tx, asks) = mpsc::channel(1);
+        let cancel = CancellationToken::new();
+        let stop = cancel.clone();
+        let task = tokio::spawn(async move {
+            stop.cancelled().await;
+            outcome("cancelled")
+        });
+        let agent = CancellationToken::new();
+        agent.cancel();
+        let round = parked.drive(Running { task, asks, cancel: cancel.clone() }, "s1", agent).await;
+        assert!(matches!(round, Round::Failed(_)));
+        assert!(cancel.is_cancelled());
+    }
+
+    #[tokio::test]
+    async fn a_parked_call_never_resumed_is_cancelled_when_dropped() {
+        let (running, cancel) = asking_call();
+        {
+            let parked = ParkedCalls::default();
+            let Round::NeedsInput(_) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
+            assert!(!cancel.is_cancelled());
+        }
+        assert!(cancel.is_cancelled());
+    }
+}
