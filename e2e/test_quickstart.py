@@ -207,8 +207,10 @@ async def test_result_read_narrows_and_refuses_a_tampered_cursor(tmp_path):
         assert "cursor" in tampered.summary.lower()
 
 
-async def test_progress_is_forwarded_and_concurrent_calls_are_matched(tmp_path):
-    async with quickstart(tmp_path) as s:
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+@pytest.mark.parametrize("agent", ["stdio", "http"])
+async def test_progress_is_forwarded_and_concurrent_calls_are_matched(tmp_path, agent, mode):
+    async with quickstart(tmp_path, transport=agent, mode=mode) as s:
         seen: list[float] = []
 
         async def on_progress(progress, total, message):
@@ -291,9 +293,10 @@ async def test_a_2026_agent_hears_of_list_changes_on_its_subscription(tmp_path, 
         assert bonus.status == "ok" and "bonus! hello, e2e" in json.dumps(bonus.data)
 
 
-async def test_cancellation_reaches_the_upstream(tmp_path):
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_cancellation_reaches_the_upstream(tmp_path, mode):
     config = {"upstreams": {"tracker": harness.sample_stdio()}, "defaults": {"budget_tokens": 1500}}
-    async with harness.gateway(tmp_path, config) as s:
+    async with harness.gateway(tmp_path, config, mode=mode) as s:
         assert (await s.envelope("tracker_light_status")).status == "ok"
         with anyio.move_on_after(1.0) as scope:
             await s.client.call_tool("tracker_slow", {"ms": 30_000})
