@@ -5,9 +5,13 @@ tiktoken), whatever the call: a masked result cut to its budget, a page read wit
 
 from __future__ import annotations
 
+import json
+import signal
 import sqlite3
+import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -69,3 +73,69 @@ async def test_every_call_writes_one_span_matching_what_the_model_read(tmp_path,
     assert masked["tokens_before"] > 50 * masked["tokens_after"], dict(masked)
     assert masked["records_omitted"] > 0 and masked["records_kept"] > 0
     assert rows[3]["status"] == "error" and rows[3]["tokens_before"] == 0
+
+
+def rpc(proc: subprocess.Popen[bytes], message: dict[str, Any]) -> None:
+    assert proc.stdin is not None
+    proc.stdin.write((json.dumps(message) + "\n").encode())
+    proc.stdin.flush()
+
+
+def answer(proc: subprocess.Popen[bytes], id: int) -> dict[str, Any]:
+    """The response to request `id` (notifications before it are skipped)."""
+    assert proc.stdout is not None
+    while True:
+        line = proc.stdout.readline()
+        assert line, "toolshape closed its output"
+        message = json.loads(line)
+        if message.get("id") == id:
+            return message
+
+
+@pytest.mark.parametrize("agent", ["stdio", "http"])
+async def test_sigterm_right_after_a_call_still_writes_its_span(tmp_path, agent):
+    """Agents, service managers and containers stop a server with SIGTERM. toolshape stops
+    cleanly on it (exit status 0, not death by the signal): the upstreams are stopped and the
+    span of a call answered a moment before is written."""
+    spans = tmp_path / "spans.sqlite"
+    config = {
+        "upstreams": {"tracker": harness.sample_stdio()},
+        "defaults": {"budget_tokens": 2000},
+        "telemetry": {"spans": str(spans)},
+    }
+    if agent == "http":
+        async with harness.gateway(tmp_path, config, transport="http") as s:
+            env = await s.envelope("tracker_light_status", {})
+            assert env.status == "ok", env.summary
+            proc = s.proc
+            assert proc is not None
+            harness.stop(proc)
+        status = proc.returncode
+    else:
+        cfg = harness.write_config(tmp_path / "toolshape.yaml", config)
+        with open(tmp_path / "toolshape.log", "w") as log:
+            proc = subprocess.Popen(
+                [str(harness.TOOLSHAPE), "serve", "--config", str(cfg)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                env=harness.base_env(),
+                cwd=str(harness.REPO),
+            )
+            try:
+                client = {"name": "sigterm-test", "version": "0"}
+                rpc(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                           "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client}})
+                answer(proc, 1)
+                rpc(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+                rpc(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                           "params": {"name": "tracker_light_status", "arguments": {}}})
+                result = answer(proc, 2)["result"]
+                assert result["structuredContent"]["status"] == "ok", result
+                proc.send_signal(signal.SIGTERM)
+                status = proc.wait(15)
+            finally:
+                harness.stop(proc)
+    assert status == 0, f"toolshape died of the signal (status {status}):\n{harness.tail(tmp_path / 'toolshape.log')}"
+    rows = read_spans(spans, 1, timeout=2.0)
+    assert [r["tool"] for r in rows] == ["tracker_light_status"], [dict(r) for r in rows]

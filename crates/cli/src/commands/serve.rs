@@ -120,17 +120,47 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Failure> {
                 let shutdown = tokio_util::sync::CancellationToken::new();
                 let trigger = shutdown.clone();
                 tokio::spawn(async move {
-                    let _ = tokio::signal::ctrl_c().await;
-                    tracing::info!("interrupted; shutting down");
+                    stop_requested().await;
                     trigger.cancel();
                 });
                 toolshape_gateway::serve_http_with(gateway.clone(), http_options, shutdown, None).await
             }
-            None => toolshape_gateway::serve_stdio(gateway.clone()).await,
+            None => tokio::select! {
+                served = toolshape_gateway::serve_stdio(gateway.clone()) => served,
+                () = stop_requested() => Ok(()),
+            },
         };
         gateway.shutdown().await;
         served.map_err(|e| Failure::input(e.into()))
     });
     spans.flush();
     served
+}
+
+/// Resolves when toolshape is asked to stop: SIGINT (a terminal's Ctrl-C) or SIGTERM (what
+/// agents, service managers and container runtimes send). Stopping this way, not dying of the
+/// signal, is what stops the upstreams and writes the last spans.
+async fn stop_requested() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => tracing::info!("interrupted; shutting down"),
+                    _ = terminate.recv() => tracing::info!("asked to terminate; shutting down"),
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot watch for SIGTERM; only Ctrl-C stops toolshape cleanly");
+                let _ = tokio::signal::ctrl_c().await;
+                tracing::info!("interrupted; shutting down");
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("interrupted; shutting down");
+    }
 }
