@@ -6,14 +6,19 @@
 //!   and when the queue is full it is dropped and counted ([`SinkStats::dropped`]).
 //! - Everything slow (counting the pre-shaping tokens, SQLite, export) happens on one
 //!   background thread, after the response has gone out.
+//! - That thread gathers spans for up to `LINGER` (100 ms, less when a flush asks or the
+//!   queue is half full) and writes them in one transaction: a commit per call would cost the
+//!   gateway more CPU than the call itself, on the same cores the agent and the upstreams
+//!   need. While gathering it is parked, not waiting on the queue, so recording a span wakes
+//!   nobody (a send to a waiting receiver is a system call on the caller's thread).
 //! - Pre-shaping results larger than [`TelemetryConfig::exact_count_limit`], or met while the
 //!   queue is more than half full, are estimated (bytes / 4) and marked as estimated.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::thread::JoinHandle;
+use std::thread::{JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
 use toolshape_tokens::{Encoding, Tokenizer};
@@ -150,6 +155,8 @@ struct Shared {
     estimated: AtomicU64,
     processed: Mutex<u64>,
     progressed: Condvar,
+    /// Set by a flush or a filling queue: stop gathering and write.
+    hurry: AtomicBool,
 }
 
 impl Shared {
@@ -165,6 +172,10 @@ pub struct Telemetry {
     shared: Arc<Shared>,
     metrics: Option<Arc<Metrics>>,
     worker: Option<JoinHandle<()>>,
+    /// The background thread, to wake when it should stop gathering.
+    worker_thread: Thread,
+    /// How many spans waiting make the background thread write at once.
+    batch_limit: u64,
     span_log: Option<PathBuf>,
 }
 
@@ -178,6 +189,9 @@ impl std::fmt::Debug for Telemetry {
 const DROP_FLUSH_TIMEOUT: Duration = Duration::from_secs(5);
 /// The most spans written in one SQLite transaction.
 const BATCH: usize = 256;
+/// How long the background thread gathers spans before writing them (unless a flush asks
+/// sooner, or a batch is full).
+const LINGER: Duration = Duration::from_millis(100);
 
 impl Telemetry {
     /// Open the span log (creating it and its folder) and start the background thread.
@@ -188,6 +202,8 @@ impl Telemetry {
             None => None,
         };
         let capacity = config.queue_capacity.max(1);
+        // Write before the queue can fill up behind the gathering.
+        let batch_limit = (capacity / 2).clamp(1, BATCH);
         let (sender, receiver) = sync_channel(capacity);
         let shared = Arc::new(Shared::default());
         let worker = Worker {
@@ -199,6 +215,7 @@ impl Telemetry {
             tokenizer: Tokenizer::new(config.encoding),
             exact_count_limit: config.exact_count_limit,
             backlog_limit: (capacity / 2) as u64,
+            batch_limit,
             failures_logged: 0,
         };
         let handle = std::thread::Builder::new()
@@ -207,6 +224,8 @@ impl Telemetry {
             .map_err(TelemetryError::Thread)?;
         Ok(Telemetry {
             sender: Some(sender),
+            worker_thread: handle.thread().clone(),
+            batch_limit: batch_limit as u64,
             shared,
             metrics: config.metrics,
             worker: Some(handle),
@@ -223,6 +242,12 @@ impl Telemetry {
     pub fn metrics(&self) -> Option<&Arc<Metrics>> {
         self.metrics.as_ref()
     }
+
+    /// Make the background thread write what it has gathered now.
+    fn hurry(&self) {
+        self.shared.hurry.store(true, Ordering::Release);
+        self.worker_thread.unpark();
+    }
 }
 
 impl SpanSink for Telemetry {
@@ -231,11 +256,18 @@ impl SpanSink for Telemetry {
         if let Some(metrics) = &self.metrics {
             metrics.record_call(&span);
         }
+        // Counted before it is sent, so that a flush racing with the worker never sees more
+        // processed than queued.
+        self.shared.queued.fetch_add(1, Ordering::Relaxed);
         match sender.try_send(span) {
             Ok(()) => {
-                self.shared.queued.fetch_add(1, Ordering::Relaxed);
+                let queued = self.shared.queued.load(Ordering::Relaxed);
+                if queued.saturating_sub(self.shared.processed()) >= self.batch_limit {
+                    self.hurry();
+                }
             }
             Err(TrySendError::Full(span) | TrySendError::Disconnected(span)) => {
+                self.shared.queued.fetch_sub(1, Ordering::Relaxed);
                 self.shared.dropped.fetch_add(1, Ordering::Relaxed);
                 if let Some(metrics) = &self.metrics {
                     // The call was counted above; its pre-shaping size is still worth a guess.
@@ -249,6 +281,9 @@ impl SpanSink for Telemetry {
     fn flush(&self, timeout: Duration) -> bool {
         let target = self.shared.queued.load(Ordering::Relaxed);
         let deadline = Instant::now() + timeout;
+        if self.shared.processed() < target {
+            self.hurry();
+        }
         let mut processed = self.shared.processed.lock().unwrap_or_else(PoisonError::into_inner);
         while *processed < target {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -295,6 +330,7 @@ struct Worker {
     tokenizer: Tokenizer,
     exact_count_limit: usize,
     backlog_limit: u64,
+    batch_limit: usize,
     failures_logged: u64,
 }
 
@@ -302,11 +338,22 @@ impl Worker {
     fn run(mut self) {
         while let Ok(first) = self.receiver.recv() {
             let mut batch = vec![first];
-            while batch.len() < BATCH {
-                match self.receiver.try_recv() {
-                    Ok(span) => batch.push(span),
-                    Err(_) => break,
+            let deadline = Instant::now() + LINGER;
+            loop {
+                while batch.len() < BATCH {
+                    match self.receiver.try_recv() {
+                        Ok(span) => batch.push(span),
+                        Err(_) => break,
+                    }
                 }
+                if batch.len() >= self.batch_limit || self.shared.hurry.swap(false, Ordering::AcqRel) {
+                    break;
+                }
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                std::thread::park_timeout(left);
             }
             self.handle(&mut batch);
             let mut processed = self.shared.processed.lock().unwrap_or_else(PoisonError::into_inner);

@@ -245,3 +245,33 @@ proptest! {
         prop_assert_eq!(report.estimated_calls, estimated as u64);
     }
 }
+
+/// An exporter that records the size of every batch it is given.
+struct Batches(Arc<Mutex<Vec<usize>>>);
+
+impl SpanExport for Batches {
+    fn export(&mut self, spans: &[Span]) {
+        self.0.lock().unwrap().push(spans.len());
+    }
+}
+
+#[test]
+fn spans_recorded_together_are_written_together_and_a_flush_does_not_wait_for_the_linger() {
+    let batches = Arc::new(Mutex::new(Vec::new()));
+    let export: Arc<Mutex<dyn SpanExport>> = Arc::new(Mutex::new(Batches(batches.clone())));
+    let telemetry = Telemetry::start(TelemetryConfig { export: Some(export), ..TelemetryConfig::default() }).unwrap();
+    for i in 0..100 {
+        telemetry.record(Span { tokens_before: TokensBefore::Exact(i), ..Span::new("t", CallStatus::Ok) });
+    }
+    assert!(telemetry.flush(Duration::from_secs(10)));
+    let sizes = batches.lock().unwrap().clone();
+    assert_eq!(sizes.iter().sum::<usize>(), 100, "{sizes:?}");
+    // Recording 100 spans takes microseconds; the writer gathers for 100 ms, so a few
+    // transactions hold them all, not one per span.
+    assert!(sizes.len() <= 10, "{} batches: {sizes:?}", sizes.len());
+
+    // One more span, then a flush shorter than the linger: the flush cuts the gathering short.
+    telemetry.record(Span::new("t", CallStatus::Ok));
+    assert!(telemetry.flush(Duration::from_millis(90)), "the flush waited for the linger");
+    assert_eq!(batches.lock().unwrap().iter().sum::<usize>(), 101);
+}
