@@ -38,6 +38,15 @@ const tools = [
   ["test_sampling", "Asks the client to sample", { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] }],
   ["test_elicitation", "Asks the client for input", { type: "object", properties: { message: { type: "string" } } }],
   ["test_reconnection", "Answers after a short wait", empty],
+  // The 2026-07-28 input_required scenarios. This server speaks the handshake protocol and
+  // asks with ordinary requests; toolshape turns each into an `input_required` round for a
+  // 2026-07-28 agent (the keys are toolshape's, not the ones the scenarios' own examples use).
+  ["test_input_required_result_sampling", "Asks the client to sample once", empty],
+  ["test_input_required_result_elicitation", "Asks the client for a name", empty],
+  ["test_input_required_result_request_state", "Asks the client to confirm", empty],
+  ["test_input_required_result_multi_round", "Asks the client twice, one after the other", empty],
+  ["test_input_required_result_tampered_state", "Asks the client to confirm", empty],
+  ["test_input_required_result_capabilities", "Asks for elicitation if it can, then for sampling", empty],
   [
     "json_schema_2020_12_tool",
     "A tool whose schema uses JSON Schema 2020-12 keywords",
@@ -50,6 +59,25 @@ const tools = [
     },
   ],
 ].map(([name, description, inputSchema]) => ({ name, description, inputSchema }));
+
+/** A sampling request with one user message. */
+function sample(extra, text) {
+  return extra.sendRequest(
+    { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text } }], maxTokens: 100 } },
+    CreateMessageResultSchema,
+  );
+}
+
+/** A form elicitation asking for one required field. */
+function elicit(extra, message, field, type) {
+  return extra.sendRequest(
+    {
+      method: "elicitation/create",
+      params: { message, requestedSchema: { type: "object", properties: { [field]: { type } }, required: [field] } },
+    },
+    ElicitResultSchema,
+  );
+}
 
 const server = new Server(
   { name: "toolshape-conformance-fixture", version: "0.1.0" },
@@ -128,6 +156,34 @@ server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
         ElicitResultSchema,
       );
       return { content: [{ type: "text", text: `User response: ${JSON.stringify(r)}` }] };
+    }
+    case "test_input_required_result_sampling": {
+      const r = await sample(extra, "What is the capital of France?");
+      return { content: [{ type: "text", text: `LLM response: ${r.content?.text ?? ""}` }] };
+    }
+    case "test_input_required_result_elicitation": {
+      const r = await elicit(extra, "What is your name?", "name", "string");
+      return { content: [{ type: "text", text: `Hello, ${r.content?.name ?? "stranger"}!` }] };
+    }
+    case "test_input_required_result_request_state":
+    case "test_input_required_result_tampered_state": {
+      const r = await elicit(extra, "Please confirm", "ok", "boolean");
+      return { content: [{ type: "text", text: `state-ok: ${JSON.stringify(r.content ?? {})}` }] };
+    }
+    case "test_input_required_result_multi_round": {
+      const first = await elicit(extra, "Step 1: What is your name?", "name", "string");
+      const second = await elicit(extra, "Step 2: What is your favorite color?", "color", "string");
+      return { content: [{ type: "text", text: `${first.content?.name} likes ${second.content?.color}` }] };
+    }
+    case "test_input_required_result_capabilities": {
+      let asked = "";
+      try {
+        asked = JSON.stringify((await elicit(extra, "What is your name?", "name", "string")).content);
+      } catch {
+        // Not offered by this client: sampling it is.
+      }
+      const r = await sample(extra, "Say hello");
+      return { content: [{ type: "text", text: `elicited ${asked || "nothing"}; sampled ${r.content?.text ?? ""}` }] };
     }
     case "test_reconnection":
       await sleep(200);

@@ -101,13 +101,21 @@ pub(crate) struct InputAsk {
 
 impl ProgressSink {
     /// Whether two calls come from the same agent session: same scope and the same peer.
+    /// 2026-07-28 has no sessions (each HTTP request has a peer of its own): two such calls
+    /// are one caller when their scope is the same.
     fn same_session(&self, other: &ProgressSink) -> bool {
-        let same_peer = match (self.peer.peer_info(), other.peer.peer_info()) {
-            (Some(a), Some(b)) => Arc::ptr_eq(&a, &b),
-            (None, None) => true,
+        if self.session != other.session {
+            return false;
+        }
+        match (&self.inputs, &other.inputs) {
+            (Some(_), Some(_)) => true,
+            (None, None) => match (self.peer.peer_info(), other.peer.peer_info()) {
+                (Some(a), Some(b)) => Arc::ptr_eq(&a, &b),
+                (None, None) => true,
+                _ => false,
+            },
             _ => false,
-        };
-        self.session == other.session && same_peer
+        }
     }
 }
 
@@ -1566,6 +1574,31 @@ mod tests {
         let (two, _b) = agent(TestAgent { reply: Some("from two"), sampling: true }).await;
         let _first = shared.begin_call(call_of(&one, "same", 1));
         let _second = shared.begin_call(call_of(&two, "same", 2));
+        assert!(matches!(shared.attribute(None), Attribution::Ambiguous(2)));
+    }
+
+    #[tokio::test]
+    async fn calls_without_sessions_are_one_caller_by_scope() {
+        let shared = shared(Duration::from_secs(5));
+        let (one, _a) = agent(TestAgent { reply: Some("from one"), sampling: true }).await;
+        let (two, _b) = agent(TestAgent { reply: Some("from two"), sampling: true }).await;
+        let modern = |session: &Running<RoleServer, AgentSide>, scope: &str, id: i64| {
+            let (asks, _) = mpsc::channel(1);
+            let mut sink = call_of(session, scope, id);
+            sink.inputs = Some(Arc::new(AgentInputs { asks, capabilities: None }));
+            sink
+        };
+        let first = shared.begin_call(modern(&one, "same", 1));
+        let second = shared.begin_call(modern(&two, "same", 2));
+        // Each request its own peer, one scope: one caller, and its newest call is asked.
+        let Attribution::One(call) = shared.attribute(None) else { panic!("not attributed") };
+        assert_eq!(call.agent.request_id, RequestId::Number(2));
+        // Another scope, or a session-holding call of the same scope, is someone else.
+        let third = shared.begin_call(modern(&two, "other", 3));
+        assert!(matches!(shared.attribute(None), Attribution::Ambiguous(2)));
+        drop((first, second, third));
+        let _modern = shared.begin_call(modern(&one, "same", 4));
+        let _session = shared.begin_call(call_of(&one, "same", 5));
         assert!(matches!(shared.attribute(None), Attribution::Ambiguous(2)));
     }
 
