@@ -17,7 +17,9 @@ use std::sync::Mutex as StdMutex;
 use std::time::{Duration, Instant};
 
 use rmcp::ErrorData;
-use rmcp::model::{InputRequests, InputRequiredResult, InputResponses};
+#[expect(deprecated, reason = "sampling is relayed for the agents that still offer it")]
+use rmcp::model::CreateMessageResult;
+use rmcp::model::{ElicitResult, InputRequest, InputRequests, InputRequiredResult, InputResponses};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -49,7 +51,7 @@ struct Parked {
     /// or the gateway stopping) is cancelled.
     running: Option<Running>,
     /// The requests sent to the agent, by the key the agent answers under.
-    waiting: BTreeMap<String, oneshot::Sender<Result<Value, ErrorData>>>,
+    waiting: BTreeMap<String, Waiting>,
     parked_at: Instant,
 }
 
@@ -58,6 +60,46 @@ impl Drop for Parked {
         if let Some(running) = &self.running {
             running.cancel.cancel();
         }
+    }
+}
+
+/// One upstream request the agent was asked.
+struct Waiting {
+    /// What the answer must be.
+    kind: AnswerKind,
+    reply: oneshot::Sender<Result<Value, ErrorData>>,
+}
+
+/// The result an input request is answered with.
+#[derive(Clone, Copy)]
+enum AnswerKind {
+    Sampling,
+    Elicitation,
+    Other,
+}
+
+impl AnswerKind {
+    fn of(request: &InputRequest) -> AnswerKind {
+        match request {
+            InputRequest::CreateMessage(_) => AnswerKind::Sampling,
+            InputRequest::Elicitation(_) => AnswerKind::Elicitation,
+            _ => AnswerKind::Other,
+        }
+    }
+
+    /// Why `value` is not an answer of this kind, if it is not.
+    #[expect(deprecated, reason = "sampling is relayed for the agents that still offer it")]
+    fn mismatch(self, value: &Value) -> Option<String> {
+        let (what, parsed) = match self {
+            AnswerKind::Sampling => {
+                ("a sampling result", serde_json::from_value::<CreateMessageResult>(value.clone()).err())
+            }
+            AnswerKind::Elicitation => {
+                ("an elicitation result", serde_json::from_value::<ElicitResult>(value.clone()).err())
+            }
+            AnswerKind::Other => return None,
+        };
+        parsed.map(|e| format!("is not {what}: {e}"))
     }
 }
 
@@ -95,7 +137,19 @@ impl ParkedCalls {
         };
         let Some(mut parked) = parked else { return Err(gone()) };
         let mut responses = responses.unwrap_or_default();
-        for (key, reply) in std::mem::take(&mut parked.waiting) {
+        // An answer of the wrong shape is the agent's mistake: it is told so, and the call
+        // stays parked under the same state for a corrected retry.
+        let wrong = parked.waiting.iter().find_map(|(key, waiting)| {
+            let value = responses.get(key)?;
+            waiting.kind.mismatch(value).map(|why| format!("the answer under `{key}` {why}"))
+        });
+        if let Some(message) = wrong {
+            if let Ok(mut calls) = self.calls.lock() {
+                calls.insert(state.to_owned(), parked);
+            }
+            return Err(ErrorData::invalid_params(message, None));
+        }
+        for (key, Waiting { reply, .. }) in std::mem::take(&mut parked.waiting) {
             let answer = match responses.remove(&key) {
                 Some(value) => Ok(value),
                 None => {
@@ -129,8 +183,8 @@ impl ParkedCalls {
         let mut ask = Some(first);
         while let Some(InputAsk { request, reply }) = ask.take() {
             let key = format!("input-{}", waiting.len() + 1);
-            requests.insert(key.clone(), request);
-            waiting.insert(key, reply);
+            waiting.insert(key.clone(), Waiting { kind: AnswerKind::of(&request), reply });
+            requests.insert(key, request);
             // Requests that came up together go out together.
             ask = running.asks.try_recv().ok();
         }
@@ -236,9 +290,10 @@ mod tests {
         assert_eq!(requests.keys().collect::<Vec<_>>(), ["input-1"]);
         let state = asked.request_state.unwrap();
         assert_eq!(state.len(), 32);
-        let running = parked.resume(&state, "s1", Some(responses("input-1", serde_json::json!({"a": 1})))).unwrap();
+        let answer = serde_json::json!({"action": "decline"});
+        let running = parked.resume(&state, "s1", Some(responses("input-1", answer))).unwrap();
         let Round::Done(done) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!("not done") };
-        assert_eq!(done.text, r#"{"a":1}"#);
+        assert_eq!(done.text, r#"{"action":"decline"}"#);
         // A state is good for one retry.
         assert!(parked.resume(&state, "s1", None).is_err());
     }
@@ -265,6 +320,21 @@ mod tests {
         let running = parked.resume(&asked.request_state.unwrap(), "s1", Some(InputResponses::new())).unwrap();
         let Round::Done(done) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
         assert!(done.text.contains("carried no answer under `input-1`"), "{}", done.text);
+    }
+
+    #[tokio::test]
+    async fn an_answer_of_the_wrong_shape_is_refused_and_the_call_waits_for_a_better_one() {
+        let parked = ParkedCalls::default();
+        let (running, cancel) = asking_call();
+        let Round::NeedsInput(asked) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
+        let state = asked.request_state.unwrap();
+        let err = parked.resume(&state, "s1", Some(responses("input-1", serde_json::json!(12345)))).err().unwrap();
+        assert!(err.message.contains("the answer under `input-1` is not an elicitation result"), "{}", err.message);
+        assert!(!cancel.is_cancelled());
+        let accepted = serde_json::json!({"action": "accept", "content": {"name": "Ada"}});
+        let running = parked.resume(&state, "s1", Some(responses("input-1", accepted))).unwrap();
+        let Round::Done(done) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
+        assert!(done.text.contains("Ada"), "{}", done.text);
     }
 
     #[tokio::test]
