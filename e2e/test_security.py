@@ -77,35 +77,38 @@ def served(tmp: Path) -> Iterator[tuple[str, Path]]:
 
 
 @asynccontextmanager
-async def connect(url: str, log: Path, token: str) -> AsyncIterator[harness.Session]:
-    """An MCP session as the principal whose bearer token is `token`."""
+async def connect(url: str, log: Path, token: str, mode: str = "legacy") -> AsyncIterator[harness.Session]:
+    """An MCP client as the principal whose bearer token is `token`: a session begun with
+    `initialize` (`legacy`), or 2026-07-28 requests with no session at all."""
     async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http:
-        async with Client(streamable_http_client(url, http_client=http), mode="legacy") as client:
+        async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
             yield harness.Session(client, config(), log, "http")
 
 
-async def test_a_principal_with_a_profile_sees_only_its_tools(tmp_path):
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_a_principal_with_a_profile_sees_only_its_tools(tmp_path, mode):
     with served(tmp_path) as (url, log):
-        async with connect(url, log, TRIAGE) as triager:
+        async with connect(url, log, TRIAGE, mode) as triager:
             assert sorted(await triager.tool_names()) == ["open_issues", "result_read"]
             first = await triager.envelope("open_issues")
             assert first.status == "partial", first.summary
             # A tool of the upstream outside the profile: listed for alice, not callable here.
             refused = harness.parse_envelope(await triager.call("tracker_get_issue", {"number": 1}))
             assert refused.status == "error", refused.summary
-        async with connect(url, log, ALICE) as alice:
+        async with connect(url, log, ALICE, mode) as alice:
             assert {"open_issues", "tracker_get_issue", "result_read"} <= set(await alice.tool_names())
 
 
-async def test_another_principal_cannot_read_a_cursor(tmp_path):
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_another_principal_cannot_read_a_cursor(tmp_path, mode):
     with served(tmp_path) as (url, log):
-        async with connect(url, log, ALICE) as alice:
+        async with connect(url, log, ALICE, mode) as alice:
             first = await alice.envelope("open_issues")
             assert first.status == "partial" and first.next, first.summary
             page = await alice.envelope(first.next["tool"], first.next["arguments"])
             own_titles = [r["title"] for r in harness.page_records(page)]
             assert own_titles, page.summary
-            async with connect(url, log, TRIAGE) as triager:
+            async with connect(url, log, TRIAGE, mode) as triager:
                 stolen = harness.parse_envelope(await triager.call(first.next["tool"], first.next["arguments"]))
                 assert stolen.status == "error", stolen.summary
                 assert stolen.data is None and stolen.next is None, stolen.body
