@@ -23,6 +23,10 @@ Variants (each a long-lived session opened once, before any timing):
     fastmcp-1mb         FastMCP's ResponseLimitingMiddleware cutting it to 16,000 bytes (stdio)
     fastmcp-http-1mb    the same over HTTP
 
+With `--upstream time`, every variant fronts PyPI `mcp-server-time` instead and calls its
+`get_current_time`: a real server, whose own answer takes a few milliseconds, so the share a
+gateway adds is seen at the scale agents meet it.
+
 Each round calls every variant once, in a fresh random order; rounds go on until every
 variant has `--calls` timed calls or `--seconds` have passed. Latency is the wall time of
 `await client.call_tool(...)` in the client, measured with perf_counter_ns. Ratios are
@@ -80,6 +84,11 @@ FASTMCP_MAX_BYTES = 16_000
 CALL_TIMEOUT_SECS = 60
 SMALL_TOOL = "light_status"
 SMALL_ARGS = {"entity": "light.kitchen"}
+# `--upstream time`: PyPI mcp-server-time (installed by e2e/setup.sh next to this Python), a
+# real server whose own answer takes longer than the sample's.
+TIME_SERVER = Path(sys.executable).parent / "mcp-server-time"
+TIME_TOOL = "get_current_time"
+TIME_ARGS = {"timezone": "UTC"}
 BIG_TOOL = "huge"
 BIG_ARGS = {"mb": 1}
 
@@ -94,13 +103,13 @@ def env(**extra: str) -> dict[str, str]:
     return out
 
 
-def write_config(path: Path, budget_tokens: int | None) -> Path:
+def write_config(path: Path, budget_tokens: int | None, upstream: list[str]) -> Path:
     # The sample upstream as a stdio upstream named `s`: its tools appear as `s_<tool>`,
     # with default shaping (the config has no masks).
     lines = [
         "upstreams:",
         "  s:",
-        f"    command: [{str(SAMPLE)!r}]",
+        "    command: [" + ", ".join(repr(part) for part in upstream) + "]",
         "    timeout_secs: 60",
         "    max_response_bytes: 33554432",
         "defaults:",
@@ -177,7 +186,22 @@ async def main() -> int:
     ap.add_argument("--no-big", action="store_true", help="leave the 1 MiB variants out")
     ap.add_argument("--no-fastmcp", action="store_true", help="leave the FastMCP proxy out")
     ap.add_argument("--json", type=Path, help="also write the statistics here as JSON")
+    ap.add_argument(
+        "--upstream",
+        choices=["sample", "time"],
+        default="sample",
+        help="the server behind every variant: the bundled sample (default) or PyPI mcp-server-time "
+        "(small calls only: implies --no-big)",
+    )
     a = ap.parse_args()
+    if a.upstream == "time":
+        if not TIME_SERVER.is_file():
+            print(f"missing {TIME_SERVER}: run e2e/setup.sh, and this script with its Python", file=sys.stderr)
+            return 1
+        a.no_big = True
+        upstream, small_tool, small_args = [str(TIME_SERVER)], TIME_TOOL, TIME_ARGS
+    else:
+        upstream, small_tool, small_args = [str(SAMPLE)], SMALL_TOOL, SMALL_ARGS
 
     for binary in (TOOLSHAPE, SAMPLE, RELAY):
         if not binary.is_file():
@@ -193,16 +217,16 @@ async def main() -> int:
         return 1
 
     tmp = Path(tempfile.mkdtemp(prefix="toolshape-overhead-"))
-    default_cfg = write_config(tmp / "default.yaml", None)
-    full_cfg = write_config(tmp / "full.yaml", 2_000_000)
+    default_cfg = write_config(tmp / "default.yaml", None, upstream)
+    full_cfg = write_config(tmp / "full.yaml", 2_000_000, upstream)
     print(f"machine: {machine()}")
-    print(f"binaries: {TOOLSHAPE}, {SAMPLE}" + (f", {MCP_PROXY}" if use_proxy else ""))
+    print(f"binaries: {TOOLSHAPE}, {upstream[0]}" + (f", {MCP_PROXY}" if use_proxy else ""))
     print(f"logs and configs: {tmp}")
 
     async with AsyncExitStack() as stack:
         sessions: dict[str, Client] = {}
-        sessions["direct"] = await stack.enter_async_context(stdio_session([str(SAMPLE)], tmp / "direct.log"))
-        sessions["relay"] = await stack.enter_async_context(stdio_session([str(RELAY), str(SAMPLE)], tmp / "relay.log"))
+        sessions["direct"] = await stack.enter_async_context(stdio_session(upstream, tmp / "direct.log"))
+        sessions["relay"] = await stack.enter_async_context(stdio_session([str(RELAY), *upstream], tmp / "relay.log"))
         # toolshape's own default log level (info), as a user would run it.
         sessions["toolshape"] = await stack.enter_async_context(
             stdio_session([str(TOOLSHAPE), "serve", "--config", str(default_cfg)], tmp / "toolshape.log")
@@ -219,18 +243,18 @@ async def main() -> int:
             # mcp-proxy's default log level (INFO), as a user would run it.
             sessions["mcp-proxy-http"] = await stack.enter_async_context(
                 http_session(
-                    [str(MCP_PROXY), "--host", "127.0.0.1", "--port", str(port), "--", str(SAMPLE)],
+                    [str(MCP_PROXY), "--host", "127.0.0.1", "--port", str(port), "--", *upstream],
                     port, "/mcp", tmp / "mcp-proxy.log",
                 )
             )
         if use_fastmcp:
             fastmcp = [str(FASTMCP_PYTHON), str(FASTMCP_PROXY), "--max-bytes", str(FASTMCP_MAX_BYTES)]
             sessions["fastmcp"] = await stack.enter_async_context(
-                stdio_session([*fastmcp, "--", str(SAMPLE)], tmp / "fastmcp.log")
+                stdio_session([*fastmcp, "--", *upstream], tmp / "fastmcp.log")
             )
             port = free_port()
             sessions["fastmcp-http"] = await stack.enter_async_context(
-                http_session([*fastmcp, "--http", str(port), "--", str(SAMPLE)], port, "/mcp", tmp / "fastmcp-http.log")
+                http_session([*fastmcp, "--http", str(port), "--", *upstream], port, "/mcp", tmp / "fastmcp-http.log")
             )
         if not a.no_big:
             sessions["toolshape-full"] = await stack.enter_async_context(
@@ -241,7 +265,7 @@ async def main() -> int:
         variants: dict[str, tuple[Client, str, dict[str, Any]]] = {}
         for name in ("direct", "relay", "toolshape", "toolshape-http", "mcp-proxy-http", "fastmcp", "fastmcp-http"):
             if name in sessions:
-                variants[name] = (sessions[name], await tool_named(sessions[name], SMALL_TOOL), SMALL_ARGS)
+                variants[name] = (sessions[name], await tool_named(sessions[name], small_tool), small_args)
         if not a.no_big:
             for name, session in (
                 ("direct-1mb", "direct"),
