@@ -337,6 +337,67 @@ mod tests {
         assert!(done.text.contains("Ada"), "{}", done.text);
     }
 
+    #[derive(Debug, Clone)]
+    enum Op {
+        /// A call in this scope asks the agent and is parked.
+        Park(u8),
+        /// A retry in this scope with the state of the n-th parked call (modulo), or with a
+        /// state nobody was given.
+        Resume { scope: u8, call: Option<usize> },
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        prop_oneof![
+            (0u8..3).prop_map(Op::Park),
+            ((0u8..3), proptest::option::of(0usize..8)).prop_map(|(scope, call)| Op::Resume { scope, call }),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever the order of parks and retries: a retry resumes a call exactly when its
+        /// state was given out, to the same scope, and has not been used yet.
+        #[test]
+        fn a_state_resumes_its_own_call_once_and_nothing_else(ops in proptest::collection::vec(op(), 1..24)) {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            runtime.block_on(async {
+                let parked = ParkedCalls::default();
+                // (state, scope, used)
+                let mut given: Vec<(String, String, bool)> = Vec::new();
+                for op in ops {
+                    match op {
+                        Op::Park(scope) => {
+                            let scope = format!("s{scope}");
+                            let (running, _) = asking_call();
+                            let Round::NeedsInput(asked) = parked.drive(running, &scope, CancellationToken::new()).await
+                            else { panic!("the call did not ask") };
+                            let state = asked.request_state.unwrap();
+                            assert!(given.iter().all(|(s, _, _)| *s != state), "a state was given twice");
+                            given.push((state, scope, false));
+                        }
+                        Op::Resume { scope, call } => {
+                            let scope = format!("s{scope}");
+                            let target = call.filter(|_| !given.is_empty()).map(|n| n % given.len());
+                            let state = match target {
+                                Some(i) => given[i].0.clone(),
+                                None => "f".repeat(32),
+                            };
+                            let expected = target.is_some_and(|i| given[i].1 == scope && !given[i].2);
+                            let resumed = parked.resume(&state, &scope, None);
+                            assert_eq!(resumed.is_ok(), expected, "state of call {target:?} retried from {scope}");
+                            if let (Ok(running), Some(i)) = (resumed, target) {
+                                given[i].2 = true;
+                                let Round::Done(done) = parked.drive(running, &scope, CancellationToken::new()).await
+                                else { panic!("a resumed call asked again") };
+                                assert!(done.text.contains("carried no answer"), "{}", done.text);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    }
+
     #[tokio::test]
     async fn a_call_that_never_asks_is_done_in_one_round() {
         let parked = ParkedCalls::default();
