@@ -4,7 +4,9 @@
 //! Every method converts between MCP messages and [`Gateway`] calls and does nothing else:
 //! `tools/call` becomes [`Gateway::call`], and its outcome becomes a `CallToolResult` whose
 //! one text block is exactly what the model reads and whose `structuredContent` is the
-//! envelope. Tool definitions advertise the envelope's schema as `outputSchema` (or none),
+//! envelope. For a 2026-07-28 agent (no session) the call runs through `crate::input`, which
+//! can answer `input_required` between rounds, and list changes go to its
+//! `subscriptions/listen` (`crate::listeners`). Tool definitions advertise the envelope's schema as `outputSchema` (or none),
 //! never an upstream's, so clients that validate structured content accept every result.
 
 use std::borrow::Cow;
@@ -112,9 +114,7 @@ impl GatewayServer {
         }
         tool
     }
-}
 
-impl GatewayServer {
     /// A `tools/call` of a 2026-07-28 agent: the first round starts the call; a retry
     /// carrying `requestState` resumes the parked call with the agent's answers. Either way
     /// the call runs until it finishes or an upstream asks for input (see [`crate::input`]).
