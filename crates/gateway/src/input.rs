@@ -13,7 +13,7 @@
 //! relayed request waits, so an agent that never retries costs one upstream call.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex as StdMutex;
+use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
 
 use rmcp::ErrorData;
@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::gateway::Outcome;
 use crate::random;
-use crate::upstream::InputAsk;
+use crate::upstream::{AgentInputs, InputAsk};
 
 /// Most calls parked at once; a call that would be one more fails with a clear error.
 const MAX_PARKED: usize = 1024;
@@ -42,6 +42,8 @@ pub(crate) struct Running {
     pub(crate) asks: mpsc::Receiver<InputAsk>,
     /// Cancels the gateway call.
     pub(crate) cancel: CancellationToken,
+    /// Where its progress goes, moved to each new round's request.
+    pub(crate) inputs: Arc<AgentInputs>,
 }
 
 /// A call parked between rounds.
@@ -272,7 +274,13 @@ mod tests {
                 () = stop.cancelled() => outcome("cancelled"),
             }
         });
-        (Running { task, asks, cancel: cancel.clone() }, cancel)
+        (Running { task, asks, cancel: cancel.clone(), inputs: detached() }, cancel)
+    }
+
+    /// Inputs nobody asks through, for calls driven by hand.
+    fn detached() -> Arc<AgentInputs> {
+        let (asks, _) = mpsc::channel(1);
+        Arc::new(AgentInputs::new(asks, None))
     }
 
     fn responses(key: &str, value: Value) -> InputResponses {
@@ -403,7 +411,7 @@ mod tests {
         let parked = ParkedCalls::default();
         let (_tx, asks) = mpsc::channel(1);
         let task = tokio::spawn(async { outcome("plain") });
-        let running = Running { task, asks, cancel: CancellationToken::new() };
+        let running = Running { task, asks, cancel: CancellationToken::new(), inputs: detached() };
         let Round::Done(done) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
         assert_eq!(done.text, "plain");
     }
@@ -420,7 +428,7 @@ mod tests {
         });
         let agent = CancellationToken::new();
         agent.cancel();
-        let round = parked.drive(Running { task, asks, cancel: cancel.clone() }, "s1", agent).await;
+        let round = parked.drive(Running { task, asks, cancel: cancel.clone(), inputs: detached() }, "s1", agent).await;
         assert!(matches!(round, Round::Failed(_)));
         assert!(cancel.is_cancelled());
     }

@@ -126,14 +126,19 @@ impl GatewayServer {
     ) -> Round {
         let running = match request.request_state.as_deref() {
             Some(state) => match self.parked.resume(state, &caller.scope, request.input_responses) {
-                Ok(running) => running,
+                Ok(running) => {
+                    running.inputs.follow(&context.peer, context.meta.get_progress_token());
+                    running
+                }
                 Err(error) => return Round::Failed(error),
             },
             None => {
                 let (asks, asked) = mpsc::channel(8);
                 let capabilities = context.client_capabilities();
+                let inputs = Arc::new(AgentInputs::new(asks, capabilities));
+                inputs.follow(&context.peer, context.meta.get_progress_token());
                 if let Some(sink) = caller.progress.as_mut() {
-                    sink.inputs = Some(Arc::new(AgentInputs { asks, capabilities }));
+                    sink.inputs = Some(inputs.clone());
                 }
                 // The call outlives this round, so it has a cancellation of its own.
                 let cancel = CancellationToken::new();
@@ -141,7 +146,7 @@ impl GatewayServer {
                 let (gateway, call_caller) = (self.gateway.clone(), caller.clone());
                 let task =
                     tokio::spawn(async move { gateway.call(&request.name, request.arguments, &call_caller).await });
-                Running { task, asks: asked, cancel }
+                Running { task, asks: asked, cancel, inputs }
             }
         };
         self.parked.drive(running, &caller.scope, context.ct.clone()).await

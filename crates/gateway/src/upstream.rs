@@ -89,6 +89,23 @@ pub(crate) struct AgentInputs {
     pub(crate) asks: mpsc::Sender<InputAsk>,
     /// What the agent declared in the request's `_meta`.
     pub(crate) capabilities: Option<ClientCapabilities>,
+    /// Where the call's progress goes: the latest round's request, since each retry is a
+    /// request of its own, with a progress token of its own (`None`: it asked for none).
+    progress: StdMutex<Option<(Peer<RoleServer>, ProgressToken)>>,
+}
+
+impl AgentInputs {
+    /// Inputs for a call; its progress goes nowhere until a round is [followed](Self::follow).
+    pub(crate) fn new(asks: mpsc::Sender<InputAsk>, capabilities: Option<ClientCapabilities>) -> AgentInputs {
+        AgentInputs { asks, capabilities, progress: StdMutex::new(None) }
+    }
+
+    /// A new round: progress goes to this request from now on.
+    pub(crate) fn follow(&self, peer: &Peer<RoleServer>, token: Option<ProgressToken>) {
+        if let Ok(mut progress) = self.progress.lock() {
+            *progress = token.map(|t| (peer.clone(), t));
+        }
+    }
 }
 
 /// An upstream's request waiting for the agent's answer.
@@ -330,11 +347,16 @@ impl Relayed {
     }
 }
 
-/// Send `params` to the agent under the agent's own token.
+/// Send `params` to the agent under the agent's own token (for a 2026-07-28 call, the token
+/// of its latest round).
 async fn forward_progress(upstream: &str, sink: &ProgressSink, mut params: ProgressNotificationParam) {
-    let Some(token) = &sink.token else { return };
-    params.progress_token = token.clone();
-    if let Err(e) = sink.peer.notify_progress(params).await {
+    let target = match &sink.inputs {
+        Some(inputs) => inputs.progress.lock().ok().and_then(|p| p.clone()),
+        None => sink.token.clone().map(|t| (sink.peer.clone(), t)),
+    };
+    let Some((peer, token)) = target else { return };
+    params.progress_token = token;
+    if let Err(e) = peer.notify_progress(params).await {
         tracing::debug!(upstream, error = %e, "could not forward progress");
     }
 }
@@ -1585,7 +1607,7 @@ mod tests {
         let modern = |session: &Running<RoleServer, AgentSide>, scope: &str, id: i64| {
             let (asks, _) = mpsc::channel(1);
             let mut sink = call_of(session, scope, id);
-            sink.inputs = Some(Arc::new(AgentInputs { asks, capabilities: None }));
+            sink.inputs = Some(Arc::new(AgentInputs::new(asks, None)));
             sink
         };
         let first = shared.begin_call(modern(&one, "same", 1));
@@ -1600,6 +1622,62 @@ mod tests {
         let _modern = shared.begin_call(modern(&one, "same", 4));
         let _session = shared.begin_call(call_of(&one, "same", 5));
         assert!(matches!(shared.attribute(None), Attribution::Ambiguous(2)));
+    }
+
+    /// Progress notes: which agent got it, under which token, how far.
+    type Seen = Arc<StdMutex<Vec<(&'static str, ProgressToken, f64)>>>;
+
+    /// An agent that notes the progress it is sent, under its own name.
+    #[derive(Clone)]
+    struct ProgressAgent {
+        name: &'static str,
+        seen: Seen,
+    }
+
+    impl ClientHandler for ProgressAgent {
+        async fn on_progress(&self, params: ProgressNotificationParam, _ctx: NotificationContext<RoleClient>) {
+            if let Ok(mut seen) = self.seen.lock() {
+                seen.push((self.name, params.progress_token, params.progress));
+            }
+        }
+    }
+
+    async fn progress_agent(
+        agent: ProgressAgent,
+    ) -> (Running<RoleServer, AgentSide>, Running<RoleClient, ProgressAgent>) {
+        let (a, b) = tokio::io::duplex(64 * 1024);
+        let client = tokio::spawn(async move { serve_client(agent, tokio::io::split(b)).await.unwrap() });
+        let server = rmcp::serve_server(AgentSide, tokio::io::split(a)).await.unwrap();
+        (server, client.await.unwrap())
+    }
+
+    #[tokio::test]
+    async fn progress_of_a_call_without_session_follows_its_latest_round() {
+        let seen = Arc::new(StdMutex::new(Vec::new()));
+        let (first, _a) = progress_agent(ProgressAgent { name: "round 1", seen: seen.clone() }).await;
+        let (second, _b) = progress_agent(ProgressAgent { name: "round 2", seen: seen.clone() }).await;
+        let token = |n: i64| ProgressToken(rmcp::model::NumberOrString::Number(n));
+        let (asks, _) = mpsc::channel(1);
+        let inputs = Arc::new(AgentInputs::new(asks, None));
+        inputs.follow(first.peer(), Some(token(1)));
+        let mut sink = call_of(&first, "s", 1);
+        sink.inputs = Some(inputs.clone());
+        // The upstream's own token is replaced by the agent's.
+        forward_progress("up", &sink, ProgressNotificationParam::new(token(99), 1.0)).await;
+        inputs.follow(second.peer(), Some(token(2)));
+        forward_progress("up", &sink, ProgressNotificationParam::new(token(99), 2.0)).await;
+        // A round that asked for no progress gets none.
+        inputs.follow(first.peer(), None);
+        forward_progress("up", &sink, ProgressNotificationParam::new(token(99), 3.0)).await;
+        tokio::time::timeout(Duration::from_secs(5), async {
+            while seen.lock().unwrap().len() < 2 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(*seen.lock().unwrap(), [("round 1", token(1), 1.0), ("round 2", token(2), 2.0)]);
     }
 
     #[tokio::test]
