@@ -112,8 +112,8 @@ impl AgentInputs {
 pub(crate) struct InputAsk {
     /// The request, as the agent is shown it.
     pub(crate) request: InputRequest,
-    /// Where the agent's answer goes (its JSON result, or an error).
-    pub(crate) reply: oneshot::Sender<Result<Value, ErrorData>>,
+    /// Where the agent's answer goes (its result, read as the kind asked for, or an error).
+    pub(crate) reply: oneshot::Sender<Result<ClientResult, ErrorData>>,
 }
 
 impl ProgressSink {
@@ -457,7 +457,6 @@ impl Client {
 impl Client {
     /// Relay `request` to a 2026-07-28 agent: its call answers `input_required` with the
     /// request, and the agent's retry carries the answer back here. Bounded like any relay.
-    #[expect(deprecated, reason = "sampling is relayed for the agents that still offer it")]
     async fn ask_agent_call(
         &self,
         inputs: &AgentInputs,
@@ -474,58 +473,22 @@ impl Client {
         };
         let (reply, answer) = oneshot::channel();
         let timeout = self.shared.timeout;
-        let answered = tokio::select! {
-            sent = inputs.asks.send(InputAsk { request, reply }) => match sent {
-                Ok(()) => tokio::select! {
-                    answer = answer => answer,
-                    () = tokio::time::sleep(timeout) => {
-                        return Err(ErrorData::internal_error(
-                            format!("the agent did not answer the {what} request within {} s", timeout.as_secs()),
-                            None,
-                        ));
-                    }
-                    () = call.ended.cancelled() => {
-                        return Err(ErrorData::internal_error(
-                            format!("the tool call ended before the agent answered the {what} request"),
-                            None,
-                        ));
-                    }
-                    () = ctx.ct.cancelled() => {
-                        return Err(ErrorData::internal_error(format!("the {what} request was cancelled"), None));
-                    }
-                },
-                Err(_) => return Err(ErrorData::internal_error(
-                    format!("the tool call ended before the agent answered the {what} request"),
-                    None,
-                )),
-            },
-            () = call.ended.cancelled() => {
-                return Err(ErrorData::internal_error(
-                    format!("the tool call ended before the agent answered the {what} request"),
-                    None,
-                ));
-            }
+        let ended = || {
+            ErrorData::internal_error(format!("the tool call ended before the agent answered the {what} request"), None)
         };
-        let value = match answered {
-            Ok(Ok(value)) => value,
-            Ok(Err(error)) => return Err(error),
-            Err(_) => {
-                return Err(ErrorData::internal_error(
-                    format!("the agent's call ended before it answered the {what} request"),
+        let asked = async {
+            inputs.asks.send(InputAsk { request, reply }).await.map_err(|_| ended())?;
+            answer.await.map_err(|_| ended())?
+        };
+        tokio::select! {
+            answered = tokio::time::timeout(timeout, asked) => answered.unwrap_or_else(|_| {
+                Err(ErrorData::internal_error(
+                    format!("the agent did not answer the {what} request within {} s", timeout.as_secs()),
                     None,
-                ));
-            }
-        };
-        let unreadable = |e: serde_json::Error| {
-            ErrorData::internal_error(format!("the agent's answer to the {what} request is not one: {e}"), None)
-        };
-        match kind {
-            Relayed::Sampling { .. } => serde_json::from_value::<CreateMessageResult>(value)
-                .map(|r| ClientResult::CreateMessageResult(Box::new(r)))
-                .map_err(unreadable),
-            Relayed::FormElicitation | Relayed::UrlElicitation => {
-                serde_json::from_value::<ElicitResult>(value).map(ClientResult::ElicitResult).map_err(unreadable)
-            }
+                ))
+            }),
+            () = call.ended.cancelled() => Err(ended()),
+            () = ctx.ct.cancelled() => Err(ErrorData::internal_error(format!("the {what} request was cancelled"), None)),
         }
     }
 }
