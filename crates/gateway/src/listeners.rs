@@ -6,8 +6,7 @@
 //! is told on that request's stream, only of those.
 //!
 //! A change that concerns one caller only (tools its search activated) goes to that caller:
-//! a session is told directly by the server; subscriptions are told when their scope is the
-//! caller's.
+//! its session, or the subscriptions whose scope is the caller's (`Listeners::notify_caller`).
 
 use std::sync::Mutex as StdMutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -112,21 +111,18 @@ impl Listeners {
             Err(_) => Vec::new(),
         };
         for peer in sessions {
-            let sent = match kind {
-                ListKind::Tools => peer.notify_tool_list_changed().await,
-                ListKind::Prompts => peer.notify_prompt_list_changed().await,
-                ListKind::Resources => peer.notify_resource_list_changed().await,
-            };
-            if let Err(e) = sent {
-                tracing::debug!(error = %e, ?kind, "could not tell an agent session of a list change");
-            }
+            notify_session(&peer, kind).await;
         }
         self.notify_subscriptions(kind, None).await;
     }
 
-    /// Tell the subscriptions opened in `scope` that asked for `kind`.
-    pub(crate) async fn notify_scope(&self, scope: &str, kind: ListKind) {
-        self.notify_subscriptions(kind, Some(scope)).await;
+    /// Tell one caller only: its session when it has one (`session`), otherwise the
+    /// subscriptions opened in its `scope` that asked for `kind`.
+    pub(crate) async fn notify_caller(&self, session: Option<&Peer<RoleServer>>, scope: &str, kind: ListKind) {
+        match session {
+            Some(peer) => notify_session(peer, kind).await,
+            None => self.notify_subscriptions(kind, Some(scope)).await,
+        }
     }
 
     async fn notify_subscriptions(&self, kind: ListKind, scope: Option<&str>) {
@@ -143,5 +139,11 @@ impl Listeners {
                 tracing::debug!(error = %e, ?kind, "could not tell a subscription of a list change");
             }
         }
+    }
+}
+
+async fn notify_session(peer: &Peer<RoleServer>, kind: ListKind) {
+    if let Err(e) = peer.send_notification(kind.notification()).await {
+        tracing::debug!(error = %e, ?kind, "could not tell an agent session of a list change");
     }
 }

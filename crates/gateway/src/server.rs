@@ -237,18 +237,12 @@ impl ServerHandler for GatewayServer {
         if outcome.tools_changed {
             // Only this caller's list changed; the client lists again and sees the tools
             // its search found. Clients that ignore it use the generic call tool.
-            if modern {
-                let gateway = self.gateway.clone();
-                let scope = caller.scope.clone();
-                tokio::spawn(async move { gateway.listeners().notify_scope(&scope, ListKind::Tools).await });
-            } else {
-                let peer = context.peer.clone();
-                tokio::spawn(async move {
-                    if let Err(e) = peer.notify_tool_list_changed().await {
-                        tracing::debug!(error = %e, "could not notify the agent of its new tools");
-                    }
-                });
-            }
+            let gateway = self.gateway.clone();
+            let session = (!modern).then(|| context.peer.clone());
+            let scope = caller.scope.clone();
+            tokio::spawn(async move {
+                gateway.listeners().notify_caller(session.as_ref(), &scope, ListKind::Tools).await;
+            });
         }
         let mut result = CallToolResult::success(vec![ContentBlock::text(outcome.text)]);
         result.structured_content = Some(serde_json::to_value(&outcome.envelope).unwrap_or(Value::Null));
