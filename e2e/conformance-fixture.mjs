@@ -47,6 +47,8 @@ const tools = [
   ["test_input_required_result_multi_round", "Asks the client twice, one after the other", empty],
   ["test_input_required_result_tampered_state", "Asks the client to confirm", empty],
   ["test_input_required_result_capabilities", "Asks for elicitation if it can, then for sampling", empty],
+  // Needs sampling and cannot do without: a client that did not declare it gets -32021.
+  ["test_missing_capability", "Asks the client to sample, and fails if it cannot", empty],
   [
     "json_schema_2020_12_tool",
     "A tool whose schema uses JSON Schema 2020-12 keywords",
@@ -184,6 +186,10 @@ server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
       }
       const r = await sample(extra, "Say hello");
       return { content: [{ type: "text", text: `elicited ${asked || "nothing"}; sampled ${r.content?.text ?? ""}` }] };
+    }
+    case "test_missing_capability": {
+      const r = await sample(extra, "Say hello");
+      return { content: [{ type: "text", text: `sampled ${r.content?.text ?? ""}` }] };
     }
     case "test_reconnection":
       await sleep(200);

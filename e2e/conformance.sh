@@ -181,8 +181,6 @@ NA = {
     "input-required-result-basic-list-roots": "roots are not relayed (deprecated in 2026-07-28)",
     "input-required-result-multiple-input-requests": "includes roots/list, which is not relayed",
     "input-required-result-non-tool-request": "prompts/get and resources/read do not answer input_required",
-    "server-stateless": "one check wants a JSON-RPC -32021 for a tool needing sampling the client lacks; "
-    "toolshape answers every call with an envelope, naming the missing capability",
     "http-custom-header-server-validation": "no tool with x-mcp-header annotations to test",
     "tasks-capability-negotiation": "the tasks extension is not offered",
     "tasks-dispatch-and-envelope": "the tasks extension is not offered",

@@ -6,7 +6,8 @@ An agent that began with `initialize` (`legacy`) gets the request as a request o
 2026-07-28 agent has no server-to-client requests: its call answers `input_required` with the
 upstream's request, and its retry carries the answer (the Python SDK drives those rounds).
 
-An agent without the callbacks gets a clear error in the envelope, never a hang; when calls of
+An agent without the callbacks gets a clear error, never a hang: in the envelope when it began
+with `initialize`, as the protocol's `-32021` (naming the capability) for 2026-07-28; when calls of
 two agent sessions are in flight on one stdio upstream, a request that cannot be attributed to
 one of them is refused rather than shown to the wrong session."""
 
@@ -18,6 +19,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, types
+from mcp.shared.exceptions import MCPError
 
 import harness
 
@@ -113,13 +115,30 @@ async def test_an_agent_without_the_callbacks_gets_a_clear_error(tmp_path, upstr
         tools = await s.tool_names()
         # The gateway declares both capabilities to the upstream, whatever this agent supports.
         assert SAMPLING in tools and ELICITATION in tools, sorted(tools)
-        with anyio.fail_after(UPSTREAM_TIMEOUT - 5):
-            sampled = await s.envelope(SAMPLING, {"prompt": "Name one colour", "maxTokens": 25})
-            elicited = await s.envelope(ELICITATION, {})
-        assert sampled.status == "error", sampled.summary
-        assert "does not support sampling" in sampled.text, sampled.text
-        assert elicited.status == "error", elicited.summary
-        assert "does not support elicitation" in elicited.text, elicited.text
+        if mode == "legacy":
+            # The upstream is refused and ends its call with an error, which the envelope
+            # carries.
+            with anyio.fail_after(UPSTREAM_TIMEOUT - 5):
+                sampled = await s.envelope(SAMPLING, {"prompt": "Name one colour", "maxTokens": 25})
+                elicited = await s.envelope(ELICITATION, {})
+            assert sampled.status == "error", sampled.summary
+            assert "does not support sampling" in sampled.text, sampled.text
+            assert elicited.status == "error", elicited.summary
+            assert "does not support elicitation" in elicited.text, elicited.text
+            return
+        # 2026-07-28: the call itself fails with -32021, naming the capability to declare.
+        for tool, arguments, required, words in [
+            (SAMPLING, {"prompt": "Name one colour", "maxTokens": 25}, {"sampling": {}}, "does not support sampling"),
+            (ELICITATION, {}, {"elicitation": {"form": {}}}, "does not support elicitation"),
+        ]:
+            with anyio.fail_after(UPSTREAM_TIMEOUT - 5), pytest.raises(MCPError) as refused:
+                await s.call(tool, arguments)
+            assert refused.value.code == -32021, refused.value
+            assert refused.value.data == {"requiredCapabilities": required}, refused.value.data
+            assert words in refused.value.message, refused.value.message
+        # Nothing is left behind: the next call works as usual.
+        env = await s.envelope("everything_echo", {"message": "still here"})
+        assert env.status == "ok" and "still here" in env.text, env.text
 
 
 def gateway_url(session: harness.Session) -> str:

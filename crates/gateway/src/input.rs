@@ -175,7 +175,7 @@ impl ParkedCalls {
     /// own cancellation, which cancels the call.
     pub(crate) async fn drive(&self, mut running: Running, scope: &str, cancelled: CancellationToken) -> Round {
         let first = tokio::select! {
-            outcome = &mut running.task => return finished(outcome),
+            outcome = &mut running.task => return finished(outcome, &running.inputs),
             ask = running.asks.recv() => ask,
             () = cancelled.cancelled() => {
                 running.cancel.cancel();
@@ -184,7 +184,7 @@ impl ParkedCalls {
         };
         let Some(first) = first else {
             // Nobody can ask any more: the call is ending.
-            return finished((&mut running.task).await);
+            return finished((&mut running.task).await, &running.inputs);
         };
         let mut requests = InputRequests::new();
         let mut waiting = BTreeMap::new();
@@ -215,8 +215,15 @@ impl ParkedCalls {
     }
 }
 
-fn finished(joined: Result<Outcome, tokio::task::JoinError>) -> Round {
+/// How a call that ended ends for the agent: a call that failed after a request the agent
+/// could not take fails with that request's `-32021` error, which names the capability to
+/// declare on a retry.
+fn finished(joined: Result<Outcome, tokio::task::JoinError>, inputs: &AgentInputs) -> Round {
     match joined {
+        Ok(outcome) if outcome.is_error() => match inputs.take_refusal() {
+            Some(refused) => Round::Failed(refused),
+            None => Round::Done(outcome),
+        },
         Ok(outcome) => Round::Done(outcome),
         Err(e) => Round::Failed(ErrorData::internal_error(format!("the call stopped: {e}"), None)),
     }
@@ -241,7 +248,7 @@ fn token() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rmcp::model::{ElicitRequest, ElicitRequestParams, InputRequest};
+    use rmcp::model::{ElicitRequest, ElicitRequestParams, ErrorCode, InputRequest};
     use toolshape_shape::{Envelope, ShapeReport};
 
     fn outcome(text: &str) -> Outcome {
@@ -437,6 +444,37 @@ mod tests {
         let round = parked.drive(Running { task, asks, cancel: cancel.clone(), inputs: detached() }, "s1", agent).await;
         assert!(matches!(round, Round::Failed(_)));
         assert!(cancel.is_cancelled());
+    }
+
+    /// A call that was refused a request it asked for, then ended with `outcome`.
+    async fn refused_then(outcome: Outcome) -> Round {
+        let (_tx, asks) = mpsc::channel(1);
+        let inputs = detached();
+        let data = serde_json::json!({"requiredCapabilities": {"sampling": {}}});
+        inputs.refuse(ErrorData::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, "no sampling", Some(data)));
+        inputs.refuse(ErrorData::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, "no elicitation", None));
+        let task = tokio::spawn(async move { outcome });
+        let running = Running { task, asks, cancel: CancellationToken::new(), inputs };
+        ParkedCalls::default().drive(running, "s1", CancellationToken::new()).await
+    }
+
+    #[tokio::test]
+    async fn a_call_that_fails_after_a_refused_request_ends_with_the_capability_error() {
+        let Round::Failed(error) = refused_then(outcome("gave up")).await else {
+            panic!("the call's own error reached the agent")
+        };
+        assert_eq!(error.code, ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY);
+        // The first refusal is the one told.
+        assert_eq!(error.message, "no sampling");
+        assert_eq!(error.data.unwrap()["requiredCapabilities"], serde_json::json!({"sampling": {}}));
+    }
+
+    #[tokio::test]
+    async fn a_call_that_does_without_a_refused_request_keeps_its_result() {
+        let mut done = outcome("fell back");
+        done.envelope.status = toolshape_shape::Status::Ok;
+        let Round::Done(done) = refused_then(done).await else { panic!("a call that succeeded was failed") };
+        assert_eq!(done.text, "fell back");
     }
 
     #[tokio::test]

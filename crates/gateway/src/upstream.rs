@@ -92,12 +92,29 @@ pub(crate) struct AgentInputs {
     /// Where the call's progress goes: the latest round's request, since each retry is a
     /// request of its own, with a progress token of its own (`None`: it asked for none).
     progress: StdMutex<Option<(Peer<RoleServer>, ProgressToken)>>,
+    /// The `-32021` error of the first upstream request the agent could not take (it did
+    /// not declare the capability). Whether the call needed it is the upstream's to say: if
+    /// the call then fails, the agent gets this error, which names what to declare; if the
+    /// upstream did without, the call's result stands.
+    refused: StdMutex<Option<ErrorData>>,
 }
 
 impl AgentInputs {
     /// Inputs for a call; its progress goes nowhere until a round is [followed](Self::follow).
     pub(crate) fn new(asks: mpsc::Sender<InputAsk>, capabilities: Option<ClientCapabilities>) -> AgentInputs {
-        AgentInputs { asks, capabilities, progress: StdMutex::new(None) }
+        AgentInputs { asks, capabilities, progress: StdMutex::new(None), refused: StdMutex::new(None) }
+    }
+
+    /// Note a request the agent could not take (the first one is kept).
+    pub(crate) fn refuse(&self, error: ErrorData) {
+        if let Ok(mut refused) = self.refused.lock() {
+            refused.get_or_insert(error);
+        }
+    }
+
+    /// The error of the first request the agent could not take, if any.
+    pub(crate) fn take_refusal(&self) -> Option<ErrorData> {
+        self.refused.lock().ok().and_then(|mut r| r.take())
     }
 
     /// A new round: progress goes to this request from now on.
@@ -347,6 +364,19 @@ impl Relayed {
     }
 }
 
+/// The `-32021` error for a request the agent cannot take, whose data names the capability
+/// as the schema has it (`requiredCapabilities`, a `ClientCapabilities` object).
+fn missing_capability(kind: Relayed, reason: String) -> ErrorData {
+    let required = match kind {
+        Relayed::Sampling { tools: false } => serde_json::json!({"sampling": {}}),
+        Relayed::Sampling { tools: true } => serde_json::json!({"sampling": {"tools": {}}}),
+        Relayed::FormElicitation => serde_json::json!({"elicitation": {"form": {}}}),
+        Relayed::UrlElicitation => serde_json::json!({"elicitation": {"url": {}}}),
+    };
+    let data = serde_json::json!({"requiredCapabilities": required});
+    ErrorData::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, reason, Some(data))
+}
+
 /// Send `params` to the agent under the agent's own token (for a 2026-07-28 call, the token
 /// of its latest round).
 async fn forward_progress(upstream: &str, sink: &ProgressSink, mut params: ProgressNotificationParam) {
@@ -416,7 +446,12 @@ impl Client {
             )),
         };
         if let Some(reason) = refusal {
-            return Err(ErrorData::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, reason, None));
+            let error = missing_capability(kind, reason);
+            if let Some(inputs) = &call.agent.inputs {
+                // Noted before the upstream hears of it, so before its call can end.
+                inputs.refuse(error.clone());
+            }
+            return Err(error);
         }
         if let Some(inputs) = &call.agent.inputs {
             return self.ask_agent_call(inputs, request, kind, &call, ctx).await;
