@@ -919,7 +919,10 @@ impl Gateway {
             Produced::Failed { failure, shaper } => {
                 let kind = failure.kind();
                 let tool_name = tool.to_owned();
-                let shaped = tokio::task::spawn_blocking(move || {
+                // Most failures are a line or two: handing them to the blocking pool and back
+                // would cost more than shaping them.
+                let inline = failure_text_len(&failure) <= INLINE_SHAPE_MAX_BYTES;
+                let shaped = shape_off_task(inline, move || {
                     let none = NoContinuation;
                     let ctx = ShapeContext {
                         tool: &tool_name,
@@ -935,7 +938,10 @@ impl Gateway {
                     }
                 })
                 .await;
-                let mut outcome = into_outcome(shaped);
+                let mut outcome = match shaped {
+                    Some(shaped) => into_outcome(Ok(shaped)),
+                    None => bare_error("shaping failed unexpectedly; retry the call", &random::nonce()),
+                };
                 outcome.failure = Some(kind);
                 outcome
             }
@@ -1180,6 +1186,22 @@ impl Continuation for NoContinuation {
 /// blocking pool and back costs more than shaping it, while a large one would hold up the
 /// other calls of this runtime thread.
 const INLINE_SHAPE_MAX_BYTES: usize = 16 * 1024;
+
+/// About how many bytes of text shaping `failure` reads: the upstream's own, where it sent
+/// some (an error result's text can be as large as any result).
+fn failure_text_len(failure: &Failure) -> usize {
+    match failure {
+        Failure::ToolError { text } => text.len(),
+        Failure::Protocol { message, .. } => message.len(),
+        Failure::Crashed { detail, .. }
+        | Failure::Unavailable { detail, .. }
+        | Failure::InvalidArguments { detail }
+        | Failure::InvalidResponse { detail, .. }
+        | Failure::CursorInvalid { detail } => detail.len(),
+        Failure::UnknownTool { name, suggestions } => name.len() + suggestions.iter().map(String::len).sum::<usize>(),
+        Failure::Timeout { .. } | Failure::ResponseTooLarge { .. } | Failure::CursorExpired => 0,
+    }
+}
 
 /// Run a shaping job on the calling task (`inline`) or on the blocking pool; `None` if it
 /// panicked, in either place, so a shaping bug never takes the session down with it.
