@@ -46,6 +46,7 @@ mod server;
 pub mod sessions;
 pub mod store;
 mod upstream;
+mod wire;
 
 pub use cursor::{Cursor, CursorError, CursorKey, SnapshotId};
 pub use error::GatewayError;

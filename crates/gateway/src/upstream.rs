@@ -42,6 +42,8 @@ use tokio::sync::{Mutex, Semaphore, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use toolshape_shape::Failure;
 
+use crate::wire::UpstreamWire;
+
 /// JSON-RPC error code the line guard answers an oversized response with.
 const TOO_LARGE_CODE: i32 = -32099;
 /// Marks the line guard's own error message, so it is never confused with an upstream's.
@@ -797,7 +799,7 @@ impl Upstream {
         let cap = usize::try_from(self.spec.max_response_bytes).unwrap_or(usize::MAX);
         if let Some(argv) = &self.spec.command {
             let (reader, writer, watch, stop) = spawn_child(&self.name, &self.spec, argv, cap)?;
-            let service = serve_client(client, (reader, writer)).await.map_err(|e| {
+            let service = serve_client(client, UpstreamWire::new(reader, writer)).await.map_err(|e| {
                 let exit = watch.exit.lock().ok().and_then(|e| e.clone());
                 match exit {
                     Some(exit) => format!("process exited during initialize: {exit}"),
