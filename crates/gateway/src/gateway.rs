@@ -1182,9 +1182,9 @@ impl Continuation for NoContinuation {
     }
 }
 
-/// Results up to this size are shaped on the calling task: handing a small result to the
-/// blocking pool and back costs more than shaping it, while a large one would hold up the
-/// other calls of this runtime thread.
+/// Results and failures up to this size are shaped on the calling task: handing a small one
+/// to the blocking pool and back costs more than shaping it, while a large one would hold up
+/// the other calls of this runtime thread.
 const INLINE_SHAPE_MAX_BYTES: usize = 16 * 1024;
 
 /// About how many bytes of text shaping `failure` reads: the upstream's own, where it sent

@@ -6,8 +6,9 @@
 //! one text block is exactly what the model reads and whose `structuredContent` is the
 //! envelope. For a 2026-07-28 agent (no session) the call runs through `crate::input`, which
 //! can answer `input_required` between rounds, and list changes go to its
-//! `subscriptions/listen` (`crate::listeners`). Tool definitions advertise the envelope's schema as `outputSchema` (or none),
-//! never an upstream's, so clients that validate structured content accept every result.
+//! `subscriptions/listen` (`crate::listeners`). Tool definitions advertise the envelope's
+//! schema as `outputSchema` (or none), never an upstream's, so clients that validate
+//! structured content accept every result.
 
 use std::borrow::Cow;
 use std::sync::Arc;
