@@ -217,11 +217,13 @@ const prompts = [
     arguments: [{ name: "resourceUri", description: "The resource to embed", required: true }],
   },
   { name: "test_prompt_with_image", description: "A prompt with an image" },
+  // Asks the client for input while the prompt is being got (2026-07-28: `input_required`).
+  { name: "test_input_required_result_prompt", description: "A prompt that asks the client for context" },
 ];
 
 server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts }));
 
-server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
   const a = req.params.arguments ?? {};
   switch (req.params.name) {
     case "test_simple_prompt":
@@ -237,6 +239,11 @@ server.setRequestHandler(GetPromptRequestSchema, async (req) => {
           { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
         ],
       };
+    case "test_input_required_result_prompt": {
+      const answer = await elicit(extra, "What context should the prompt use?", "context", "string");
+      const context = answer.action === "accept" ? answer.content?.context : `(${answer.action})`;
+      return { messages: [{ role: "user", content: { type: "text", text: `Prompt with context: ${context}` } }] };
+    }
     case "test_prompt_with_image":
       return {
         messages: [
@@ -254,6 +261,7 @@ server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     { uri: "test://static-text", name: "Static text", mimeType: "text/plain" },
     { uri: "test://static-binary", name: "Static binary", mimeType: "image/png" },
     { uri: "test://watched-resource", name: "Watched resource", mimeType: "text/plain" },
+    { uri: "test://input-required", name: "A resource that asks the client for a name", mimeType: "text/plain" },
   ],
 }));
 
@@ -261,8 +269,14 @@ server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
   resourceTemplates: [{ uriTemplate: "test://template/{id}/data", name: "Template", mimeType: "application/json" }],
 }));
 
-server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
   const uri = req.params.uri;
+  if (uri === "test://input-required") {
+    // Asks the client for input while the resource is read.
+    const answer = await elicit(extra, "Whose greeting is this?", "name", "string");
+    const name = answer.action === "accept" ? answer.content?.name : `(${answer.action})`;
+    return { contents: [{ uri, mimeType: "text/plain", text: `Greeting for ${name}` }] };
+  }
   if (uri === "test://static-text") return { contents: [{ uri, mimeType: "text/plain", text: "This is the content of the static text resource." }] };
   if (uri === "test://static-binary") return { contents: [{ uri, mimeType: "image/png", blob: PNG }] };
   if (uri === "test://watched-resource") return { contents: [{ uri, mimeType: "text/plain", text: "Watched resource content" }] };

@@ -180,7 +180,6 @@ NA = {
     "through a gateway the keys are toolshape's (the upstream asks with a plain request)",
     "input-required-result-basic-list-roots": "roots are not relayed (deprecated in 2026-07-28)",
     "input-required-result-multiple-input-requests": "includes roots/list, which is not relayed",
-    "input-required-result-non-tool-request": "prompts/get and resources/read do not answer input_required",
     "http-custom-header-server-validation": "no tool with x-mcp-header annotations to test",
     "tasks-capability-negotiation": "the tasks extension is not offered",
     "tasks-dispatch-and-envelope": "the tasks extension is not offered",

@@ -90,6 +90,14 @@ def node_stdio(binary: str, *args: str, **extra: Any) -> dict[str, Any]:
     return {"command": [str(NODE_BIN / binary), *args], **extra}
 
 
+def fixture_stdio(**extra: Any) -> dict[str, Any]:
+    """e2e/conformance-fixture.mjs, this repository's own MCP server of the conformance suite's
+    `test_*` tools, prompts and resources, as a stdio upstream (run by `node`)."""
+    script = REPO / "e2e" / "conformance-fixture.mjs"
+    need(NODE_BIN.parent / "@modelcontextprotocol" / "sdk", "the MCP SDK for node")
+    return {"command": [which("node"), str(script)], **extra}
+
+
 def venv_stdio(binary: str, *args: str, **extra: Any) -> dict[str, Any]:
     """A PyPI MCP server from the e2e venv as a stdio upstream."""
     return {"command": [str(VENV_BIN / binary), *args], **extra}

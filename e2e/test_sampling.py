@@ -1,6 +1,8 @@
 """Sampling and elicitation through `toolshape serve`: `@modelcontextprotocol/server-everything`
 asks for them in the middle of a tool call, and the gateway relays each request to the agent
-session whose call caused it, over a stdio and a Streamable HTTP upstream.
+session whose call caused it, over a stdio and a Streamable HTTP upstream. The repository's
+conformance fixture (e2e/conformance-fixture.mjs) asks while a prompt is got and a resource
+read, which are relayed the same way.
 
 An agent that began with `initialize` (`legacy`) gets the request as a request of its own. A
 2026-07-28 agent has no server-to-client requests: its call answers `input_required` with the
@@ -228,3 +230,54 @@ async def test_a_forged_request_state_reaches_no_parked_call(tmp_path):
         with pytest.raises(Exception, match="names no call waiting for input"):
             await s.client.session.call_tool(SAMPLING, {}, request_state=state, input_responses={"input-1": answer})
         assert not held.is_set(), "the SDK was not meant to drive these rounds"
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+async def test_a_prompt_and_a_resource_read_can_ask_the_agent_too(tmp_path, mode, transport):
+    """An upstream may ask for input while a prompt is got or a resource read, not only during
+    a tool call: the request reaches the agent the same way (`input_required` rounds for
+    2026-07-28, which the SDK drives), and the answer reaches the upstream."""
+    asked: list[str] = []
+
+    async def elicitation(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        field = next(iter(params.requested_schema["properties"]))
+        return types.ElicitResult(action="accept", content={field: "from the agent"})
+
+    cfg = {"upstreams": {"fixture": harness.fixture_stdio(timeout_secs=UPSTREAM_TIMEOUT, start="eager")}}
+    async with harness.gateway(tmp_path, cfg, transport, mode=mode, elicitation_callback=elicitation) as s:
+        with anyio.fail_after(UPSTREAM_TIMEOUT - 5):
+            await s.tool_names()  # prompts are listed once the upstream is up
+            prompts = [p.name for p in (await s.client.list_prompts()).prompts]
+            name = next(p for p in prompts if p.endswith("test_input_required_result_prompt"))
+            prompt = await s.client.get_prompt(name)
+            read = await s.client.read_resource("test://input-required")
+        assert asked == ["What context should the prompt use?", "Whose greeting is this?"], asked
+        assert prompt.messages[0].content.text == "Prompt with context: from the agent", prompt
+        assert read.contents[0].text == "Greeting for from the agent", read
+        # Prompts and reads that ask nothing are untouched.
+        plain = await s.client.get_prompt(next(p for p in prompts if p.endswith("test_simple_prompt")))
+        assert plain.messages[0].content.text == "This is a simple prompt for testing."
+        assert len(asked) == 2
+
+
+async def test_a_prompt_that_needs_a_capability_the_agent_lacks_says_which(tmp_path, mode):
+    cfg = {"upstreams": {"fixture": harness.fixture_stdio(timeout_secs=UPSTREAM_TIMEOUT, start="eager")}}
+    async with harness.gateway(tmp_path, cfg, mode=mode) as s:
+        await s.tool_names()
+        prompts = [p.name for p in (await s.client.list_prompts()).prompts]
+        name = next(p for p in prompts if p.endswith("test_input_required_result_prompt"))
+        with anyio.fail_after(UPSTREAM_TIMEOUT - 5), pytest.raises(MCPError) as refused:
+            await s.client.get_prompt(name)
+        assert "does not support elicitation" in refused.value.message, refused.value
+        if mode == "2026-07-28":
+            # The protocol's own error, naming what to declare on a retry.
+            assert refused.value.code == -32021, refused.value
+            assert refused.value.data == {"requiredCapabilities": {"elicitation": {"form": {}}}}, refused.value.data
+        # Listed first, so the read goes to its upstream (an unlisted URI is tried on each).
+        assert "test://input-required" in [str(r.uri) for r in (await s.client.list_resources()).resources]
+        with anyio.fail_after(UPSTREAM_TIMEOUT - 5), pytest.raises(MCPError) as refused:
+            await s.client.read_resource("test://input-required")
+        assert "does not support elicitation" in refused.value.message, refused.value
+        if mode == "2026-07-28":
+            assert refused.value.code == -32021, refused.value

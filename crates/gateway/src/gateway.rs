@@ -1069,8 +1069,14 @@ impl Gateway {
         out
     }
 
-    /// `prompts/get`, routed to the upstream that listed the prompt.
-    pub async fn get_prompt(&self, mut params: GetPromptRequestParams) -> Result<GetPromptResult, String> {
+    /// `prompts/get` for `caller`, routed to the upstream that listed the prompt. The
+    /// upstream's sampling and elicitation requests meanwhile go to the caller, as during a
+    /// tool call.
+    pub async fn get_prompt(
+        &self,
+        mut params: GetPromptRequestParams,
+        caller: &Caller,
+    ) -> Result<GetPromptResult, String> {
         let mut route = self.prompt_routes.lock().ok().and_then(|r| r.get(&params.name).cloned());
         if route.is_none() {
             self.list_prompts().await;
@@ -1079,7 +1085,7 @@ impl Gateway {
         let Some((upstream, original)) = route else { return Err(format!("no prompt named `{}`", params.name)) };
         let up = self.upstreams.get(&upstream).ok_or_else(|| format!("upstream `{upstream}` is not configured"))?;
         params.name = original;
-        up.get_prompt(params).await.map_err(|f| f.line("prompts/get"))
+        up.get_prompt(params, caller.progress.clone(), &caller.cancel).await.map_err(|f| f.line("prompts/get"))
     }
 
     /// Resources and resource templates of every connected upstream, as they list them.
@@ -1105,18 +1111,24 @@ impl Gateway {
         (resources, templates)
     }
 
-    /// `resources/read`, routed to the upstream that listed the URI, else tried on each.
-    pub async fn read_resource(&self, params: ReadResourceRequestParams) -> Result<ReadResourceResult, ResourceError> {
+    /// `resources/read` for `caller` (as for a prompt), routed to the upstream that listed
+    /// the URI, else tried on each.
+    pub async fn read_resource(
+        &self,
+        params: ReadResourceRequestParams,
+        caller: &Caller,
+    ) -> Result<ReadResourceResult, ResourceError> {
+        let (agent, cancel) = (&caller.progress, &caller.cancel);
         let routed = self.resource_routes.lock().ok().and_then(|r| r.get(&params.uri).cloned());
         if let Some(up) = routed.and_then(|n| self.upstreams.get(&n)) {
-            return up.read_resource(params).await.map_err(|f| match f {
+            return up.read_resource(params, agent.clone(), cancel).await.map_err(|f| match f {
                 Failure::Protocol { code: RESOURCE_NOT_FOUND, .. } => ResourceError::NotFound(f.line("resources/read")),
                 other => ResourceError::Upstream(other.line("resources/read")),
             });
         }
         // No upstream listed this URI: try each; if none has it, it is not found.
         for (_, up) in self.connected() {
-            if let Ok(r) = up.read_resource(params.clone()).await {
+            if let Ok(r) = up.read_resource(params.clone(), agent.clone(), cancel).await {
                 return Ok(r);
             }
         }

@@ -1,9 +1,10 @@
-//! Calls of 2026-07-28 agents that wait for the agent's input.
+//! Requests of 2026-07-28 agents that wait for the agent's input: `tools/call`,
+//! `prompts/get` and `resources/read`.
 //!
 //! That protocol has no server-to-client requests. When an upstream asks for sampling or
-//! elicitation during such a call, the call answers `input_required` with the upstream's
-//! request and an opaque `requestState`, and keeps running here, parked. The agent retries
-//! the same `tools/call` with its answers and that state; the retry takes the parked call,
+//! elicitation during such a request, the request answers `input_required` with the
+//! upstream's request and an opaque `requestState`, and keeps running here, parked. The agent
+//! retries the same request with its answers and that state; the retry takes the parked call,
 //! hands the answers to the waiting upstream requests and goes on waiting for the result (or
 //! for the next request).
 //!
@@ -19,7 +20,10 @@ use std::time::{Duration, Instant};
 use rmcp::ErrorData;
 #[expect(deprecated, reason = "sampling is relayed for the agents that still offer it")]
 use rmcp::model::CreateMessageResult;
-use rmcp::model::{ClientResult, ElicitResult, InputRequest, InputRequests, InputRequiredResult, InputResponses};
+use rmcp::model::{
+    ClientResult, ElicitResult, GetPromptResult, InputRequest, InputRequests, InputRequiredResult, InputResponses,
+    ReadResourceResult,
+};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -34,10 +38,42 @@ const MAX_PARKED: usize = 1024;
 /// How long a parked call waits for its retry before it is cancelled.
 const PARKED_TTL: Duration = Duration::from_secs(15 * 60);
 
+/// The kind of request a call serves. A retry must be the same kind of request as the one
+/// that was parked: a `prompts/get` carrying a tool call's state reaches nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RequestKind {
+    ToolCall,
+    Prompt,
+    Resource,
+}
+
+/// What a call produced when it finished.
+pub(crate) enum Finished {
+    /// A tool call's outcome (failures are in its envelope).
+    Tool(Outcome),
+    /// A prompt, or the error the agent gets.
+    Prompt(Result<GetPromptResult, ErrorData>),
+    /// A resource's contents, or the error the agent gets.
+    Resource(Result<ReadResourceResult, ErrorData>),
+}
+
+impl Finished {
+    /// Whether the call failed.
+    fn failed(&self) -> bool {
+        match self {
+            Finished::Tool(outcome) => outcome.is_error(),
+            Finished::Prompt(result) => result.is_err(),
+            Finished::Resource(result) => result.is_err(),
+        }
+    }
+}
+
 /// A call in progress, with what the agent must still answer.
 pub(crate) struct Running {
+    /// Which request the call serves.
+    pub(crate) kind: RequestKind,
     /// The gateway call, running on a task of its own so that it outlives one round.
-    pub(crate) task: JoinHandle<Outcome>,
+    pub(crate) task: JoinHandle<Finished>,
     /// The upstream requests that come up while it runs.
     pub(crate) asks: mpsc::Receiver<InputAsk>,
     /// Cancels the gateway call.
@@ -108,7 +144,7 @@ impl AnswerKind {
 /// How one round of a call ended.
 pub(crate) enum Round {
     /// The call finished.
-    Done(Outcome),
+    Done(Finished),
     /// The call needs the agent's input; this is the `input_required` result to send.
     NeedsInput(InputRequiredResult),
     /// The call could not go on.
@@ -122,18 +158,21 @@ pub(crate) struct ParkedCalls {
 }
 
 impl ParkedCalls {
-    /// Take the call parked under `state` for `scope`, hand it the agent's `responses`, and
-    /// return it to be driven again.
+    /// Take the `kind` of call parked under `state` for `scope`, hand it the agent's
+    /// `responses`, and return it to be driven again.
     pub(crate) fn resume(
         &self,
         state: &str,
         scope: &str,
+        kind: RequestKind,
         responses: Option<InputResponses>,
     ) -> Result<Running, ErrorData> {
         let parked = {
             let mut calls = self.calls.lock().map_err(|_| gone())?;
             match calls.get(state) {
-                Some(p) if p.scope == scope => calls.remove(state),
+                Some(p) if p.scope == scope && p.running.as_ref().is_some_and(|r| r.kind == kind) => {
+                    calls.remove(state)
+                }
                 _ => None,
             }
         };
@@ -218,13 +257,13 @@ impl ParkedCalls {
 /// How a call that ended ends for the agent: a call that failed after a request the agent
 /// could not take fails with that request's `-32021` error, which names the capability to
 /// declare on a retry.
-fn finished(joined: Result<Outcome, tokio::task::JoinError>, inputs: &AgentInputs) -> Round {
+fn finished(joined: Result<Finished, tokio::task::JoinError>, inputs: &AgentInputs) -> Round {
     match joined {
-        Ok(outcome) if outcome.is_error() => match inputs.take_refusal() {
+        Ok(done) if done.failed() => match inputs.take_refusal() {
             Some(refused) => Round::Failed(refused),
-            None => Round::Done(outcome),
+            None => Round::Done(done),
         },
-        Ok(outcome) => Round::Done(outcome),
+        Ok(done) => Round::Done(done),
         Err(e) => Round::Failed(ErrorData::internal_error(format!("the call stopped: {e}"), None)),
     }
 }
@@ -232,8 +271,8 @@ fn finished(joined: Result<Outcome, tokio::task::JoinError>, inputs: &AgentInput
 /// The error for a state that names no call parked for this caller.
 fn gone() -> ErrorData {
     ErrorData::invalid_params(
-        "requestState names no call waiting for input here: it expired, belongs to another caller, or was made \
-         by another toolshape replica; call the tool again",
+        "requestState names no call waiting for input here: it expired, belongs to another caller or another \
+         kind of request, or was made by another toolshape replica; send the request again without it",
         None,
     )
 }
@@ -278,16 +317,16 @@ mod tests {
         let task = tokio::spawn(async move {
             let (reply, answer) = oneshot::channel();
             tx.send(InputAsk { request: elicitation(), reply }).await.unwrap();
-            tokio::select! {
+            Finished::Tool(tokio::select! {
                 a = answer => match a {
                     Ok(Ok(v)) => outcome(&serde_json::to_string(&v).unwrap()),
                     Ok(Err(e)) => outcome(&format!("error: {}", e.message)),
                     Err(_) => outcome("dropped"),
                 },
                 () = stop.cancelled() => outcome("cancelled"),
-            }
+            })
         });
-        (Running { task, asks, cancel: cancel.clone(), inputs: detached() }, cancel)
+        (Running { kind: RequestKind::ToolCall, task, asks, cancel: cancel.clone(), inputs: detached() }, cancel)
     }
 
     /// Inputs nobody asks through, for calls driven by hand.
@@ -312,11 +351,13 @@ mod tests {
         let state = asked.request_state.unwrap();
         assert_eq!(state.len(), 32);
         let answer = serde_json::json!({"action": "decline"});
-        let running = parked.resume(&state, "s1", Some(responses("input-1", answer))).unwrap();
-        let Round::Done(done) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!("not done") };
+        let running = parked.resume(&state, "s1", RequestKind::ToolCall, Some(responses("input-1", answer))).unwrap();
+        let Round::Done(Finished::Tool(done)) = parked.drive(running, "s1", CancellationToken::new()).await else {
+            panic!("not done")
+        };
         assert!(done.text.contains(r#""action":"decline""#), "{}", done.text);
         // A state is good for one retry.
-        assert!(parked.resume(&state, "s1", None).is_err());
+        assert!(parked.resume(&state, "s1", RequestKind::ToolCall, None).is_err());
     }
 
     #[tokio::test]
@@ -325,12 +366,15 @@ mod tests {
         let (running, cancel) = asking_call();
         let Round::NeedsInput(asked) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
         let state = asked.request_state.unwrap();
-        let err = parked.resume(&state, "s2", None).err().unwrap();
+        let err = parked.resume(&state, "s2", RequestKind::ToolCall, None).err().unwrap();
         assert!(err.message.contains("names no call waiting"), "{}", err.message);
-        assert!(parked.resume("not-a-state", "s1", None).is_err());
+        assert!(parked.resume("not-a-state", "s1", RequestKind::ToolCall, None).is_err());
+        // A tool call's state does not resume a prompt or a read of the same caller.
+        assert!(parked.resume(&state, "s1", RequestKind::Prompt, None).is_err());
+        assert!(parked.resume(&state, "s1", RequestKind::Resource, None).is_err());
         // The rightful caller still gets its call, untouched by the attempts.
         assert!(!cancel.is_cancelled());
-        assert!(parked.resume(&state, "s1", None).is_ok());
+        assert!(parked.resume(&state, "s1", RequestKind::ToolCall, None).is_ok());
     }
 
     #[tokio::test]
@@ -338,8 +382,12 @@ mod tests {
         let parked = ParkedCalls::default();
         let (running, _) = asking_call();
         let Round::NeedsInput(asked) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
-        let running = parked.resume(&asked.request_state.unwrap(), "s1", Some(InputResponses::new())).unwrap();
-        let Round::Done(done) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
+        let running = parked
+            .resume(&asked.request_state.unwrap(), "s1", RequestKind::ToolCall, Some(InputResponses::new()))
+            .unwrap();
+        let Round::Done(Finished::Tool(done)) = parked.drive(running, "s1", CancellationToken::new()).await else {
+            panic!()
+        };
         assert!(done.text.contains("carried no answer under `input-1`"), "{}", done.text);
     }
 
@@ -349,12 +397,17 @@ mod tests {
         let (running, cancel) = asking_call();
         let Round::NeedsInput(asked) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
         let state = asked.request_state.unwrap();
-        let err = parked.resume(&state, "s1", Some(responses("input-1", serde_json::json!(12345)))).err().unwrap();
+        let err = parked
+            .resume(&state, "s1", RequestKind::ToolCall, Some(responses("input-1", serde_json::json!(12345))))
+            .err()
+            .unwrap();
         assert!(err.message.contains("the answer under `input-1` is not an elicitation result"), "{}", err.message);
         assert!(!cancel.is_cancelled());
         let accepted = serde_json::json!({"action": "accept", "content": {"name": "Ada"}});
-        let running = parked.resume(&state, "s1", Some(responses("input-1", accepted))).unwrap();
-        let Round::Done(done) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
+        let running = parked.resume(&state, "s1", RequestKind::ToolCall, Some(responses("input-1", accepted))).unwrap();
+        let Round::Done(Finished::Tool(done)) = parked.drive(running, "s1", CancellationToken::new()).await else {
+            panic!()
+        };
         assert!(done.text.contains("Ada"), "{}", done.text);
     }
 
@@ -404,11 +457,11 @@ mod tests {
                                 None => "f".repeat(32),
                             };
                             let expected = target.is_some_and(|i| given[i].1 == scope && !given[i].2);
-                            let resumed = parked.resume(&state, &scope, None);
+                            let resumed = parked.resume(&state, &scope, RequestKind::ToolCall, None);
                             assert_eq!(resumed.is_ok(), expected, "state of call {target:?} retried from {scope}");
                             if let (Ok(running), Some(i)) = (resumed, target) {
                                 given[i].2 = true;
-                                let Round::Done(done) = parked.drive(running, &scope, CancellationToken::new()).await
+                                let Round::Done(Finished::Tool(done)) = parked.drive(running, &scope, CancellationToken::new()).await
                                 else { panic!("a resumed call asked again") };
                                 assert!(done.text.contains("carried no answer"), "{}", done.text);
                             }
@@ -423,9 +476,12 @@ mod tests {
     async fn a_call_that_never_asks_is_done_in_one_round() {
         let parked = ParkedCalls::default();
         let (_tx, asks) = mpsc::channel(1);
-        let task = tokio::spawn(async { outcome("plain") });
-        let running = Running { task, asks, cancel: CancellationToken::new(), inputs: detached() };
-        let Round::Done(done) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
+        let task = tokio::spawn(async { Finished::Tool(outcome("plain")) });
+        let running =
+            Running { kind: RequestKind::ToolCall, task, asks, cancel: CancellationToken::new(), inputs: detached() };
+        let Round::Done(Finished::Tool(done)) = parked.drive(running, "s1", CancellationToken::new()).await else {
+            panic!()
+        };
         assert_eq!(done.text, "plain");
     }
 
@@ -437,11 +493,17 @@ mod tests {
         let stop = cancel.clone();
         let task = tokio::spawn(async move {
             stop.cancelled().await;
-            outcome("cancelled")
+            Finished::Tool(outcome("cancelled"))
         });
         let agent = CancellationToken::new();
         agent.cancel();
-        let round = parked.drive(Running { task, asks, cancel: cancel.clone(), inputs: detached() }, "s1", agent).await;
+        let round = parked
+            .drive(
+                Running { kind: RequestKind::ToolCall, task, asks, cancel: cancel.clone(), inputs: detached() },
+                "s1",
+                agent,
+            )
+            .await;
         assert!(matches!(round, Round::Failed(_)));
         assert!(cancel.is_cancelled());
     }
@@ -453,8 +515,8 @@ mod tests {
         let data = serde_json::json!({"requiredCapabilities": {"sampling": {}}});
         inputs.refuse(ErrorData::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, "no sampling", Some(data)));
         inputs.refuse(ErrorData::new(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY, "no elicitation", None));
-        let task = tokio::spawn(async move { outcome });
-        let running = Running { task, asks, cancel: CancellationToken::new(), inputs };
+        let task = tokio::spawn(async move { Finished::Tool(outcome) });
+        let running = Running { kind: RequestKind::ToolCall, task, asks, cancel: CancellationToken::new(), inputs };
         ParkedCalls::default().drive(running, "s1", CancellationToken::new()).await
     }
 
@@ -473,7 +535,9 @@ mod tests {
     async fn a_call_that_does_without_a_refused_request_keeps_its_result() {
         let mut done = outcome("fell back");
         done.envelope.status = toolshape_shape::Status::Ok;
-        let Round::Done(done) = refused_then(done).await else { panic!("a call that succeeded was failed") };
+        let Round::Done(Finished::Tool(done)) = refused_then(done).await else {
+            panic!("a call that succeeded was failed")
+        };
         assert_eq!(done.text, "fell back");
     }
 

@@ -4,20 +4,21 @@
 //! Every method converts between MCP messages and [`Gateway`] calls and does nothing else:
 //! `tools/call` becomes [`Gateway::call`], and its outcome becomes a `CallToolResult` whose
 //! one text block is exactly what the model reads and whose `structuredContent` is the
-//! envelope. For a 2026-07-28 agent (no session) the call runs through `crate::input`, which
-//! can answer `input_required` between rounds, and list changes go to its
-//! `subscriptions/listen` (`crate::listeners`). Tool definitions advertise the envelope's
-//! schema as `outputSchema` (or none), never an upstream's, so clients that validate
-//! structured content accept every result.
+//! envelope. For a 2026-07-28 agent (no session) a tool call, a prompt or a resource read
+//! runs through `crate::input`, which can answer `input_required` between rounds, and list
+//! changes go to its `subscriptions/listen` (`crate::listeners`). Tool definitions advertise
+//! the envelope's schema as `outputSchema` (or none), never an upstream's, so clients that
+//! validate structured content accept every result.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
-    Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
+    Implementation, InitializeRequestParams, InitializeResult, InputResponses, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SubscriptionFilter,
+    Tool,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -27,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 use toolshape_shape::Envelope;
 
 use crate::gateway::{Caller, Gateway, ResourceError};
-use crate::input::{ParkedCalls, Round, Running};
+use crate::input::{Finished, ParkedCalls, RequestKind, Round, Running};
 use crate::listeners::ListKind;
 use crate::upstream::{AgentInputs, ProgressSink};
 
@@ -116,17 +117,24 @@ impl GatewayServer {
         tool
     }
 
-    /// A `tools/call` of a 2026-07-28 agent: the first round starts the call; a retry
+    /// A request of a 2026-07-28 agent that may need its input (`tools/call`, `prompts/get`,
+    /// `resources/read`): the first round starts `work` on a task of its own; a retry
     /// carrying `requestState` resumes the parked call with the agent's answers. Either way
     /// the call runs until it finishes or an upstream asks for input (see [`crate::input`]).
-    async fn call_with_inputs(
+    async fn run_with_inputs<Work>(
         &self,
-        request: CallToolRequestParams,
+        kind: RequestKind,
+        retry: (Option<String>, Option<InputResponses>),
         caller: &mut Caller,
         context: &RequestContext<RoleServer>,
-    ) -> Round {
-        let running = match request.request_state.as_deref() {
-            Some(state) => match self.parked.resume(state, &caller.scope, request.input_responses) {
+        work: impl FnOnce(Arc<Gateway>, Caller) -> Work,
+    ) -> Round
+    where
+        Work: Future<Output = Finished> + Send + 'static,
+    {
+        let (state, responses) = retry;
+        let running = match state.as_deref() {
+            Some(state) => match self.parked.resume(state, &caller.scope, kind, responses) {
                 Ok(running) => {
                     running.inputs.follow(&context.peer, context.meta.get_progress_token());
                     running
@@ -144,10 +152,8 @@ impl GatewayServer {
                 // The call outlives this round, so it has a cancellation of its own.
                 let cancel = CancellationToken::new();
                 caller.cancel = cancel.clone();
-                let (gateway, call_caller) = (self.gateway.clone(), caller.clone());
-                let task =
-                    tokio::spawn(async move { gateway.call(&request.name, request.arguments, &call_caller).await });
-                Running { task, asks: asked, cancel, inputs }
+                let task = tokio::spawn(work(self.gateway.clone(), caller.clone()));
+                Running { kind, task, asks: asked, cancel, inputs }
             }
         };
         self.parked.drive(running, &caller.scope, context.ct.clone()).await
@@ -227,8 +233,14 @@ impl ServerHandler for GatewayServer {
         let mut caller = self.caller(&context);
         let modern = !has_session(&context);
         let outcome = if modern {
-            match self.call_with_inputs(request, &mut caller, &context).await {
-                Round::Done(outcome) => outcome,
+            let retry = (request.request_state, request.input_responses);
+            let (name, arguments) = (request.name, request.arguments);
+            let work = |gateway: Arc<Gateway>, caller: Caller| async move {
+                Finished::Tool(gateway.call(&name, arguments, &caller).await)
+            };
+            match self.run_with_inputs(RequestKind::ToolCall, retry, &mut caller, &context, work).await {
+                Round::Done(Finished::Tool(outcome)) => outcome,
+                Round::Done(_) => return Err(internal("a tool call finished as another kind of request".into())),
                 Round::NeedsInput(asked) => return Ok(asked.into()),
                 Round::Failed(error) => return Err(error),
             }
@@ -261,10 +273,28 @@ impl ServerHandler for GatewayServer {
 
     async fn get_prompt(
         &self,
-        request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        mut request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let mut prompt = self.gateway.get_prompt(request).await.map_err(|m| ErrorData::invalid_params(m, None))?;
+        let mut caller = self.caller(&context);
+        // The retry's fields are toolshape's to read; the upstream is asked the request itself.
+        let retry = (request.request_state.take(), request.input_responses.take());
+        let work = |gateway: Arc<Gateway>, caller: Caller| async move {
+            Finished::Prompt(gateway.get_prompt(request, &caller).await.map_err(|m| ErrorData::invalid_params(m, None)))
+        };
+        let done = if has_session(&context) {
+            work(self.gateway.clone(), caller).await
+        } else {
+            match self.run_with_inputs(RequestKind::Prompt, retry, &mut caller, &context, work).await {
+                Round::Done(done) => done,
+                Round::NeedsInput(asked) => return Ok(asked.into()),
+                Round::Failed(error) => return Err(error),
+            }
+        };
+        let Finished::Prompt(prompt) = done else {
+            return Err(internal("a prompt request finished as another kind of request".into()));
+        };
+        let mut prompt = prompt?;
         // Upstreams are spoken to with a handshake version, whose results carry no type;
         // 2026-07-28 requires one.
         prompt.result_type.get_or_insert(ResultType::COMPLETE);
@@ -289,13 +319,31 @@ impl ServerHandler for GatewayServer {
 
     async fn read_resource(
         &self,
-        request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        mut request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let mut read = self.gateway.read_resource(request).await.map_err(|e| match e {
-            ResourceError::NotFound(message) => ErrorData::resource_not_found(message, None),
-            ResourceError::Upstream(message) => internal(message),
-        })?;
+        let mut caller = self.caller(&context);
+        let retry = (request.request_state.take(), request.input_responses.take());
+        let work = |gateway: Arc<Gateway>, caller: Caller| async move {
+            let read = gateway.read_resource(request, &caller).await.map_err(|e| match e {
+                ResourceError::NotFound(message) => ErrorData::resource_not_found(message, None),
+                ResourceError::Upstream(message) => internal(message),
+            });
+            Finished::Resource(read)
+        };
+        let done = if has_session(&context) {
+            work(self.gateway.clone(), caller).await
+        } else {
+            match self.run_with_inputs(RequestKind::Resource, retry, &mut caller, &context, work).await {
+                Round::Done(done) => done,
+                Round::NeedsInput(asked) => return Ok(asked.into()),
+                Round::Failed(error) => return Err(error),
+            }
+        };
+        let Finished::Resource(read) = done else {
+            return Err(internal("a resource request finished as another kind of request".into()));
+        };
+        let mut read = read?;
         read.result_type.get_or_insert(ResultType::COMPLETE);
         Ok(read.into())
     }

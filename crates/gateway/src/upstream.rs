@@ -21,10 +21,11 @@ use std::time::{Duration, Instant};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam, ClientCapabilities,
     ClientConfig, ClientRequest, ClientResult, ContentBlock, ElicitRequest, ElicitRequestParams, ElicitResult,
-    ElicitationCapability, ErrorCode, FormElicitationCapability, GetExtensions, GetPromptRequestParams,
-    GetPromptResult, Implementation, InputRequest, ProgressNotificationParam, ProgressToken, Prompt, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResult, RequestId, Resource, ResourceContents, ResourceTemplate,
-    SamplingCapability, ServerRequest, ServerResult, Tool, UrlElicitationCapability,
+    ElicitationCapability, ErrorCode, FormElicitationCapability, GetExtensions, GetPromptRequest,
+    GetPromptRequestParams, GetPromptResult, Implementation, InputRequest, ProgressNotificationParam, ProgressToken,
+    Prompt, ProtocolVersion, ReadResourceRequest, ReadResourceRequestParams, ReadResourceResult, RequestId, Resource,
+    ResourceContents, ResourceTemplate, SamplingCapability, ServerRequest, ServerResult, Tool,
+    UrlElicitationCapability,
 };
 // Sampling is deprecated by the newest protocol (SEP-2577), but the versions with an
 // `initialize` handshake that toolshape speaks to upstreams still have it.
@@ -872,23 +873,43 @@ impl Upstream {
         }
     }
 
-    /// `prompts/get`, passed through.
-    pub(crate) async fn get_prompt(&self, params: GetPromptRequestParams) -> Result<GetPromptResult, Failure> {
+    /// `prompts/get`, passed through for `agent`'s request, which receives the upstream's
+    /// progress and its sampling and elicitation requests while it runs.
+    pub(crate) async fn get_prompt(
+        &self,
+        params: GetPromptRequestParams,
+        agent: Option<ProgressSink>,
+        cancel: &CancellationToken,
+    ) -> Result<GetPromptResult, Failure> {
         let conn = self.conn().await?;
-        match tokio::time::timeout(self.timeout, conn.service.peer().get_prompt(params)).await {
-            Ok(Ok(r)) => Ok(r),
-            Ok(Err(e)) => Err(self.failure(e, &conn).await),
-            Err(_) => Err(Failure::Timeout { upstream: self.name.clone(), after_ms: ms(self.timeout) }),
+        let request = ClientRequest::GetPromptRequest(GetPromptRequest::new(params));
+        match self.exchange_within_timeout(&conn, request, agent, cancel).await? {
+            ServerResult::GetPromptResult(r) => Ok(r),
+            other => Err(Failure::InvalidResponse {
+                upstream: self.name.clone(),
+                detail: format!("expected a prompt, got {}", result_kind(&other)),
+            }),
         }
     }
 
-    /// `resources/read`, passed through, bounded by the response cap.
-    pub(crate) async fn read_resource(&self, params: ReadResourceRequestParams) -> Result<ReadResourceResult, Failure> {
+    /// `resources/read`, passed through for `agent`'s request (as for a prompt), bounded by
+    /// the response cap.
+    pub(crate) async fn read_resource(
+        &self,
+        params: ReadResourceRequestParams,
+        agent: Option<ProgressSink>,
+        cancel: &CancellationToken,
+    ) -> Result<ReadResourceResult, Failure> {
         let conn = self.conn().await?;
-        let result = match tokio::time::timeout(self.timeout, conn.service.peer().read_resource(params)).await {
-            Ok(Ok(r)) => r,
-            Ok(Err(e)) => return Err(self.failure(e, &conn).await),
-            Err(_) => return Err(Failure::Timeout { upstream: self.name.clone(), after_ms: ms(self.timeout) }),
+        let request = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params));
+        let result = match self.exchange_within_timeout(&conn, request, agent, cancel).await? {
+            ServerResult::ReadResourceResult(r) => r,
+            other => {
+                return Err(Failure::InvalidResponse {
+                    upstream: self.name.clone(),
+                    detail: format!("expected a resource, got {}", result_kind(&other)),
+                });
+            }
         };
         let size: u64 = result
             .contents
@@ -933,43 +954,15 @@ impl Upstream {
             }
             let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
             let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-            let peer = conn.service.peer().clone();
-            // In flight before it is sent: the upstream may ask for sampling at once.
-            let in_flight = agent.clone().map(|a| self.shared.begin_call(a));
-            let handle = match peer.send_request_with_option(request, PeerRequestOptions::no_options()).await {
-                Ok(h) => h,
-                Err(e) => return Err(self.failure(e, &conn).await),
-            };
-            if let Some(in_flight) = &in_flight {
-                in_flight.sent_as(&handle.id);
-            }
-            let mut guard =
-                CancelGuard { peer: Some(peer), id: Some(handle.id.clone()), shared: &self.shared, token: None };
-            if let Some(sink) = agent.filter(|a| a.token.is_some()) {
-                let early = self.shared.register(handle.progress_token.clone(), sink.clone());
-                guard.token = Some(handle.progress_token.clone());
-                for p in early {
-                    forward_progress(&self.name, &sink, p).await;
-                }
-            }
-            let response = tokio::select! {
-                r = handle.await_response() => r,
-                () = cancel.cancelled() => Err(ServiceError::Cancelled { reason: Some("cancelled by the client".into()) }),
-            };
-            let finished = !matches!(response, Err(ServiceError::Cancelled { .. }));
-            if finished {
-                guard.disarm();
-            }
-            match response {
-                Ok(ServerResult::CallToolResult(result)) => {
+            match self.exchange(&conn, request, agent, cancel).await? {
+                ServerResult::CallToolResult(result) => {
                     self.reset_failures();
                     self.reduce(result)
                 }
-                Ok(other) => Err(Failure::InvalidResponse {
+                other => Err(Failure::InvalidResponse {
                     upstream: self.name.clone(),
                     detail: format!("expected a tool result, got {}", result_kind(&other)),
                 }),
-                Err(e) => Err(self.failure(e, &conn).await),
             }
         };
         match tokio::time::timeout(self.timeout, work).await {
@@ -994,6 +987,63 @@ impl Upstream {
                 }
                 Err(Failure::Timeout { upstream: self.name.clone(), after_ms: ms(self.timeout) })
             }
+        }
+    }
+
+    /// [`Self::exchange`] bounded by the upstream's time-out.
+    async fn exchange_within_timeout(
+        &self,
+        conn: &Conn,
+        request: ClientRequest,
+        agent: Option<ProgressSink>,
+        cancel: &CancellationToken,
+    ) -> Result<ServerResult, Failure> {
+        match tokio::time::timeout(self.timeout, self.exchange(conn, request, agent, cancel)).await {
+            Ok(r) => r,
+            Err(_) => Err(Failure::Timeout { upstream: self.name.clone(), after_ms: ms(self.timeout) }),
+        }
+    }
+
+    /// Send `request` on `conn` for `agent`'s request and wait for the answer. While it runs
+    /// the request is in flight: the upstream's sampling and elicitation requests are relayed
+    /// to the agent, and its progress goes to the agent's token. If `cancel` fires, or the
+    /// returned future is dropped, the upstream is told the request is cancelled.
+    async fn exchange(
+        &self,
+        conn: &Conn,
+        request: ClientRequest,
+        agent: Option<ProgressSink>,
+        cancel: &CancellationToken,
+    ) -> Result<ServerResult, Failure> {
+        let peer = conn.service.peer().clone();
+        // In flight before it is sent: the upstream may ask for sampling at once.
+        let in_flight = agent.clone().map(|a| self.shared.begin_call(a));
+        let handle = match peer.send_request_with_option(request, PeerRequestOptions::no_options()).await {
+            Ok(h) => h,
+            Err(e) => return Err(self.failure(e, conn).await),
+        };
+        if let Some(in_flight) = &in_flight {
+            in_flight.sent_as(&handle.id);
+        }
+        let mut guard =
+            CancelGuard { peer: Some(peer), id: Some(handle.id.clone()), shared: &self.shared, token: None };
+        if let Some(sink) = agent.filter(|a| a.token.is_some()) {
+            let early = self.shared.register(handle.progress_token.clone(), sink.clone());
+            guard.token = Some(handle.progress_token.clone());
+            for p in early {
+                forward_progress(&self.name, &sink, p).await;
+            }
+        }
+        let response = tokio::select! {
+            r = handle.await_response() => r,
+            () = cancel.cancelled() => Err(ServiceError::Cancelled { reason: Some("cancelled by the client".into()) }),
+        };
+        if !matches!(response, Err(ServiceError::Cancelled { .. })) {
+            guard.disarm();
+        }
+        match response {
+            Ok(result) => Ok(result),
+            Err(e) => Err(self.failure(e, conn).await),
         }
     }
 
