@@ -105,10 +105,9 @@ async def test_every_tool_answers_an_envelope_within_budget(tmp_path, upstream):
 
 
 async def test_prompts_and_resources_pass_through(tmp_path, upstream):
-    # The gateway lists prompts and resources of the upstreams already connected (listing
-    # them must not wait for lazy upstreams to start), so start it eagerly and list tools first.
-    async with harness.gateway(tmp_path, everything_config({**upstream, "start": "eager"})) as s:
-        assert await s.tool_names()
+    # Listed first thing, as agents do when they connect: the listing starts the lazy
+    # upstream and waits for it (a regression: it used to list only upstreams already up).
+    async with harness.gateway(tmp_path, everything_config(upstream)) as s:
         with anyio.fail_after(60):
             prompts = (await s.client.list_prompts()).prompts
             resources = (await s.client.list_resources()).resources

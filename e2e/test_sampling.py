@@ -244,10 +244,9 @@ async def test_a_prompt_and_a_resource_read_can_ask_the_agent_too(tmp_path, mode
         field = next(iter(params.requested_schema["properties"]))
         return types.ElicitResult(action="accept", content={field: "from the agent"})
 
-    cfg = {"upstreams": {"fixture": harness.fixture_stdio(timeout_secs=UPSTREAM_TIMEOUT, start="eager")}}
+    cfg = {"upstreams": {"fixture": harness.fixture_stdio(timeout_secs=UPSTREAM_TIMEOUT)}}
     async with harness.gateway(tmp_path, cfg, transport, mode=mode, elicitation_callback=elicitation) as s:
         with anyio.fail_after(UPSTREAM_TIMEOUT - 5):
-            await s.tool_names()  # prompts are listed once the upstream is up
             prompts = [p.name for p in (await s.client.list_prompts()).prompts]
             name = next(p for p in prompts if p.endswith("test_input_required_result_prompt"))
             prompt = await s.client.get_prompt(name)
@@ -262,9 +261,8 @@ async def test_a_prompt_and_a_resource_read_can_ask_the_agent_too(tmp_path, mode
 
 
 async def test_a_prompt_that_needs_a_capability_the_agent_lacks_says_which(tmp_path, mode):
-    cfg = {"upstreams": {"fixture": harness.fixture_stdio(timeout_secs=UPSTREAM_TIMEOUT, start="eager")}}
+    cfg = {"upstreams": {"fixture": harness.fixture_stdio(timeout_secs=UPSTREAM_TIMEOUT)}}
     async with harness.gateway(tmp_path, cfg, mode=mode) as s:
-        await s.tool_names()
         prompts = [p.name for p in (await s.client.list_prompts()).prompts]
         name = next(p for p in prompts if p.endswith("test_input_required_result_prompt"))
         with anyio.fail_after(UPSTREAM_TIMEOUT - 5), pytest.raises(MCPError) as refused:

@@ -1046,8 +1046,12 @@ impl Gateway {
         self.upstreams.iter().filter(|(_, up)| up.is_up())
     }
 
-    /// Prompts of every connected upstream, namespaced like tools.
+    /// Prompts of every connected upstream, namespaced like tools. Like a tool listing, the
+    /// first one starts the upstreams not yet started and waits for them (each bounded by its
+    /// time-out): an agent lists tools, prompts and resources together when it connects, and
+    /// a prompt list taken before its upstream was up would stay short.
     pub async fn list_prompts(&self) -> Vec<Prompt> {
+        self.refresh_tools().await;
         let mut out = Vec::new();
         let mut routes = HashMap::new();
         for (name, up) in self.connected() {
@@ -1088,8 +1092,10 @@ impl Gateway {
         up.get_prompt(params, caller.progress.clone(), &caller.cancel).await.map_err(|f| f.line("prompts/get"))
     }
 
-    /// Resources and resource templates of every connected upstream, as they list them.
+    /// Resources and resource templates of every connected upstream, as they list them
+    /// (the first listing starts the upstreams, as for prompts).
     pub async fn list_resources(&self) -> (Vec<Resource>, Vec<ResourceTemplate>) {
+        self.refresh_tools().await;
         let mut resources = Vec::new();
         let mut templates = Vec::new();
         let mut routes = HashMap::new();

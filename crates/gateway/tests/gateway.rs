@@ -626,8 +626,6 @@ masks:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prompts_and_resources_pass_through() {
     let rig = rig().await;
-    // Prompts and resources come from connected upstreams: listing tools connects them.
-    rig.client.peer().list_all_tools().await.unwrap();
     let prompts = rig.client.peer().list_all_prompts().await.unwrap();
     assert_eq!(prompts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), vec!["small_triage", "svc_triage"]);
     let got = rig.client.peer().get_prompt(GetPromptRequestParams::new("svc_triage")).await.unwrap();
@@ -642,6 +640,19 @@ async fn prompts_and_resources_pass_through() {
         Err(rmcp::ServiceError::McpError(e)) => assert_eq!(e.code.0, -32002, "{e:?}"),
         other => panic!("expected resource not found, got {other:?}"),
     }
+}
+
+/// Regression: an agent lists tools, prompts and resources together when it connects. A
+/// listing of prompts or resources taken before any tool listing saw only the upstreams
+/// already up, none with lazy ones, and nothing told the agent to list again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompts_and_resources_listed_first_start_their_upstreams() {
+    let rig = rig().await;
+    let resources = rig.client.peer().list_all_resources().await.unwrap();
+    assert!(resources.iter().any(|r| r.uri == "tracker://readme"), "{resources:?}");
+    let rig = self::rig().await;
+    let prompts = rig.client.peer().list_all_prompts().await.unwrap();
+    assert!(prompts.iter().any(|p| p.name == "svc_triage"), "{prompts:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -184,7 +184,7 @@ fn default_max_concurrency() -> u32 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StartPolicy {
-    /// At the first call or tool listing that needs it.
+    /// At the first call that needs it, or the first listing of tools, prompts or resources.
     #[default]
     Lazy,
     /// When the gateway starts.
