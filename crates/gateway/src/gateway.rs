@@ -1118,14 +1118,19 @@ impl Gateway {
     }
 
     /// `resources/read` for `caller` (as for a prompt), routed to the upstream that listed
-    /// the URI, else tried on each.
+    /// the URI (listing them first if no listing has named it), else tried on each.
     pub async fn read_resource(
         &self,
         params: ReadResourceRequestParams,
         caller: &Caller,
     ) -> Result<ReadResourceResult, ResourceError> {
         let (agent, cancel) = (&caller.progress, &caller.cancel);
-        let routed = self.resource_routes.lock().ok().and_then(|r| r.get(&params.uri).cloned());
+        let route = || self.resource_routes.lock().ok().and_then(|r| r.get(&params.uri).cloned());
+        let mut routed = route();
+        if routed.is_none() {
+            self.list_resources().await;
+            routed = route();
+        }
         if let Some(up) = routed.and_then(|n| self.upstreams.get(&n)) {
             return up.read_resource(params, agent.clone(), cancel).await.map_err(|f| match f {
                 Failure::Protocol { code: RESOURCE_NOT_FOUND, .. } => ResourceError::NotFound(f.line("resources/read")),
