@@ -203,7 +203,8 @@ async def test_two_agent_sessions_never_see_each_others_requests(tmp_path, upstr
 
 async def test_a_forged_request_state_reaches_no_parked_call(tmp_path):
     """A 2026-07-28 retry names its parked call by an opaque state: another caller's guess,
-    or a state already used, gets a clear error and resumes nothing."""
+    or a state already used, gets a clear error and resumes nothing; a retry without the
+    answer is asked again."""
     held = anyio.Event()
 
     async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
@@ -220,6 +221,16 @@ async def test_a_forged_request_state_reaches_no_parked_call(tmp_path):
         state = asked.request_state
         with pytest.raises(Exception, match="names no call waiting for input"):
             await s.client.session.call_tool(SAMPLING, {}, request_state="0" * 32, input_responses={})
+        # A retry that carries no answer is asked again, under a new state; the old one is spent.
+        again = await s.client.session.call_tool(
+            SAMPLING, {}, request_state=state, input_responses={}, allow_input_required=True
+        )
+        assert isinstance(again, types.InputRequiredResult), again
+        assert list(again.input_requests) == ["input-1"], again
+        assert again.request_state != state
+        with pytest.raises(Exception, match="names no call waiting for input"):
+            await s.client.session.call_tool(SAMPLING, {}, request_state=state, input_responses={})
+        state = again.request_state
         answer = reply("the rightful answer").model_dump(mode="json", by_alias=True, exclude_none=True)
         done = await s.client.session.call_tool(
             SAMPLING, {}, request_state=state, input_responses={"input-1": answer}

@@ -8,6 +8,9 @@
 //! hands the answers to the waiting upstream requests and goes on waiting for the result (or
 //! for the next request).
 //!
+//! A retry that leaves some requests unanswered is asked them again (a new `input_required`
+//! with those requests and a new state) while the answers it did carry go on to the upstream.
+//!
 //! The state is a random token bound to the caller's scope: another caller's retry, an
 //! expired token or a retry on another replica gets a clear error and reaches nothing.
 //! Parked calls are bounded in number and in age; the upstream's time-out bounds how long a
@@ -103,6 +106,8 @@ impl Drop for Parked {
 
 /// One upstream request the agent was asked.
 struct Waiting {
+    /// The request, kept to ask again if a retry does not answer it.
+    request: InputRequest,
     /// What the answer must be.
     kind: AnswerKind,
     reply: oneshot::Sender<Result<ClientResult, ErrorData>>,
@@ -151,6 +156,15 @@ pub(crate) enum Round {
     Failed(ErrorData),
 }
 
+/// What a retry resumed.
+pub(crate) enum Resumed {
+    /// The call, every request answered, to be driven again.
+    Call(Running),
+    /// Some requests were not answered: the call stays parked, and this `input_required`
+    /// asks them again under a new state.
+    AskedAgain(InputRequiredResult),
+}
+
 /// The parked calls of one gateway.
 #[derive(Default)]
 pub(crate) struct ParkedCalls {
@@ -159,14 +173,15 @@ pub(crate) struct ParkedCalls {
 
 impl ParkedCalls {
     /// Take the `kind` of call parked under `state` for `scope`, hand it the agent's
-    /// `responses`, and return it to be driven again.
+    /// `responses`, and return it to be driven again, or, when some requests went
+    /// unanswered, park it again and return what to ask.
     pub(crate) fn resume(
         &self,
         state: &str,
         scope: &str,
         kind: RequestKind,
         responses: Option<InputResponses>,
-    ) -> Result<Running, ErrorData> {
+    ) -> Result<Resumed, ErrorData> {
         let parked = {
             let mut calls = self.calls.lock().map_err(|_| gone())?;
             match calls.get(state) {
@@ -178,17 +193,15 @@ impl ParkedCalls {
         };
         let Some(mut parked) = parked else { return Err(gone()) };
         let mut responses = responses.unwrap_or_default();
-        let answers: Result<Vec<_>, String> = parked
+        // Per request: its answer, or `None` when the retry carried none.
+        let answers: Result<Vec<Option<ClientResult>>, String> = parked
             .waiting
             .iter()
             .map(|(key, waiting)| match responses.remove(key) {
                 Some(value) => {
-                    waiting.kind.read(value).map(Ok).map_err(|why| format!("the answer under `{key}` {why}"))
+                    waiting.kind.read(value).map(Some).map_err(|why| format!("the answer under `{key}` {why}"))
                 }
-                None => Ok(Err(ErrorData::invalid_request(
-                    format!("the agent's retry carried no answer under `{key}`"),
-                    None,
-                ))),
+                None => Ok(None),
             })
             .collect();
         let answers = match answers {
@@ -202,11 +215,27 @@ impl ParkedCalls {
                 return Err(ErrorData::invalid_params(message, None));
             }
         };
-        for (Waiting { reply, .. }, answer) in std::mem::take(&mut parked.waiting).into_values().zip(answers) {
-            // The upstream may have stopped waiting (its time-out); the result still comes.
-            let _ = reply.send(answer);
+        let mut unanswered = BTreeMap::new();
+        for ((key, waiting), answer) in std::mem::take(&mut parked.waiting).into_iter().zip(answers) {
+            match answer {
+                // The upstream may have stopped waiting (its time-out); the result still comes.
+                Some(answer) => drop(waiting.reply.send(Ok(answer))),
+                None => drop(unanswered.insert(key, waiting)),
+            }
         }
-        parked.running.take().ok_or_else(gone)
+        if unanswered.is_empty() {
+            return parked.running.take().map(Resumed::Call).ok_or_else(gone);
+        }
+        // Asked again under a new state, with the same keys; the old state is spent.
+        let requests: InputRequests = unanswered.iter().map(|(key, w)| (key.clone(), w.request.clone())).collect();
+        parked.waiting = unanswered;
+        parked.parked_at = Instant::now();
+        let state = token();
+        match self.calls.lock() {
+            Ok(mut calls) => drop(calls.insert(state.clone(), parked)),
+            Err(_) => return Err(gone()),
+        }
+        Ok(Resumed::AskedAgain(InputRequiredResult::new(Some(requests), Some(state))))
     }
 
     /// Drive `running` until it finishes or needs the agent's input; in the latter case,
@@ -230,7 +259,7 @@ impl ParkedCalls {
         let mut ask = Some(first);
         while let Some(InputAsk { request, reply }) = ask.take() {
             let key = format!("input-{}", waiting.len() + 1);
-            waiting.insert(key.clone(), Waiting { kind: AnswerKind::of(&request), reply });
+            waiting.insert(key.clone(), Waiting { request: request.clone(), kind: AnswerKind::of(&request), reply });
             requests.insert(key, request);
             // Requests that came up together go out together.
             ask = running.asks.try_recv().ok();
@@ -351,7 +380,7 @@ mod tests {
         let state = asked.request_state.unwrap();
         assert_eq!(state.len(), 32);
         let answer = serde_json::json!({"action": "decline"});
-        let running = parked.resume(&state, "s1", RequestKind::ToolCall, Some(responses("input-1", answer))).unwrap();
+        let running = call(parked.resume(&state, "s1", RequestKind::ToolCall, Some(responses("input-1", answer))));
         let Round::Done(Finished::Tool(done)) = parked.drive(running, "s1", CancellationToken::new()).await else {
             panic!("not done")
         };
@@ -377,18 +406,75 @@ mod tests {
         assert!(parked.resume(&state, "s1", RequestKind::ToolCall, None).is_ok());
     }
 
+    /// The running call a retry resumed, which must have answered everything.
+    fn call(resumed: Result<Resumed, ErrorData>) -> Running {
+        match resumed {
+            Ok(Resumed::Call(running)) => running,
+            Ok(Resumed::AskedAgain(asked)) => panic!("asked again: {:?}", asked.input_requests),
+            Err(e) => panic!("not resumed: {}", e.message),
+        }
+    }
+
     #[tokio::test]
-    async fn a_retry_without_the_answer_tells_the_upstream_so() {
+    async fn a_retry_without_the_answer_is_asked_again_and_the_upstream_keeps_waiting() {
         let parked = ParkedCalls::default();
-        let (running, _) = asking_call();
+        let (running, cancel) = asking_call();
         let Round::NeedsInput(asked) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
-        let running = parked
-            .resume(&asked.request_state.unwrap(), "s1", RequestKind::ToolCall, Some(InputResponses::new()))
-            .unwrap();
+        let first = asked.request_state.unwrap();
+        let again = parked.resume(&first, "s1", RequestKind::ToolCall, Some(responses("other-key", Value::Null)));
+        let Ok(Resumed::AskedAgain(again)) = again else { panic!("the missing answer was not asked again") };
+        // The same request under the same key, with a new state; the old one is spent.
+        let requests = again.input_requests.unwrap();
+        assert_eq!(requests.keys().collect::<Vec<_>>(), ["input-1"]);
+        assert!(matches!(requests["input-1"], InputRequest::Elicitation(_)));
+        let second = again.request_state.unwrap();
+        assert_ne!(second, first);
+        assert!(parked.resume(&first, "s1", RequestKind::ToolCall, None).is_err());
+        assert!(!cancel.is_cancelled());
+        let answer = serde_json::json!({"action": "accept", "content": {"name": "Grace"}});
+        let running = call(parked.resume(&second, "s1", RequestKind::ToolCall, Some(responses("input-1", answer))));
         let Round::Done(Finished::Tool(done)) = parked.drive(running, "s1", CancellationToken::new()).await else {
             panic!()
         };
-        assert!(done.text.contains("carried no answer under `input-1`"), "{}", done.text);
+        assert!(done.text.contains("Grace"), "{}", done.text);
+    }
+
+    #[tokio::test]
+    async fn a_retry_that_answers_part_is_asked_only_the_rest() {
+        let parked = ParkedCalls::default();
+        let (tx, asks) = mpsc::channel(8);
+        let task = tokio::spawn(async move {
+            let (first, first_answer) = oneshot::channel();
+            let (second, second_answer) = oneshot::channel();
+            tx.send(InputAsk { request: elicitation(), reply: first }).await.unwrap();
+            tx.send(InputAsk { request: elicitation(), reply: second }).await.unwrap();
+            // The first answer reaches the upstream before the second is given.
+            let first = serde_json::to_string(&first_answer.await.unwrap().unwrap()).unwrap();
+            let second = serde_json::to_string(&second_answer.await.unwrap().unwrap()).unwrap();
+            Finished::Tool(outcome(&format!("{first} then {second}")))
+        });
+        let running =
+            Running { kind: RequestKind::ToolCall, task, asks, cancel: CancellationToken::new(), inputs: detached() };
+        tokio::task::yield_now().await;
+        let Round::NeedsInput(asked) = parked.drive(running, "s1", CancellationToken::new()).await else { panic!() };
+        assert_eq!(asked.input_requests.unwrap().keys().collect::<Vec<_>>(), ["input-1", "input-2"]);
+        let ada = serde_json::json!({"action": "accept", "content": {"name": "Ada"}});
+        let again =
+            parked.resume(&asked.request_state.unwrap(), "s1", RequestKind::ToolCall, Some(responses("input-1", ada)));
+        let Ok(Resumed::AskedAgain(again)) = again else { panic!("the second request was not asked again") };
+        assert_eq!(again.input_requests.unwrap().keys().collect::<Vec<_>>(), ["input-2"]);
+        let bob = serde_json::json!({"action": "accept", "content": {"name": "Bob"}});
+        let running = call(parked.resume(
+            &again.request_state.unwrap(),
+            "s1",
+            RequestKind::ToolCall,
+            Some(responses("input-2", bob)),
+        ));
+        let Round::Done(Finished::Tool(done)) = parked.drive(running, "s1", CancellationToken::new()).await else {
+            panic!()
+        };
+        let (ada_at, bob_at) = (done.text.find("Ada").unwrap(), done.text.find("Bob").unwrap());
+        assert!(ada_at < bob_at, "{}", done.text);
     }
 
     #[tokio::test]
@@ -404,7 +490,7 @@ mod tests {
         assert!(err.message.contains("the answer under `input-1` is not an elicitation result"), "{}", err.message);
         assert!(!cancel.is_cancelled());
         let accepted = serde_json::json!({"action": "accept", "content": {"name": "Ada"}});
-        let running = parked.resume(&state, "s1", RequestKind::ToolCall, Some(responses("input-1", accepted))).unwrap();
+        let running = call(parked.resume(&state, "s1", RequestKind::ToolCall, Some(responses("input-1", accepted))));
         let Round::Done(Finished::Tool(done)) = parked.drive(running, "s1", CancellationToken::new()).await else {
             panic!()
         };
@@ -457,13 +543,15 @@ mod tests {
                                 None => "f".repeat(32),
                             };
                             let expected = target.is_some_and(|i| given[i].1 == scope && !given[i].2);
+                            // A retry without answers: the call is asked again under a new state.
                             let resumed = parked.resume(&state, &scope, RequestKind::ToolCall, None);
                             assert_eq!(resumed.is_ok(), expected, "state of call {target:?} retried from {scope}");
-                            if let (Ok(running), Some(i)) = (resumed, target) {
+                            if let (Ok(resumed), Some(i)) = (resumed, target) {
                                 given[i].2 = true;
-                                let Round::Done(Finished::Tool(done)) = parked.drive(running, &scope, CancellationToken::new()).await
-                                else { panic!("a resumed call asked again") };
-                                assert!(done.text.contains("carried no answer"), "{}", done.text);
+                                let Resumed::AskedAgain(asked) = resumed else { panic!("resumed without its answer") };
+                                let state = asked.request_state.unwrap();
+                                assert!(given.iter().all(|(s, _, _)| *s != state), "a state was given twice");
+                                given.push((state, scope, false));
                             }
                         }
                     }

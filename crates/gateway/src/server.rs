@@ -28,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 use toolshape_shape::Envelope;
 
 use crate::gateway::{Caller, Gateway, ResourceError};
-use crate::input::{Finished, ParkedCalls, RequestKind, Round, Running};
+use crate::input::{Finished, ParkedCalls, RequestKind, Resumed, Round, Running};
 use crate::listeners::ListKind;
 use crate::upstream::{AgentInputs, ProgressSink};
 
@@ -135,10 +135,11 @@ impl GatewayServer {
         let (state, responses) = retry;
         let running = match state.as_deref() {
             Some(state) => match self.parked.resume(state, &caller.scope, kind, responses) {
-                Ok(running) => {
+                Ok(Resumed::Call(running)) => {
                     running.inputs.follow(&context.peer, context.meta.get_progress_token());
                     running
                 }
+                Ok(Resumed::AskedAgain(asked)) => return Round::NeedsInput(asked),
                 Err(error) => return Round::Failed(error),
             },
             None => {
