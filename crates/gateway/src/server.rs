@@ -117,11 +117,12 @@ impl GatewayServer {
         tool
     }
 
-    /// A request of a 2026-07-28 agent that may need its input (`tools/call`, `prompts/get`,
-    /// `resources/read`): the first round starts `work` on a task of its own; a retry
+    /// Run `work` (a `tools/call`, `prompts/get` or `resources/read`) for the caller. An agent
+    /// with a session takes upstream requests as requests of its own, so `work` runs at once.
+    /// For a 2026-07-28 agent the first round starts `work` on a task of its own; a retry
     /// carrying `requestState` resumes the parked call with the agent's answers. Either way
     /// the call runs until it finishes or an upstream asks for input (see [`crate::input`]).
-    async fn run_with_inputs<Work>(
+    async fn run<Work>(
         &self,
         kind: RequestKind,
         retry: (Option<String>, Option<InputResponses>),
@@ -132,6 +133,9 @@ impl GatewayServer {
     where
         Work: Future<Output = Finished> + Send + 'static,
     {
+        if has_session(context) {
+            return Round::Done(work(self.gateway.clone(), caller.clone()).await);
+        }
         let (state, responses) = retry;
         let running = match state.as_deref() {
             Some(state) => match self.parked.resume(state, &caller.scope, kind, responses) {
@@ -239,7 +243,7 @@ impl ServerHandler for GatewayServer {
             let work = |gateway: Arc<Gateway>, caller: Caller| async move {
                 Finished::Tool(gateway.call(&name, arguments, &caller).await)
             };
-            match self.run_with_inputs(RequestKind::ToolCall, retry, &mut caller, &context, work).await {
+            match self.run(RequestKind::ToolCall, retry, &mut caller, &context, work).await {
                 Round::Done(Finished::Tool(outcome)) => outcome,
                 Round::Done(_) => return Err(internal("a tool call finished as another kind of request".into())),
                 Round::NeedsInput(asked) => return Ok(asked.into()),
@@ -283,19 +287,12 @@ impl ServerHandler for GatewayServer {
         let work = |gateway: Arc<Gateway>, caller: Caller| async move {
             Finished::Prompt(gateway.get_prompt(request, &caller).await.map_err(|m| ErrorData::invalid_params(m, None)))
         };
-        let done = if has_session(&context) {
-            work(self.gateway.clone(), caller).await
-        } else {
-            match self.run_with_inputs(RequestKind::Prompt, retry, &mut caller, &context, work).await {
-                Round::Done(done) => done,
-                Round::NeedsInput(asked) => return Ok(asked.into()),
-                Round::Failed(error) => return Err(error),
-            }
+        let mut prompt = match self.run(RequestKind::Prompt, retry, &mut caller, &context, work).await {
+            Round::Done(Finished::Prompt(prompt)) => prompt?,
+            Round::Done(_) => return Err(internal("a prompt request finished as another kind of request".into())),
+            Round::NeedsInput(asked) => return Ok(asked.into()),
+            Round::Failed(error) => return Err(error),
         };
-        let Finished::Prompt(prompt) = done else {
-            return Err(internal("a prompt request finished as another kind of request".into()));
-        };
-        let mut prompt = prompt?;
         // Upstreams are spoken to with a handshake version, whose results carry no type;
         // 2026-07-28 requires one.
         prompt.result_type.get_or_insert(ResultType::COMPLETE);
@@ -332,19 +329,12 @@ impl ServerHandler for GatewayServer {
             });
             Finished::Resource(read)
         };
-        let done = if has_session(&context) {
-            work(self.gateway.clone(), caller).await
-        } else {
-            match self.run_with_inputs(RequestKind::Resource, retry, &mut caller, &context, work).await {
-                Round::Done(done) => done,
-                Round::NeedsInput(asked) => return Ok(asked.into()),
-                Round::Failed(error) => return Err(error),
-            }
+        let mut read = match self.run(RequestKind::Resource, retry, &mut caller, &context, work).await {
+            Round::Done(Finished::Resource(read)) => read?,
+            Round::Done(_) => return Err(internal("a resource request finished as another kind of request".into())),
+            Round::NeedsInput(asked) => return Ok(asked.into()),
+            Round::Failed(error) => return Err(error),
         };
-        let Finished::Resource(read) = done else {
-            return Err(internal("a resource request finished as another kind of request".into()));
-        };
-        let mut read = read?;
         read.result_type.get_or_insert(ResultType::COMPLETE);
         Ok(read.into())
     }
