@@ -31,6 +31,8 @@ use rmcp::model::{
 // `initialize` handshake that toolshape speaks to upstreams still have it.
 #[expect(deprecated, reason = "sampling is relayed for the protocol versions that still have it")]
 use rmcp::model::{CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult};
+#[expect(deprecated, reason = "upstream log messages are kept in toolshape's log")]
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
 use rmcp::service::{
     InboundStreamOrigin, NotificationContext, OriginatingRequestId, PeerRequestOptions, RequestContext, RunningService,
 };
@@ -596,6 +598,11 @@ impl ClientHandler for Client {
         if let Some((sink, params)) = self.shared.route(params) {
             forward_progress(&self.shared.name, &sink, params).await;
         }
+    }
+
+    #[expect(deprecated, reason = "the protocol versions toolshape speaks to upstreams still have logging")]
+    async fn on_logging_message(&self, params: LoggingMessageNotificationParam, _ctx: NotificationContext<RoleClient>) {
+        log_message(&self.shared.name, &params);
     }
 
     async fn on_tool_list_changed(&self, _ctx: NotificationContext<RoleClient>) {
@@ -1312,6 +1319,32 @@ fn describe_exit(s: std::process::ExitStatus) -> String {
         }
     }
     "exited".to_owned()
+}
+
+/// Write an upstream's log message (`notifications/message`) to toolshape's log, next to its
+/// stderr lines and cut to the same length. toolshape offers agents no `logging` capability
+/// (an upstream connection is shared by every agent, and a message outside a call belongs to
+/// none of them), so this is where an upstream's logs are kept rather than lost.
+#[expect(deprecated, reason = "the protocol versions toolshape speaks to upstreams still have logging")]
+fn log_message(upstream: &str, params: &LoggingMessageNotificationParam) {
+    let data = match &params.data {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    let mut end = data.len().min(STDERR_LINE_MAX);
+    while !data.is_char_boundary(end) {
+        end -= 1;
+    }
+    let text = &data[..end];
+    let logger = params.logger.as_deref().unwrap_or("-");
+    match params.level {
+        LoggingLevel::Debug => tracing::debug!(upstream, logger, "log: {text}"),
+        LoggingLevel::Info | LoggingLevel::Notice => tracing::info!(upstream, logger, "log: {text}"),
+        LoggingLevel::Warning => tracing::warn!(upstream, logger, "log: {text}"),
+        LoggingLevel::Error | LoggingLevel::Critical | LoggingLevel::Alert | LoggingLevel::Emergency => {
+            tracing::error!(upstream, logger, "log: {text}")
+        }
+    }
 }
 
 /// Log each stderr line of an upstream at info level, cut to a bounded length.
