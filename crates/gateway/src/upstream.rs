@@ -1327,15 +1327,7 @@ fn describe_exit(s: std::process::ExitStatus) -> String {
 /// none of them), so this is where an upstream's logs are kept rather than lost.
 #[expect(deprecated, reason = "the protocol versions toolshape speaks to upstreams still have logging")]
 fn log_message(upstream: &str, params: &LoggingMessageNotificationParam) {
-    let data = match &params.data {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    };
-    let mut end = data.len().min(STDERR_LINE_MAX);
-    while !data.is_char_boundary(end) {
-        end -= 1;
-    }
-    let text = &data[..end];
+    let text = log_text(&params.data);
     let logger = params.logger.as_deref().unwrap_or("-");
     match params.level {
         LoggingLevel::Debug => tracing::debug!(upstream, logger, "log: {text}"),
@@ -1345,6 +1337,21 @@ fn log_message(upstream: &str, params: &LoggingMessageNotificationParam) {
             tracing::error!(upstream, logger, "log: {text}")
         }
     }
+}
+
+/// A log message's data as one line of text: a string as it is, anything else as JSON, cut
+/// to [`STDERR_LINE_MAX`] bytes at a character boundary.
+fn log_text(data: &Value) -> String {
+    let mut text = match data {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    let mut end = text.len().min(STDERR_LINE_MAX);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text
 }
 
 /// Log each stderr line of an upstream at info level, cut to a bounded length.
@@ -1501,6 +1508,25 @@ mod tests {
         assert!(!wraps_text(&serde_json::json!({"content": text, "more": 1}), text));
         assert!(!wraps_text(&serde_json::json!({"content": "other"}), text));
         assert!(!wraps_text(&serde_json::json!([text]), text));
+    }
+
+    proptest::proptest! {
+        /// Whatever an upstream logs, its line is a prefix of the message's text, within the
+        /// stderr line limit, and the whole text when that fits.
+        #[test]
+        fn a_log_line_is_a_bounded_prefix_of_the_message(text in "\\PC{0,3000}", as_string: bool) {
+            let data = if as_string { Value::String(text.clone()) } else { serde_json::json!({"text": text}) };
+            let whole = match &data { Value::String(t) => t.clone(), other => other.to_string() };
+            let line = log_text(&data);
+            proptest::prop_assert!(line.len() <= STDERR_LINE_MAX);
+            proptest::prop_assert!(whole.starts_with(&line));
+            if whole.len() <= STDERR_LINE_MAX {
+                proptest::prop_assert_eq!(line, whole);
+            } else {
+                // Cut no further than the last character boundary before the limit.
+                proptest::prop_assert!(line.len() + 4 > STDERR_LINE_MAX);
+            }
+        }
     }
 
     #[test]
