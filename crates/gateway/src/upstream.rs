@@ -1339,11 +1339,12 @@ fn log_message(upstream: &str, params: &LoggingMessageNotificationParam) {
     }
 }
 
-/// A log message's data as one line of text: a string as it is, anything else as JSON, cut
-/// to [`STDERR_LINE_MAX`] bytes at a character boundary.
+/// A log message's data as one line of text: a string as it is, anything else (and a string
+/// with line breaks or other control characters, which could forge lines of toolshape's log)
+/// as JSON, cut to [`STDERR_LINE_MAX`] bytes at a character boundary.
 fn log_text(data: &Value) -> String {
     let mut text = match data {
-        Value::String(text) => text.clone(),
+        Value::String(text) if !text.contains(char::is_control) => text.clone(),
         other => other.to_string(),
     };
     let mut end = text.len().min(STDERR_LINE_MAX);
@@ -1511,13 +1512,19 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Whatever an upstream logs, its line is a prefix of the message's text, within the
-        /// stderr line limit, and the whole text when that fits.
+        /// Whatever an upstream logs, its line is one line, within the stderr line limit, and
+        /// a prefix of the message's text (its JSON when it is not a plain string), whole when
+        /// that fits.
         #[test]
-        fn a_log_line_is_a_bounded_prefix_of_the_message(text in "\\PC{0,3000}", as_string: bool) {
+        fn a_log_line_is_a_bounded_prefix_of_the_message(
+            text in "(\\PC|\n|\r|\t){0,3000}",
+            as_string: bool,
+        ) {
             let data = if as_string { Value::String(text.clone()) } else { serde_json::json!({"text": text}) };
-            let whole = match &data { Value::String(t) => t.clone(), other => other.to_string() };
+            let plain = as_string && !text.contains(char::is_control);
+            let whole = if plain { text.clone() } else { data.to_string() };
             let line = log_text(&data);
+            proptest::prop_assert!(!line.contains(['\n', '\r']), "{line:?}");
             proptest::prop_assert!(line.len() <= STDERR_LINE_MAX);
             proptest::prop_assert!(whole.starts_with(&line));
             if whole.len() <= STDERR_LINE_MAX {
