@@ -164,7 +164,6 @@ names = sys.argv[2:]
 NA = {
     "logging-set-level": "toolshape advertises no `logging` capability; -32601 is the right answer",
     "tools-call-with-logging": "needs logging/setLevel (no `logging` capability)",
-    "completion-complete": "toolshape advertises no `completions` capability",
     "resources-subscribe": "toolshape does not advertise resources.subscribe",
     "resources-unsubscribe": "toolshape does not advertise resources.subscribe",
     "tools-call-image": "by design: every result is one text block (the envelope)",

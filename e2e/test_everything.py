@@ -10,6 +10,8 @@ from typing import Any
 
 import anyio
 import pytest
+from mcp import types
+from mcp.shared.exceptions import MCPError
 
 import harness
 
@@ -119,3 +121,26 @@ async def test_prompts_and_resources_pass_through(tmp_path, upstream):
             assert got.messages
             read = await s.client.read_resource(resources[0].uri)
             assert read.contents
+
+
+async def test_completions_come_from_the_upstream_that_listed_the_prompt_or_template(tmp_path, upstream):
+    # Asked first thing, before any listing: the gateway lists to find the prompt's upstream.
+    async with harness.gateway(tmp_path, everything_config(upstream)) as s:
+        prompt = types.PromptReference(type="ref/prompt", name=PREFIX + "completable-prompt")
+        with anyio.fail_after(60):
+            department = await s.client.complete(prompt, {"name": "department", "value": "Eng"})
+            assert department.completion.values == ["Engineering"], department
+            # The context of earlier arguments reaches the upstream too.
+            name = await s.client.complete(prompt, {"name": "name", "value": ""}, {"department": "Sales"})
+            assert name.completion.values == ["David", "Eve", "Frank"], name
+            template = types.ResourceTemplateReference(
+                type="ref/resource", uri="demo://resource/dynamic/text/{resourceId}"
+            )
+            resource_id = await s.client.complete(template, {"name": "resourceId", "value": "42"})
+            assert resource_id.completion.values == ["42"], resource_id
+            nothing = await s.client.complete(template, {"name": "resourceId", "value": "not a number"})
+            assert nothing.completion.values == [], nothing
+        with anyio.fail_after(60), pytest.raises(MCPError, match="no prompt named"):
+            await s.client.complete(
+                types.PromptReference(type="ref/prompt", name="nobody_has_this"), {"name": "x", "value": ""}
+            )

@@ -18,8 +18,8 @@ use std::sync::{Arc, Mutex as StdMutex, Weak};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rmcp::model::{
-    GetPromptRequestParams, GetPromptResult, Prompt, ReadResourceRequestParams, ReadResourceResult, Resource,
-    ResourceTemplate,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, Prompt, ReadResourceRequestParams,
+    ReadResourceResult, Reference, Resource, ResourceTemplate,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -1092,6 +1092,39 @@ impl Gateway {
         up.get_prompt(params, caller.progress.clone(), &caller.cancel).await.map_err(|f| f.line("prompts/get"))
     }
 
+    /// `completion/complete` for `caller`: a prompt argument's values come from the upstream
+    /// that listed the prompt (asked under its own name), a resource template's from the
+    /// upstream that listed the template.
+    pub async fn complete(&self, mut params: CompleteRequestParams, caller: &Caller) -> Result<CompleteResult, String> {
+        let upstream = match &mut params.r#ref {
+            Reference::Prompt(prompt) => {
+                let route = || self.prompt_routes.lock().ok().and_then(|r| r.get(&prompt.name).cloned());
+                let mut routed = route();
+                if routed.is_none() {
+                    self.list_prompts().await;
+                    routed = route();
+                }
+                let Some((upstream, original)) = routed else {
+                    return Err(format!("no prompt named `{}`", prompt.name));
+                };
+                prompt.name = original;
+                upstream
+            }
+            Reference::Resource(template) => {
+                let route = || self.resource_routes.lock().ok().and_then(|r| r.get(&template.uri).cloned());
+                let mut routed = route();
+                if routed.is_none() {
+                    self.list_resources().await;
+                    routed = route();
+                }
+                routed.ok_or_else(|| format!("no resource template `{}`", template.uri))?
+            }
+            _ => return Err("completions are offered for prompts and resource templates only".to_owned()),
+        };
+        let up = self.upstreams.get(&upstream).ok_or_else(|| format!("upstream `{upstream}` is not configured"))?;
+        up.complete(params, caller.progress.clone(), &caller.cancel).await.map_err(|f| f.line("completion/complete"))
+    }
+
     /// Resources and resource templates of every connected upstream, as they list them
     /// (the first listing starts the upstreams, as for prompts).
     pub async fn list_resources(&self) -> (Vec<Resource>, Vec<ResourceTemplate>) {
@@ -1104,6 +1137,10 @@ impl Gateway {
                 Ok((r, t)) => {
                     for res in &r {
                         routes.insert(res.uri.clone(), name.clone());
+                    }
+                    // Templates too, for completions; no read names a template itself.
+                    for template in &t {
+                        routes.insert(template.uri_template.clone(), name.clone());
                     }
                     resources.extend(r);
                     templates.extend(t);

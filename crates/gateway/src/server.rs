@@ -14,11 +14,11 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
-    Implementation, InitializeRequestParams, InitializeResult, InputResponses, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SubscriptionFilter,
-    Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult, ContentBlock,
+    GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams, InitializeResult,
+    InputResponses, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ResultType,
+    ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -178,6 +178,7 @@ fn internal(message: String) -> ErrorData {
 impl ServerHandler for GatewayServer {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
+            .enable_completions()
             .enable_prompts()
             .enable_resources()
             .enable_tools()
@@ -297,6 +298,18 @@ impl ServerHandler for GatewayServer {
         // 2026-07-28 requires one.
         prompt.result_type.get_or_insert(ResultType::COMPLETE);
         Ok(prompt.into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let caller = self.caller(&context);
+        let mut completed =
+            self.gateway.complete(request, &caller).await.map_err(|m| ErrorData::invalid_params(m, None))?;
+        completed.result_type.get_or_insert(ResultType::COMPLETE);
+        Ok(completed)
     }
 
     async fn list_resources(

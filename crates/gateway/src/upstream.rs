@@ -20,12 +20,12 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam, ClientCapabilities,
-    ClientConfig, ClientRequest, ClientResult, ContentBlock, ElicitRequest, ElicitRequestParams, ElicitResult,
-    ElicitationCapability, ErrorCode, FormElicitationCapability, GetExtensions, GetPromptRequest,
-    GetPromptRequestParams, GetPromptResult, Implementation, InputRequest, ProgressNotificationParam, ProgressToken,
-    Prompt, ProtocolVersion, ReadResourceRequest, ReadResourceRequestParams, ReadResourceResult, RequestId, Resource,
-    ResourceContents, ResourceTemplate, SamplingCapability, ServerRequest, ServerResult, Tool,
-    UrlElicitationCapability,
+    ClientConfig, ClientRequest, ClientResult, CompleteRequest, CompleteRequestParams, CompleteResult, ContentBlock,
+    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorCode, FormElicitationCapability,
+    GetExtensions, GetPromptRequest, GetPromptRequestParams, GetPromptResult, Implementation, InputRequest,
+    ProgressNotificationParam, ProgressToken, Prompt, ProtocolVersion, ReadResourceRequest, ReadResourceRequestParams,
+    ReadResourceResult, RequestId, Resource, ResourceContents, ResourceTemplate, SamplingCapability, ServerRequest,
+    ServerResult, Tool, UrlElicitationCapability,
 };
 // Sampling is deprecated by the newest protocol (SEP-2577), but the versions with an
 // `initialize` handshake that toolshape speaks to upstreams still have it.
@@ -895,6 +895,28 @@ impl Upstream {
             other => Err(Failure::InvalidResponse {
                 upstream: self.name.clone(),
                 detail: format!("expected a prompt, got {}", result_kind(&other)),
+            }),
+        }
+    }
+
+    /// `completion/complete`, passed through for `agent`'s request (as for a prompt). An
+    /// upstream that offers no completions has none to give: the answer is empty, not an error.
+    pub(crate) async fn complete(
+        &self,
+        params: CompleteRequestParams,
+        agent: Option<ProgressSink>,
+        cancel: &CancellationToken,
+    ) -> Result<CompleteResult, Failure> {
+        let conn = self.conn().await?;
+        if conn.service.peer().peer_info().is_some_and(|i| i.capabilities.completions.is_none()) {
+            return Ok(CompleteResult::default());
+        }
+        let request = ClientRequest::CompleteRequest(CompleteRequest::new(params));
+        match self.exchange_within_timeout(&conn, request, agent, cancel).await? {
+            ServerResult::CompleteResult(r) => Ok(r),
+            other => Err(Failure::InvalidResponse {
+                upstream: self.name.clone(),
+                detail: format!("expected completions, got {}", result_kind(&other)),
             }),
         }
     }

@@ -19,10 +19,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, Prompt, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities, ServerConfig, Tool,
+    ArgumentInfo, CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, ContentBlock,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, Prompt, PromptMessage,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents, Role,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, RunningService};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -639,6 +640,22 @@ async fn prompts_and_resources_pass_through() {
     match rig.client.peer().read_resource(ReadResourceRequestParams::new("tracker://nope")).await {
         Err(rmcp::ServiceError::McpError(e)) => assert_eq!(e.code.0, -32002, "{e:?}"),
         other => panic!("expected resource not found, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completions_of_an_upstream_without_them_are_empty_and_an_unknown_prompt_is_refused() {
+    let rig = rig().await;
+    let argument = ArgumentInfo::new("severity", "hi");
+    let prompt = Reference::for_prompt("svc_triage");
+    let done = rig.client.peer().complete(CompleteRequestParams::new(prompt, argument.clone())).await.unwrap();
+    assert!(done.completion.values.is_empty(), "{done:?}");
+    match rig.client.peer().complete(CompleteRequestParams::new(Reference::for_prompt("nope"), argument)).await {
+        Err(rmcp::ServiceError::McpError(e)) => {
+            assert_eq!(e.code.0, -32602, "{e:?}");
+            assert!(e.message.contains("no prompt named `nope`"), "{}", e.message);
+        }
+        other => panic!("expected an invalid-params error, got {other:?}"),
     }
 }
 
