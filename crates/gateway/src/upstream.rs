@@ -892,10 +892,7 @@ impl Upstream {
         let request = ClientRequest::GetPromptRequest(GetPromptRequest::new(params));
         match self.exchange_within_timeout(&conn, request, agent, cancel).await? {
             ServerResult::GetPromptResult(r) => Ok(r),
-            other => Err(Failure::InvalidResponse {
-                upstream: self.name.clone(),
-                detail: format!("expected a prompt, got {}", result_kind(&other)),
-            }),
+            other => Err(self.unexpected("a prompt", &other)),
         }
     }
 
@@ -914,10 +911,7 @@ impl Upstream {
         let request = ClientRequest::CompleteRequest(CompleteRequest::new(params));
         match self.exchange_within_timeout(&conn, request, agent, cancel).await? {
             ServerResult::CompleteResult(r) => Ok(r),
-            other => Err(Failure::InvalidResponse {
-                upstream: self.name.clone(),
-                detail: format!("expected completions, got {}", result_kind(&other)),
-            }),
+            other => Err(self.unexpected("completions", &other)),
         }
     }
 
@@ -933,12 +927,7 @@ impl Upstream {
         let request = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params));
         let result = match self.exchange_within_timeout(&conn, request, agent, cancel).await? {
             ServerResult::ReadResourceResult(r) => r,
-            other => {
-                return Err(Failure::InvalidResponse {
-                    upstream: self.name.clone(),
-                    detail: format!("expected a resource, got {}", result_kind(&other)),
-                });
-            }
+            other => return Err(self.unexpected("a resource", &other)),
         };
         let size: u64 = result
             .contents
@@ -988,10 +977,7 @@ impl Upstream {
                     self.reset_failures();
                     self.reduce(result)
                 }
-                other => Err(Failure::InvalidResponse {
-                    upstream: self.name.clone(),
-                    detail: format!("expected a tool result, got {}", result_kind(&other)),
-                }),
+                other => Err(self.unexpected("a tool result", &other)),
             }
         };
         match tokio::time::timeout(self.timeout, work).await {
@@ -1100,6 +1086,14 @@ impl Upstream {
             return Err(too_large());
         }
         Ok(Reply::Result(bytes))
+    }
+
+    /// The failure for an answer of another kind than the request asked for.
+    fn unexpected(&self, expected: &str, got: &ServerResult) -> Failure {
+        Failure::InvalidResponse {
+            upstream: self.name.clone(),
+            detail: format!("expected {expected}, got {}", result_kind(got)),
+        }
     }
 
     /// Turn an rmcp error into the failure the model reads.
