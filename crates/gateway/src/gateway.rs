@@ -1081,15 +1081,34 @@ impl Gateway {
         mut params: GetPromptRequestParams,
         caller: &Caller,
     ) -> Result<GetPromptResult, String> {
-        let mut route = self.prompt_routes.lock().ok().and_then(|r| r.get(&params.name).cloned());
-        if route.is_none() {
-            self.list_prompts().await;
-            route = self.prompt_routes.lock().ok().and_then(|r| r.get(&params.name).cloned());
-        }
-        let Some((upstream, original)) = route else { return Err(format!("no prompt named `{}`", params.name)) };
+        let Some((upstream, original)) = self.prompt_route(&params.name).await else {
+            return Err(format!("no prompt named `{}`", params.name));
+        };
         let up = self.upstreams.get(&upstream).ok_or_else(|| format!("upstream `{upstream}` is not configured"))?;
         params.name = original;
         up.get_prompt(params, caller.progress.clone(), &caller.cancel).await.map_err(|f| f.line("prompts/get"))
+    }
+
+    /// The upstream that listed prompt `name`, and the prompt's own name there; prompts are
+    /// listed first when no listing has named it yet.
+    async fn prompt_route(&self, name: &str) -> Option<(String, String)> {
+        let route = || self.prompt_routes.lock().ok().and_then(|r| r.get(name).cloned());
+        if let Some(found) = route() {
+            return Some(found);
+        }
+        self.list_prompts().await;
+        route()
+    }
+
+    /// The upstream that listed the resource or resource template `uri`; resources are listed
+    /// first when no listing has named it yet.
+    async fn resource_route(&self, uri: &str) -> Option<String> {
+        let route = || self.resource_routes.lock().ok().and_then(|r| r.get(uri).cloned());
+        if let Some(found) = route() {
+            return Some(found);
+        }
+        self.list_resources().await;
+        route()
     }
 
     /// `completion/complete` for `caller`: a prompt argument's values come from the upstream
@@ -1098,27 +1117,16 @@ impl Gateway {
     pub async fn complete(&self, mut params: CompleteRequestParams, caller: &Caller) -> Result<CompleteResult, String> {
         let upstream = match &mut params.r#ref {
             Reference::Prompt(prompt) => {
-                let route = || self.prompt_routes.lock().ok().and_then(|r| r.get(&prompt.name).cloned());
-                let mut routed = route();
-                if routed.is_none() {
-                    self.list_prompts().await;
-                    routed = route();
-                }
-                let Some((upstream, original)) = routed else {
+                let Some((upstream, original)) = self.prompt_route(&prompt.name).await else {
                     return Err(format!("no prompt named `{}`", prompt.name));
                 };
                 prompt.name = original;
                 upstream
             }
-            Reference::Resource(template) => {
-                let route = || self.resource_routes.lock().ok().and_then(|r| r.get(&template.uri).cloned());
-                let mut routed = route();
-                if routed.is_none() {
-                    self.list_resources().await;
-                    routed = route();
-                }
-                routed.ok_or_else(|| format!("no resource template `{}`", template.uri))?
-            }
+            Reference::Resource(template) => self
+                .resource_route(&template.uri)
+                .await
+                .ok_or_else(|| format!("no resource template `{}`", template.uri))?,
             _ => return Err("completions are offered for prompts and resource templates only".to_owned()),
         };
         let up = self.upstreams.get(&upstream).ok_or_else(|| format!("upstream `{upstream}` is not configured"))?;
@@ -1162,13 +1170,7 @@ impl Gateway {
         caller: &Caller,
     ) -> Result<ReadResourceResult, ResourceError> {
         let (agent, cancel) = (&caller.progress, &caller.cancel);
-        let route = || self.resource_routes.lock().ok().and_then(|r| r.get(&params.uri).cloned());
-        let mut routed = route();
-        if routed.is_none() {
-            self.list_resources().await;
-            routed = route();
-        }
-        if let Some(up) = routed.and_then(|n| self.upstreams.get(&n)) {
+        if let Some(up) = self.resource_route(&params.uri).await.and_then(|n| self.upstreams.get(&n)) {
             return up.read_resource(params, agent.clone(), cancel).await.map_err(|f| match f {
                 Failure::Protocol { code: RESOURCE_NOT_FOUND, .. } => ResourceError::NotFound(f.line("resources/read")),
                 other => ResourceError::Upstream(other.line("resources/read")),
