@@ -38,6 +38,10 @@ const tools = [
   ["test_sampling", "Asks the client to sample", { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] }],
   ["test_elicitation", "Asks the client for input", { type: "object", properties: { message: { type: "string" } } }],
   ["test_reconnection", "Answers after a short wait", empty],
+  ["test_elicitation_sep1034_defaults", "Asks for input with a default for every field", empty],
+  ["test_elicitation_sep1330_enums", "Asks for input with every kind of enum", empty],
+  ["test_touch_resource", "Reports a change of a resource to its subscribers", { type: "object", properties: { uri: { type: "string" } }, required: ["uri"] }],
+  ["test_subscriptions", "Lists the resources this server is subscribed to", empty],
   // The 2026-07-28 input_required scenarios. This server speaks the handshake protocol and
   // asks with ordinary requests; toolshape turns each into an `input_required` round for a
   // 2026-07-28 agent (the keys are toolshape's, not the ones the scenarios' own examples use).
@@ -61,6 +65,45 @@ const tools = [
     },
   ],
 ].map(([name, description, inputSchema]) => ({ name, description, inputSchema }));
+
+/** A form with a default value for every primitive type (SEP-1034). */
+const DEFAULTS_SCHEMA = {
+  type: "object",
+  properties: {
+    name: { type: "string", default: "John Doe" },
+    age: { type: "integer", default: 30 },
+    score: { type: "number", default: 95.5 },
+    status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
+    verified: { type: "boolean", default: true },
+  },
+};
+
+/** A form with the five kinds of enum (SEP-1330): plain and titled, single and multiple
+ * choice, and the legacy `enumNames`. */
+const ENUMS_SCHEMA = {
+  type: "object",
+  properties: {
+    untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+    titledSingle: {
+      type: "string",
+      oneOf: [
+        { const: "value1", title: "First" },
+        { const: "value2", title: "Second" },
+      ],
+    },
+    legacyEnum: { type: "string", enum: ["opt1", "opt2"], enumNames: ["Option one", "Option two"] },
+    untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+    titledMulti: {
+      type: "array",
+      items: {
+        anyOf: [
+          { const: "value1", title: "First" },
+          { const: "value2", title: "Second" },
+        ],
+      },
+    },
+  },
+};
 
 /** A sampling request with one user message. */
 function sample(extra, text) {
@@ -194,6 +237,23 @@ server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     case "test_reconnection":
       await sleep(200);
       return { content: [{ type: "text", text: "Reconnection test completed" }] };
+    case "test_elicitation_sep1034_defaults":
+    case "test_elicitation_sep1330_enums": {
+      const requestedSchema = name.endsWith("defaults") ? DEFAULTS_SCHEMA : ENUMS_SCHEMA;
+      const r = await extra.sendRequest(
+        { method: "elicitation/create", params: { message: "Please review these fields", requestedSchema } },
+        ElicitResultSchema,
+      );
+      return { content: [{ type: "text", text: `Elicitation completed: action=${r.action}, content=${JSON.stringify(r.content ?? {})}` }] };
+    }
+    case "test_touch_resource": {
+      const uri = req.params.arguments?.uri;
+      const told = subscribed.has(uri);
+      if (told) await server.sendResourceUpdated({ uri });
+      return { content: [{ type: "text", text: told ? `told the subscribers of ${uri}` : `nobody subscribed to ${uri}` }] };
+    }
+    case "test_subscriptions":
+      return { content: [{ type: "text", text: JSON.stringify([...subscribed].sort()) }] };
     case "json_schema_2020_12_tool":
       return { content: [{ type: "text", text: JSON.stringify(req.params.arguments ?? {}) }] };
     default:
@@ -287,8 +347,17 @@ server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
   throw e;
 });
 
-server.setRequestHandler(SubscribeRequestSchema, async () => ({}));
-server.setRequestHandler(UnsubscribeRequestSchema, async () => ({}));
+// Subscriptions are kept, so tests can see what a gateway in front subscribed upstream
+// (`test_subscriptions`) and have a change reported (`test_touch_resource`).
+const subscribed = new Set();
+server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+  subscribed.add(req.params.uri);
+  return {};
+});
+server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+  subscribed.delete(req.params.uri);
+  return {};
+});
 server.setRequestHandler(SetLevelRequestSchema, async () => ({}));
 server.setRequestHandler(CompleteRequestSchema, async () => ({ completion: { values: [], total: 0, hasMore: false } }));
 

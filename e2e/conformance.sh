@@ -162,18 +162,17 @@ out = pathlib.Path(sys.argv[1])
 names = sys.argv[2:]
 # Why a scenario cannot pass through toolshape, by design (not bugs).
 NA = {
-    "logging-set-level": "toolshape advertises no `logging` capability; -32601 is the right answer",
-    "tools-call-with-logging": "needs logging/setLevel (no `logging` capability)",
-    "resources-subscribe": "toolshape does not advertise resources.subscribe",
-    "resources-unsubscribe": "toolshape does not advertise resources.subscribe",
+    "tools-call-with-logging": "needs the fixture upstream's test_* tool (its log is relayed, see README)",
+    "resources-subscribe": "needs an upstream that lists test://watched-resource and offers subscriptions (the fixture)",
+    "resources-unsubscribe": "needs an upstream that lists test://watched-resource and offers subscriptions (the fixture)",
     "tools-call-image": "by design: every result is one text block (the envelope)",
     "tools-call-audio": "by design: every result is one text block (the envelope)",
     "tools-call-embedded-resource": "by design: every result is one text block (the envelope)",
     "tools-call-mixed-content": "by design: every result is one text block (the envelope)",
     "tools-call-sampling": "needs the fixture upstream's test_* tool (relayed to the agent, see README)",
     "tools-call-elicitation": "needs the fixture upstream's test_* tool (relayed to the agent, see README)",
-    "elicitation-sep1034-defaults": "the fixture upstream has no such tool",
-    "elicitation-sep1330-enums": "the fixture upstream has no such tool",
+    "elicitation-sep1034-defaults": "needs the fixture upstream's test_* tool (relayed to the agent, see README)",
+    "elicitation-sep1330-enums": "needs the fixture upstream's test_* tool (relayed to the agent, see README)",
     # Draft scenarios (suite 0.2.0 alphas, protocol 2026-07-28).
     "input-required-result-basic-elicitation": "the scenario expects its own key `user_name`; "
     "through a gateway the keys are toolshape's (the upstream asks with a plain request)",

@@ -222,6 +222,7 @@ class Session:
     log: Path
     transport: str
     proc: subprocess.Popen[Any] | None = None
+    url: str | None = None
     _budgets: dict[str, int] = field(default_factory=dict)
 
     async def call(self, tool: str, arguments: dict[str, Any] | None = None, timeout: float = 60.0) -> Any:
@@ -331,7 +332,7 @@ async def gateway(
                 async with Client(
                     f"http://127.0.0.1:{port}/mcp", mode=mode, message_handler=message_handler, **callbacks
                 ) as client:
-                    yield Session(client, config, log, transport, proc)
+                    yield Session(client, config, log, transport, proc, url=f"http://127.0.0.1:{port}/mcp")
             finally:
                 stop(proc)
     else:

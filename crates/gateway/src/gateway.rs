@@ -17,10 +17,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex as StdMutex, Weak};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+#[expect(deprecated, reason = "logging/setLevel is answered for agents of the versions that have it")]
+use rmcp::model::LoggingLevel;
 use rmcp::model::{
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, Prompt, ReadResourceRequestParams,
-    ReadResourceResult, Reference, Resource, ResourceTemplate,
+    ReadResourceResult, Reference, Resource, ResourceTemplate, ResourceUpdatedNotificationParam,
 };
+use rmcp::{Peer, RoleServer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, watch};
@@ -37,10 +40,12 @@ use toolshape_tokens::Tokenizer;
 
 use crate::cursor::{Cursor, CursorError, CursorKey, SnapshotId};
 use crate::listeners::{ListKind, Listeners};
+use crate::log_levels::LogLevels;
 use crate::read::{self, ReadArgs};
 use crate::search::{self, Catalog, SearchArgs};
 use crate::store::{Store, open as open_store, spec as store_spec};
-use crate::upstream::{ListChanged, ProgressSink, Reply, Upstream};
+use crate::upstream::{ProgressSink, Reply, Upstream, UpstreamEvent};
+use crate::watches::{Added, MAX_WATCHES, Watches};
 use crate::{GatewayError, random};
 use toolshape_telemetry::{DEFAULT_EXACT_COUNT_LIMIT, Metrics, NoopSink, Span, SpanSink, TokensBefore};
 
@@ -259,6 +264,10 @@ pub struct Gateway {
     listeners: Listeners,
     prompt_routes: StdMutex<HashMap<String, (String, String)>>,
     resource_routes: StdMutex<HashMap<String, String>>,
+    /// The log level each agent session set, shared with every upstream.
+    log_levels: Arc<LogLevels>,
+    /// Which sessions watch which upstream resource.
+    watches: Watches,
 }
 
 impl Gateway {
@@ -292,10 +301,14 @@ impl Gateway {
             None => CursorKey::random(),
         };
         let (events_tx, events_rx) = mpsc::unbounded_channel();
+        let log_levels = Arc::new(LogLevels::default());
         let upstreams = config
             .upstreams
             .iter()
-            .map(|(name, spec)| (name.clone(), Arc::new(Upstream::new(name, spec.clone(), events_tx.clone()))))
+            .map(|(name, spec)| {
+                let upstream = Upstream::new(name, spec.clone(), events_tx.clone(), log_levels.clone());
+                (name.clone(), Arc::new(upstream))
+            })
             .collect();
         let tokenizer = Tokenizer::new(masks.defaults().tokenizer);
         let gw = Arc::new_cyclic(|me| Gateway {
@@ -318,6 +331,8 @@ impl Gateway {
             listeners: Listeners::default(),
             prompt_routes: StdMutex::new(HashMap::new()),
             resource_routes: StdMutex::new(HashMap::new()),
+            log_levels,
+            watches: Watches::default(),
         });
         tokio::spawn(event_loop(Arc::downgrade(&gw), events_rx));
         for (name, spec) in &gw.config.upstreams {
@@ -1133,6 +1148,105 @@ impl Gateway {
         up.complete(params, caller.progress.clone(), &caller.cancel).await.map_err(|f| f.line("completion/complete"))
     }
 
+    /// `logging/setLevel` from `caller`'s session: from now on it is sent the log messages of
+    /// its calls' upstreams from `level` up. Upstreams are asked for that level when it is
+    /// more verbose than what they were asked before (they are shared by every session).
+    #[expect(deprecated, reason = "logging/setLevel is answered for agents of the versions that have it")]
+    pub async fn set_log_level(&self, level: LoggingLevel, caller: &Caller) {
+        if let Some(ask) = self.log_levels.set(&caller.scope, level) {
+            for (_, up) in self.connected() {
+                up.set_log_level(ask).await;
+            }
+        }
+    }
+
+    /// `resources/subscribe` from `caller`'s session, reached at `peer`: the upstream that
+    /// listed `uri` is subscribed (once, however many sessions watch it), and the session is
+    /// sent `notifications/resources/updated` when it changes. A URI no listing named goes to
+    /// the first connected upstream that accepts the subscription.
+    pub async fn subscribe(&self, uri: &str, caller: &Caller, peer: Peer<RoleServer>) -> Result<(), String> {
+        let candidates: Vec<String> = match self.resource_route(uri).await {
+            Some(upstream) => vec![upstream],
+            None => self.connected().map(|(name, _)| name.clone()).collect(),
+        };
+        let mut refusals = Vec::new();
+        for name in candidates {
+            let Some(up) = self.upstreams.get(&name) else { continue };
+            let (added, orphaned) = self.watches.add(&name, uri, &caller.scope, peer.clone());
+            self.unsubscribe_orphans(orphaned);
+            match added {
+                Added::Joined => return Ok(()),
+                Added::Full => {
+                    return Err(format!(
+                        "toolshape keeps at most {MAX_WATCHES} resource subscriptions; unsubscribe from some first"
+                    ));
+                }
+                Added::First => match up.subscribe(uri).await {
+                    Ok(()) => return Ok(()),
+                    Err(failure) => {
+                        self.watches.forget(&name, uri, &caller.scope);
+                        refusals.push(failure.line("resources/subscribe"));
+                    }
+                },
+            }
+        }
+        Err(match refusals.len() {
+            0 => format!("no resource `{uri}`: no upstream lists it"),
+            _ => refusals.join("; "),
+        })
+    }
+
+    /// `resources/unsubscribe` from `caller`'s session; the upstream is unsubscribed when no
+    /// session watches the resource any more. Unsubscribing from what the session did not
+    /// subscribe to is not an error (the end state is what it asked for).
+    pub async fn unsubscribe(&self, uri: &str, caller: &Caller) -> Result<(), String> {
+        let (unwatched, _) = self.watches.remove(uri, &caller.scope);
+        for name in unwatched {
+            if let Some(up) = self.upstreams.get(&name) {
+                up.unsubscribe(uri).await.map_err(|f| f.line("resources/unsubscribe"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// An upstream reported that `uri` changed: tell the sessions that watch it. If none does
+    /// any more (they disconnected), unsubscribe the upstream.
+    async fn resource_updated(&self, upstream: &str, uri: &str) {
+        let (peers, unwatched) = self.watches.watchers(upstream, uri);
+        for peer in peers {
+            let params = ResourceUpdatedNotificationParam::new(uri);
+            if let Err(e) = peer.notify_resource_updated(params).await {
+                tracing::debug!(upstream, uri, error = %e, "could not tell an agent session of a resource update");
+            }
+        }
+        if unwatched {
+            self.unsubscribe_orphans(vec![(upstream.to_owned(), uri.to_owned())]);
+        }
+    }
+
+    /// Unsubscribe upstreams from resources no session watches any more, off the caller's
+    /// path (an upstream may be slow to answer).
+    fn unsubscribe_orphans(&self, orphaned: Vec<(String, String)>) {
+        for (name, uri) in orphaned {
+            let Some(up) = self.upstreams.get(&name).cloned() else { continue };
+            tokio::spawn(async move {
+                if let Err(f) = up.unsubscribe(&uri).await {
+                    tracing::debug!(upstream = %up.name(), uri, error = %f.line("resources/unsubscribe"), "unsubscribe failed");
+                }
+            });
+        }
+    }
+
+    /// An upstream connected again: subscribe it again to every resource a session watches.
+    async fn subscribe_again(&self, upstream: &str) {
+        let Some(up) = self.upstreams.get(upstream) else { return };
+        for uri in self.watches.resources_of(upstream) {
+            if let Err(f) = up.subscribe(&uri).await {
+                tracing::warn!(upstream, uri, error = %f.line("resources/subscribe"), "could not subscribe again after a reconnection");
+            }
+        }
+    }
+
     /// Resources and resource templates of every connected upstream, as they list them
     /// (the first listing starts the upstreams, as for prompts).
     pub async fn list_resources(&self) -> (Vec<Resource>, Vec<ResourceTemplate>) {
@@ -1221,16 +1335,23 @@ impl Gateway {
 }
 
 /// Forwards upstream notifications to agents for as long as the gateway lives.
-async fn event_loop(gw: Weak<Gateway>, mut events: mpsc::UnboundedReceiver<ListChanged>) {
+async fn event_loop(gw: Weak<Gateway>, mut events: mpsc::UnboundedReceiver<UpstreamEvent>) {
     while let Some(ev) = events.recv().await {
         let Some(gw) = gw.upgrade() else { return };
         match ev {
-            ListChanged::Tools(name) => {
+            UpstreamEvent::Tools(name) => {
                 tracing::info!(upstream = %name, "upstream tool list changed");
                 gw.tools_changed(&name).await;
             }
-            ListChanged::Prompts(_) => gw.listeners.notify_all(ListKind::Prompts).await,
-            ListChanged::Resources(_) => gw.listeners.notify_all(ListKind::Resources).await,
+            UpstreamEvent::Prompts(_) => gw.listeners.notify_all(ListKind::Prompts).await,
+            UpstreamEvent::Resources(_) => gw.listeners.notify_all(ListKind::Resources).await,
+            UpstreamEvent::ResourceUpdated(name, uri) => gw.resource_updated(&name, &uri).await,
+            UpstreamEvent::Reconnected(name) => {
+                // Subscriptions lived on the old connection; make them again off this loop,
+                // which must not wait on an upstream.
+                let gw = gw.clone();
+                tokio::spawn(async move { gw.subscribe_again(&name).await });
+            }
         }
     }
 }

@@ -13,6 +13,8 @@
 //! - [`gateway`]: [`Gateway::call`], the one dispatch path, and the snapshots behind cursors.
 //! - `input`: calls of 2026-07-28 agents parked while they wait for the agent's input.
 //! - `listeners`: the agent sessions and subscriptions told of list changes.
+//! - `watches`: resource subscriptions, by session, made once per resource upstream.
+//! - `log_levels`: the log level each session set; upstream log messages are filtered by it.
 //! - [`read`]: `result_read` arguments and views (JSONPath queries, patterns, slices).
 //! - [`cursor`]: signed, expiring, scoped cursors.
 //! - [`auth`]: bearer tokens, principals and sessions bound to them (HTTP mode).
@@ -38,6 +40,7 @@ mod error;
 pub mod gateway;
 mod input;
 mod listeners;
+mod log_levels;
 mod random;
 pub mod read;
 mod search;
@@ -46,6 +49,7 @@ mod server;
 pub mod sessions;
 pub mod store;
 mod upstream;
+mod watches;
 mod wire;
 
 pub use cursor::{Cursor, CursorError, CursorKey, SnapshotId};

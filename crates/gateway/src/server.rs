@@ -13,12 +13,14 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+#[expect(deprecated, reason = "logging/setLevel is answered for agents of the versions that have it")]
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult, ContentBlock,
     GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams, InitializeResult,
     InputResponses, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ResultType,
-    ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -176,11 +178,14 @@ fn internal(message: String) -> ErrorData {
 }
 
 impl ServerHandler for GatewayServer {
+    #[expect(deprecated, reason = "logging is offered to agents of the versions that have it")]
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_completions()
             .enable_prompts()
+            .enable_logging()
             .enable_resources()
+            .enable_resources_subscribe()
             .enable_tools()
             .enable_tool_list_changed()
             .enable_prompts_list_changed()
@@ -198,8 +203,8 @@ impl ServerHandler for GatewayServer {
     }
 
     fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
-        // The three lists; resources are passed through unchanged and not watched, so
-        // per-resource updates are not offered.
+        // The three lists. Per-resource updates are offered to sessions (`resources/subscribe`),
+        // not on these streams.
         let lists = SubscriptionFilter::builder().tools_list_changed().prompts_list_changed().resources_list_changed();
         Some(requested.intersection(&lists.build()))
     }
@@ -350,5 +355,37 @@ impl ServerHandler for GatewayServer {
         };
         read.result_type.get_or_insert(ResultType::COMPLETE);
         Ok(read.into())
+    }
+
+    #[expect(deprecated, reason = "logging/setLevel is answered for agents of the versions that have it")]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let caller = self.caller(&context);
+        self.gateway.set_log_level(request.level, &caller).await;
+        Ok(())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let caller = self.caller(&context);
+        self.gateway
+            .subscribe(&request.uri, &caller, context.peer.clone())
+            .await
+            .map_err(|m| ErrorData::invalid_params(m, None))
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let caller = self.caller(&context);
+        self.gateway.unsubscribe(&request.uri, &caller).await.map_err(internal)
     }
 }

@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 use std::process::Stdio;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
 
@@ -24,15 +24,16 @@ use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorCode, FormElicitationCapability,
     GetExtensions, GetPromptRequest, GetPromptRequestParams, GetPromptResult, Implementation, InputRequest,
     ProgressNotificationParam, ProgressToken, Prompt, ProtocolVersion, ReadResourceRequest, ReadResourceRequestParams,
-    ReadResourceResult, RequestId, Resource, ResourceContents, ResourceTemplate, SamplingCapability, ServerRequest,
-    ServerResult, Tool, UrlElicitationCapability,
+    ReadResourceResult, RequestId, Resource, ResourceContents, ResourceTemplate, ResourceUpdatedNotificationParam,
+    SamplingCapability, ServerRequest, ServerResult, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    UrlElicitationCapability,
 };
 // Sampling is deprecated by the newest protocol (SEP-2577), but the versions with an
 // `initialize` handshake that toolshape speaks to upstreams still have it.
 #[expect(deprecated, reason = "sampling is relayed for the protocol versions that still have it")]
 use rmcp::model::{CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult};
-#[expect(deprecated, reason = "upstream log messages are kept in toolshape's log")]
-use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
+#[expect(deprecated, reason = "upstream log messages are kept in toolshape's log and passed to sessions that ask")]
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
 use rmcp::service::{
     InboundStreamOrigin, NotificationContext, OriginatingRequestId, PeerRequestOptions, RequestContext, RunningService,
 };
@@ -45,6 +46,7 @@ use tokio::sync::{Mutex, Semaphore, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use toolshape_shape::Failure;
 
+use crate::log_levels::LogLevels;
 use crate::wire::UpstreamWire;
 
 /// JSON-RPC error code the line guard answers an oversized response with.
@@ -58,15 +60,19 @@ const ID_WINDOW: usize = 256;
 /// Longest wait between restarts of a crashing upstream.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
-/// An upstream said one of its lists changed (the payload is the upstream name).
+/// What an upstream told the gateway (the first field is the upstream's name).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum ListChanged {
+pub(crate) enum UpstreamEvent {
     /// Its tool list changed.
     Tools(String),
     /// Its prompt list changed.
     Prompts(String),
     /// Its resource list changed.
     Resources(String),
+    /// A resource it was subscribed to changed (`notifications/resources/updated`): the URI.
+    ResourceUpdated(String, String),
+    /// It connected again after its connection was lost (its subscriptions were lost too).
+    Reconnected(String),
 }
 
 /// The agent call an upstream call serves: where the upstream's progress notifications go,
@@ -170,13 +176,15 @@ pub(crate) enum Reply {
 /// State shared by an upstream's connections and its rmcp client handler.
 struct Shared {
     name: String,
-    events: mpsc::UnboundedSender<ListChanged>,
+    events: mpsc::UnboundedSender<UpstreamEvent>,
     /// Where progress notifications go.
     progress: StdMutex<ProgressRoutes>,
     /// The calls in flight, to relay the upstream's sampling and elicitation requests.
     calls: StdMutex<InFlight>,
     /// The upstream's time-out, which also bounds a relayed request.
     timeout: Duration,
+    /// The log level of each agent session, to forward the upstream's log messages.
+    levels: Arc<LogLevels>,
 }
 
 /// The calls in flight on one upstream, by a serial number.
@@ -404,6 +412,32 @@ struct Client {
 }
 
 impl Client {
+    /// Pass an upstream's log message to the agent session whose call it came during, if that
+    /// session asked for messages of its level (`logging/setLevel`). A message outside any
+    /// call, or while calls of several sessions run, belongs to no one session and stays in
+    /// toolshape's log. The logger is prefixed with the upstream's name, so the agent knows
+    /// which server spoke.
+    #[expect(deprecated, reason = "the protocol versions toolshape speaks to agents before 2026-07-28 have logging")]
+    async fn forward_log(&self, mut params: LoggingMessageNotificationParam, ctx: &NotificationContext<RoleClient>) {
+        let origin = match ctx.extensions.get::<InboundStreamOrigin>() {
+            Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id),
+            _ => None,
+        };
+        let Attribution::One(call) = self.shared.attribute(origin) else { return };
+        // 2026-07-28 agents have no logging; their calls have no session to send it on.
+        if call.agent.inputs.is_some() || !self.shared.levels.wants(&call.agent.session, params.level) {
+            return;
+        }
+        let name = &self.shared.name;
+        params.logger = Some(match params.logger.take() {
+            Some(logger) => format!("{name}/{logger}"),
+            None => name.clone(),
+        });
+        if let Err(e) = call.agent.peer.notify_logging_message(params).await {
+            tracing::debug!(upstream = %name, error = %e, "could not pass a log message to the agent");
+        }
+    }
+
     /// Relay `request` to the agent session of the call in flight that caused it, bounded by
     /// the upstream's time-out, and return the agent's answer.
     async fn relay(
@@ -601,20 +635,29 @@ impl ClientHandler for Client {
     }
 
     #[expect(deprecated, reason = "the protocol versions toolshape speaks to upstreams still have logging")]
-    async fn on_logging_message(&self, params: LoggingMessageNotificationParam, _ctx: NotificationContext<RoleClient>) {
+    async fn on_logging_message(&self, params: LoggingMessageNotificationParam, ctx: NotificationContext<RoleClient>) {
         log_message(&self.shared.name, &params);
+        self.forward_log(params, &ctx).await;
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _ctx: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.shared.events.send(UpstreamEvent::ResourceUpdated(self.shared.name.clone(), params.uri));
     }
 
     async fn on_tool_list_changed(&self, _ctx: NotificationContext<RoleClient>) {
-        let _ = self.shared.events.send(ListChanged::Tools(self.shared.name.clone()));
+        let _ = self.shared.events.send(UpstreamEvent::Tools(self.shared.name.clone()));
     }
 
     async fn on_prompt_list_changed(&self, _ctx: NotificationContext<RoleClient>) {
-        let _ = self.shared.events.send(ListChanged::Prompts(self.shared.name.clone()));
+        let _ = self.shared.events.send(UpstreamEvent::Prompts(self.shared.name.clone()));
     }
 
     async fn on_resource_list_changed(&self, _ctx: NotificationContext<RoleClient>) {
-        let _ = self.shared.events.send(ListChanged::Resources(self.shared.name.clone()));
+        let _ = self.shared.events.send(UpstreamEvent::Resources(self.shared.name.clone()));
     }
 
     fn get_info(&self) -> ClientConfig {
@@ -690,6 +733,9 @@ pub(crate) struct Upstream {
     /// Consecutive failed starts or crashes (a start counts until it succeeds); reset by a
     /// successful call or tool listing.
     failures: StdMutex<u32>,
+    /// Whether a connection was ever made: a later one is a reconnection, which the gateway
+    /// is told of (resource subscriptions must be made again).
+    connected_before: AtomicBool,
 }
 
 impl Upstream {
@@ -697,7 +743,8 @@ impl Upstream {
     pub(crate) fn new(
         name: &str,
         spec: toolshape_mask::Upstream,
-        events: mpsc::UnboundedSender<ListChanged>,
+        events: mpsc::UnboundedSender<UpstreamEvent>,
+        levels: Arc<LogLevels>,
     ) -> Upstream {
         let timeout = Duration::from_secs(spec.timeout_secs.max(1));
         let permits = Semaphore::new(spec.max_concurrency.max(1) as usize);
@@ -713,8 +760,10 @@ impl Upstream {
                 progress: StdMutex::new(ProgressRoutes::default()),
                 calls: StdMutex::new(InFlight::default()),
                 timeout,
+                levels,
             }),
             failures: StdMutex::new(0),
+            connected_before: AtomicBool::new(false),
         }
     }
 
@@ -756,6 +805,12 @@ impl Upstream {
                 let conn = Arc::new(conn);
                 *state = State::Up(conn.clone());
                 tracing::info!(upstream = %self.name, "upstream connected");
+                if self.connected_before.swap(true, Ordering::Relaxed) {
+                    let _ = self.shared.events.send(UpstreamEvent::Reconnected(self.name.clone()));
+                }
+                if let Some(level) = self.shared.levels.upstream_level() {
+                    self.ask_log_level(&conn, level).await;
+                }
                 return Ok(conn);
             }
             Ok(Err(detail)) => detail,
@@ -912,6 +967,82 @@ impl Upstream {
         match self.exchange_within_timeout(&conn, request, agent, cancel).await? {
             ServerResult::CompleteResult(r) => Ok(r),
             other => Err(self.unexpected("completions", &other)),
+        }
+    }
+
+    /// `resources/subscribe` for `uri`, so the upstream reports its changes. An upstream that
+    /// does not offer subscriptions is refused here, with a message that says so.
+    #[expect(deprecated, reason = "upstreams before 2026-07-28 take resources/subscribe")]
+    pub(crate) async fn subscribe(&self, uri: &str) -> Result<(), Failure> {
+        let conn = self.conn().await?;
+        self.check_subscriptions(&conn)?;
+        let peer = conn.service.peer();
+        match tokio::time::timeout(self.timeout, peer.subscribe(SubscribeRequestParams::new(uri))).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(self.failure(e, &conn).await),
+            Err(_) => Err(Failure::Timeout { upstream: self.name.clone(), after_ms: ms(self.timeout) }),
+        }
+    }
+
+    /// `resources/unsubscribe` for `uri`, if the upstream is connected (a connection that
+    /// ended took its subscriptions with it).
+    #[expect(deprecated, reason = "upstreams before 2026-07-28 take resources/unsubscribe")]
+    pub(crate) async fn unsubscribe(&self, uri: &str) -> Result<(), Failure> {
+        let Some(conn) = self.live_conn().await else { return Ok(()) };
+        self.check_subscriptions(&conn)?;
+        let peer = conn.service.peer();
+        match tokio::time::timeout(self.timeout, peer.unsubscribe(UnsubscribeRequestParams::new(uri))).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(self.failure(e, &conn).await),
+            Err(_) => Err(Failure::Timeout { upstream: self.name.clone(), after_ms: ms(self.timeout) }),
+        }
+    }
+
+    fn check_subscriptions(&self, conn: &Conn) -> Result<(), Failure> {
+        let offered = conn
+            .service
+            .peer()
+            .peer_info()
+            .is_none_or(|i| i.capabilities.resources.as_ref().and_then(|r| r.subscribe).unwrap_or(false));
+        if offered {
+            return Ok(());
+        }
+        Err(Failure::Protocol {
+            upstream: self.name.clone(),
+            code: i64::from(ErrorCode::METHOD_NOT_FOUND.0),
+            message: "this upstream does not offer resource subscriptions".to_owned(),
+        })
+    }
+
+    /// The live connection, without starting one (a start in progress is waited for).
+    async fn live_conn(&self) -> Option<Arc<Conn>> {
+        match &*self.state.lock().await {
+            State::Up(c) if !c.is_closed() => Some(c.clone()),
+            _ => None,
+        }
+    }
+
+    /// Ask the upstream, if it is connected, to send log messages from `level` up; an
+    /// upstream that starts later is asked when it connects.
+    #[expect(deprecated, reason = "the protocol versions toolshape speaks to upstreams still have logging")]
+    pub(crate) async fn set_log_level(&self, level: LoggingLevel) {
+        if let Some(conn) = self.live_conn().await {
+            self.ask_log_level(&conn, level).await;
+        }
+    }
+
+    /// `logging/setLevel` on `conn`, if the upstream offers logging; a failure is logged only
+    /// (the agent's own request has already been answered).
+    #[expect(deprecated, reason = "the protocol versions toolshape speaks to upstreams still have logging")]
+    async fn ask_log_level(&self, conn: &Conn, level: LoggingLevel) {
+        let peer = conn.service.peer();
+        if peer.peer_info().is_some_and(|i| i.capabilities.logging.is_none()) {
+            return;
+        }
+        match tokio::time::timeout(self.timeout, peer.set_level(SetLevelRequestParams::new(level))).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!(upstream = %self.name, error = %e, "upstream refused logging/setLevel"),
+            Err(_) => tracing::warn!(upstream = %self.name, "upstream did not answer logging/setLevel in time"),
         }
     }
 
@@ -1338,9 +1469,10 @@ fn describe_exit(s: std::process::ExitStatus) -> String {
 }
 
 /// Write an upstream's log message (`notifications/message`) to toolshape's log, next to its
-/// stderr lines and cut to the same length. toolshape offers agents no `logging` capability
-/// (an upstream connection is shared by every agent, and a message outside a call belongs to
-/// none of them), so this is where an upstream's logs are kept rather than lost.
+/// stderr lines and cut to the same length. Every message is kept here; it also reaches an
+/// agent only when it came during that agent's call and the agent asked for its level (see
+/// `Client::forward_log`): an upstream connection is shared by every agent, and a message
+/// outside a call belongs to none of them.
 #[expect(deprecated, reason = "the protocol versions toolshape speaks to upstreams still have logging")]
 fn log_message(upstream: &str, params: &LoggingMessageNotificationParam) {
     let text = log_text(&params.data);
@@ -1669,6 +1801,7 @@ mod tests {
             progress: StdMutex::new(ProgressRoutes::default()),
             calls: StdMutex::new(InFlight::default()),
             timeout,
+            levels: Arc::default(),
         })
     }
 
