@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 use toolshape_mask::{
     CallContext, CallError, Config, MaskSet, PrefixPolicy, SearchConfig, SearchMode, Surface, ToolDefinition,
     UpstreamTool,
@@ -268,6 +269,8 @@ pub struct Gateway {
     log_levels: Arc<LogLevels>,
     /// Which sessions watch which upstream resource.
     watches: Watches,
+    /// Spans and log lines of answered calls, not yet recorded.
+    after_reply: TaskTracker,
 }
 
 impl Gateway {
@@ -333,6 +336,7 @@ impl Gateway {
             resource_routes: StdMutex::new(HashMap::new()),
             log_levels,
             watches: Watches::default(),
+            after_reply: TaskTracker::new(),
         });
         tokio::spawn(event_loop(Arc::downgrade(&gw), events_rx));
         for (name, spec) in &gw.config.upstreams {
@@ -367,11 +371,14 @@ impl Gateway {
         self.config.store.backend != toolshape_mask::StoreBackend::Memory
     }
 
-    /// Stop every upstream (child processes exit).
+    /// Stop every upstream (child processes exit), and record the spans of answered calls.
     pub async fn shutdown(&self) {
         for up in self.upstreams.values() {
             up.stop().await;
         }
+        // Every answered call's span and log line, before the caller flushes the span log.
+        self.after_reply.close();
+        self.after_reply.wait().await;
     }
 
     /// Who to tell when lists change: sessions that began with `initialize` and
@@ -685,67 +692,82 @@ impl Gateway {
         };
         let mut outcome = self.finish(produced, tool, caller).await;
         outcome.tools_changed = tools_changed;
-        if outcome.report.tokens_out == 0 && !outcome.text.is_empty() {
-            outcome.report.tokens_out = self.tokenizer.count(&outcome.text) as u64;
+        let record = CallRecord {
+            tool: tool.to_owned(),
+            target,
+            upstream,
+            principal: caller.principal.clone(),
+            session: caller.session.clone(),
+            raw,
+            status: outcome.envelope.status,
+            failure: outcome.failure,
+            report: outcome.report.clone(),
+            // Only counted when shaping did not count it (a few failure paths).
+            uncounted_text: (outcome.report.tokens_out == 0 && !outcome.text.is_empty()).then(|| outcome.text.clone()),
+            dispatched,
+            shaped: started.elapsed().saturating_sub(dispatched),
+        };
+        self.after_reply(record);
+        outcome
+    }
+
+    /// Record the call's span and write its log line once the answer is on its way: the
+    /// work is spawned, and yields once before doing anything, so the task that writes the
+    /// answer runs first (on the single-threaded stdio runtime this puts it after the write;
+    /// on a multi-threaded one it runs alongside). [`Gateway::shutdown`] waits for it.
+    fn after_reply(&self, record: CallRecord) {
+        let Some(me) = self.me.upgrade() else {
+            self.record_call(record);
+            return;
+        };
+        self.after_reply.spawn(async move {
+            tokio::task::yield_now().await;
+            me.record_call(record);
+        });
+    }
+
+    /// The span and the log line of one call.
+    fn record_call(&self, mut record: CallRecord) {
+        if let Some(text) = record.uncounted_text.take() {
+            record.report.tokens_out = self.tokenizer.count(&text) as u64;
         }
-        let shaped = started.elapsed().saturating_sub(dispatched);
-        self.record_span(&target, &outcome, upstream.clone(), caller, raw, dispatched, shaped);
-        let r = &outcome.report;
+        let r = &record.report;
         tracing::info!(
-            tool,
-            upstream = upstream.as_deref().unwrap_or("-"),
-            status = outcome.envelope.status.as_str(),
-            failure = outcome.failure.unwrap_or("-"),
+            tool = record.tool,
+            upstream = record.upstream.as_deref().unwrap_or("-"),
+            status = record.status.as_str(),
+            failure = record.failure.unwrap_or("-"),
             bytes_in = r.bytes_in,
             bytes_out = r.bytes_out,
             tokens_out = r.tokens_out,
             records_kept = r.records_kept,
             records_omitted = r.records_omitted,
             cut_at = r.cut_at.as_deref().unwrap_or("-"),
-            dispatch_ms = dispatched.as_millis(),
-            shape_ms = started.elapsed().saturating_sub(dispatched).as_millis(),
+            dispatch_ms = record.dispatched.as_millis(),
+            shape_ms = record.shaped.as_millis(),
             "call"
         );
-        outcome
+        self.record_span(record);
     }
 
     /// Hand the call's span to the sink. The pre-shaping tokens are counted by the sink's
-    /// thread, after the response is sent, from the upstream bytes (shared, not copied).
-    #[allow(clippy::too_many_arguments)]
-    fn record_span(
-        &self,
-        tool: &str,
-        outcome: &Outcome,
-        upstream: Option<String>,
-        caller: &Caller,
-        raw: Option<Arc<Vec<u8>>>,
-        upstream_time: Duration,
-        shaping_time: Duration,
-    ) {
-        let mut span = Span::from_report(tool, outcome.envelope.status, &outcome.report, TokensBefore::Exact(0));
-        span.mask = self.masks.mask_names().any(|m| m == tool).then(|| tool.to_owned());
-        span.upstream = upstream;
-        span.principal = caller.principal.clone();
-        span.session = caller.session.clone();
-        span.upstream_ms = upstream_time.as_secs_f64() * 1000.0;
-        span.shaping_ms = shaping_time.as_secs_f64() * 1000.0;
-        let sink = self.options.spans.clone();
-        match raw {
-            Some(bytes) if bytes.len() <= DEFAULT_EXACT_COUNT_LIMIT => {
-                span.tokens_before = TokensBefore::Pending(bytes);
-                sink.record(span);
-            }
-            Some(bytes) => {
-                span.tokens_before = TokensBefore::estimate(bytes.len() as u64);
-                sink.record(span);
-            }
-            None => {
-                // Failures had nothing before shaping; pages of a stored result claim no
-                // savings of their own (the first page's span did).
-                span.tokens_before = TokensBefore::Exact(if outcome.is_error() { 0 } else { span.tokens_after });
-                sink.record(span);
-            }
-        }
+    /// thread, from the upstream bytes (shared, not copied).
+    fn record_span(&self, record: CallRecord) {
+        let mut span = Span::from_report(&record.target, record.status, &record.report, TokensBefore::Exact(0));
+        span.mask = self.masks.mask_names().any(|m| m == record.target).then(|| record.target.clone());
+        span.upstream = record.upstream;
+        span.principal = record.principal;
+        span.session = record.session;
+        span.upstream_ms = record.dispatched.as_secs_f64() * 1000.0;
+        span.shaping_ms = record.shaped.as_secs_f64() * 1000.0;
+        span.tokens_before = match record.raw {
+            Some(bytes) if bytes.len() <= DEFAULT_EXACT_COUNT_LIMIT => TokensBefore::Pending(bytes),
+            Some(bytes) => TokensBefore::estimate(bytes.len() as u64),
+            // Failures had nothing before shaping; pages of a stored result claim no savings
+            // of their own (the first page's span did).
+            None => TokensBefore::Exact(if record.status == Status::Error { 0 } else { span.tokens_after }),
+        };
+        self.options.spans.record(span);
     }
 
     /// A masked or unmasked upstream tool: prepare, call, and hand the result on to shaping.
@@ -1354,6 +1376,26 @@ async fn event_loop(gw: Weak<Gateway>, mut events: mpsc::UnboundedReceiver<Upstr
             }
         }
     }
+}
+
+/// What is recorded of a call after its answer is sent (see [`Gateway::after_reply`]).
+struct CallRecord {
+    /// The tool the agent called.
+    tool: String,
+    /// The tool whose span this is: a generic `call_tool` counts as the tool it called.
+    target: String,
+    upstream: Option<String>,
+    principal: Option<String>,
+    session: Option<String>,
+    /// The upstream's bytes, counted for the span by the sink's thread.
+    raw: Option<Arc<Vec<u8>>>,
+    status: Status,
+    failure: Option<&'static str>,
+    report: ShapeReport,
+    /// The text the model read, when shaping did not count it.
+    uncounted_text: Option<String>,
+    dispatched: Duration,
+    shaped: Duration,
 }
 
 /// For failures and snapshots: they never write `next`.

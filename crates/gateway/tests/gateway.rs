@@ -737,3 +737,41 @@ async fn expired_or_evicted_snapshots_say_to_repeat_the_call() {
     let refused = gateway.call(&next.tool, Some(next.arguments), &other).await;
     assert!(refused.envelope.summary.contains("another session"), "{}", refused.text);
 }
+
+/// Keeps every span it is given.
+#[derive(Default)]
+struct KeptSpans(Mutex<Vec<toolshape_telemetry::Span>>);
+
+impl toolshape_telemetry::SpanSink for KeptSpans {
+    fn record(&self, span: toolshape_telemetry::Span) {
+        self.0.lock().unwrap().push(span);
+    }
+    fn flush(&self, _timeout: Duration) -> bool {
+        true
+    }
+    fn stats(&self) -> toolshape_telemetry::SinkStats {
+        toolshape_telemetry::SinkStats::default()
+    }
+}
+
+#[tokio::test]
+async fn a_calls_span_is_recorded_after_its_answer_and_before_shutdown_ends() {
+    let yaml = r#"
+upstreams:
+  dead: { command: ["/nonexistent/toolshape-test-binary"], expose_unmasked: false }
+"#;
+    let (config, masks) = toolshape_mask::load(yaml, "test.yaml", &|_| None).expect("config loads");
+    let spans = Arc::new(KeptSpans::default());
+    let options = GatewayOptions { spans: spans.clone(), ..GatewayOptions::default() };
+    let gateway = Gateway::launch(config, masks, options).await.expect("gateway launches");
+    let outcome = gateway.call("result_read", None, &toolshape_gateway::Caller::local("t")).await;
+    assert!(outcome.is_error(), "{}", outcome.text);
+    // The answer is back, and on this single-threaded runtime the recording has not run yet:
+    // it waits until the task that answers has had its turn.
+    assert_eq!(spans.0.lock().unwrap().len(), 0);
+    gateway.shutdown().await;
+    let kept = spans.0.lock().unwrap();
+    assert_eq!(kept.len(), 1, "shutdown waits for the span of every answered call");
+    assert_eq!(kept[0].tool, "result_read");
+    assert!(kept[0].tokens_after > 0, "the answer's tokens are counted for the span");
+}
