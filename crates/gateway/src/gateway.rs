@@ -702,7 +702,7 @@ impl Gateway {
             status: outcome.envelope.status,
             failure: outcome.failure,
             report: outcome.report.clone(),
-            // Only counted when shaping did not count it (a few failure paths).
+            // Counted here when shaping left it (an answer that fits by its bytes).
             uncounted_text: (outcome.report.tokens_out == 0 && !outcome.text.is_empty()).then(|| outcome.text.clone()),
             dispatched,
             shaped: started.elapsed().saturating_sub(dispatched),
@@ -1001,7 +1001,8 @@ impl Gateway {
                         resume,
                         continuation: &continuation,
                     };
-                    job_shaper.shape(job_payload.as_slice(), &ctx).map_err(|e| (e.to_string(), nonce.clone()))
+                    // The count a small answer's report needs is made after the answer is sent.
+                    job_shaper.shape_uncounted(job_payload.as_slice(), &ctx).map_err(|e| (e.to_string(), nonce.clone()))
                 })
                 .await;
                 let outcome = match shaped {

@@ -224,7 +224,16 @@ impl Shaper {
     /// its place, then the page is rendered with the real nonce and counted again. So reading
     /// the same cursor twice gives the same page, and the budget still holds.
     pub fn shape(&self, input: &[u8], ctx: &ShapeContext<'_>) -> Result<Shaped, ShapeError> {
-        self.with_fitting_nonce(ctx, |fit_ctx| self.shape_measured(input, fit_ctx))
+        self.with_fitting_nonce(ctx, Count::Exact, |fit_ctx| self.shape_measured(input, fit_ctx))
+    }
+
+    /// [`Shaper::shape`] for a caller that answers first and measures afterwards: when the
+    /// text the model reads has no more bytes than the budget has tokens (it fits, since a
+    /// token is at least one byte), `report.tokens_out` is left at 0 instead of being
+    /// counted, and the caller counts `text` when it needs the number. The text, the
+    /// envelope and every other field of the report are those [`Shaper::shape`] gives.
+    pub fn shape_uncounted(&self, input: &[u8], ctx: &ShapeContext<'_>) -> Result<Shaped, ShapeError> {
+        self.with_fitting_nonce(ctx, Count::IfNeeded, |fit_ctx| self.shape_measured(input, fit_ctx))
     }
 
     /// Run `shape` measuring against the widest nonce of `ctx.nonce`'s length, then render
@@ -235,11 +244,15 @@ impl Shaper {
     fn with_fitting_nonce(
         &self,
         ctx: &ShapeContext<'_>,
+        count: Count,
         shape: impl Fn(&ShapeContext<'_>) -> Result<Shaped, ShapeError>,
     ) -> Result<Shaped, ShapeError> {
+        let budget = self.plan.budget_tokens;
+        let fits_by_bytes = |text: &str| count == Count::IfNeeded && text.len() <= budget;
         let counted = |mut shaped: Shaped| {
             if shaped.report.tokens_out == UNCOUNTED {
-                shaped.report.tokens_out = ctx.tokenizer.count(&shaped.text) as u64;
+                shaped.report.tokens_out =
+                    if fits_by_bytes(&shaped.text) { 0 } else { ctx.tokenizer.count(&shaped.text) as u64 };
             }
             shaped
         };
@@ -256,7 +269,13 @@ impl Shaper {
         };
         let mut shaped = shape(&fit_ctx)?;
         let text = render(&shaped.envelope, self.plan.render, ctx.nonce);
-        match ctx.tokenizer.count_till_limit(&text, self.plan.budget_tokens) {
+        if fits_by_bytes(&text) {
+            shaped.report.bytes_out = text.len() as u64;
+            shaped.report.tokens_out = 0;
+            shaped.text = text;
+            return Ok(shaped);
+        }
+        match ctx.tokenizer.count_till_limit(&text, budget) {
             Some(tokens) => {
                 shaped.report.bytes_out = text.len() as u64;
                 shaped.report.tokens_out = tokens as u64;
@@ -337,7 +356,7 @@ impl Shaper {
 
     /// Shape something that went wrong into an error envelope.
     pub fn shape_failure(&self, failure: &Failure, ctx: &ShapeContext<'_>) -> Result<Shaped, ShapeError> {
-        self.with_fitting_nonce(ctx, |fit_ctx| self.shape_failure_measured(failure, fit_ctx))
+        self.with_fitting_nonce(ctx, Count::Exact, |fit_ctx| self.shape_failure_measured(failure, fit_ctx))
     }
 
     /// [`Shaper::shape_failure`] measuring with `ctx.nonce` as given.
@@ -838,6 +857,15 @@ const MAX_CANDIDATES: u64 = 5;
 
 /// Tokens kept aside for the few digits a final summary may have beyond the skeleton's.
 const SLACK_TOKENS: usize = 6;
+
+/// Whether [`Shaper::with_fitting_nonce`] counts the tokens of a text that fits by its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Count {
+    /// Always: `tokens_out` is exact.
+    Exact,
+    /// Only when the budget needs it: a text that fits by its bytes reports 0.
+    IfNeeded,
+}
 
 /// `tokens_out` of a page known to fit without being counted (the byte bound of `fit`);
 /// [`Shaper::with_fitting_nonce`] counts the text the model reads, once, in its place.

@@ -165,6 +165,32 @@ proptest! {
         }
     }
 
+    /// `shape_uncounted` answers exactly what `shape` does; it only leaves the count of a
+    /// text that fits by its bytes to the caller (0), and only then.
+    #[test]
+    fn shaping_uncounted_differs_only_in_a_count_the_bytes_make_needless(v in arb_json(), budget in 100usize..1500, nonce in "[0-9a-z]{16}") {
+        let shaper = Shaper::new(ShapePlan { budget_tokens: budget, ..ShapePlan::default() }).unwrap();
+        let input = serde_json::to_vec(&v).unwrap();
+        let next = continuation();
+        let ctx = ShapeContext { tool: "t", tokenizer: Tokenizer::default(), nonce: &nonce, now_unix: Some(1_750_000_000), resume: None, continuation: &next };
+        match (shaper.shape(&input, &ctx), shaper.shape_uncounted(&input, &ctx)) {
+            (Ok(counted), Ok(uncounted)) => {
+                prop_assert_eq!(&counted.text, &uncounted.text);
+                prop_assert_eq!(&counted.envelope, &uncounted.envelope);
+                if uncounted.report.tokens_out == 0 {
+                    prop_assert!(uncounted.text.len() <= budget, "uncounted but {} bytes > {budget}", uncounted.text.len());
+                } else {
+                    prop_assert_eq!(uncounted.report.tokens_out, counted.report.tokens_out);
+                }
+                let mut report = uncounted.report.clone();
+                report.tokens_out = counted.report.tokens_out;
+                prop_assert_eq!(report, counted.report);
+            }
+            (Err(a), Err(b)) => prop_assert_eq!(a, b),
+            (a, b) => prop_assert!(false, "shape and shape_uncounted disagree: {:?} / {:?}", a.map(|s| s.text), b.map(|s| s.text)),
+        }
+    }
+
     /// 7: arbitrary bytes (invalid UTF-8, control characters) never crash.
     #[test]
     fn any_bytes_give_an_envelope(bytes in prop::collection::vec(any::<u8>(), 0..4000), budget in 120usize..800) {
