@@ -895,14 +895,9 @@ impl Upstream {
     /// Every tool the upstream lists (starting it if needed).
     pub(crate) async fn list_tools(&self) -> Result<Vec<Tool>, Failure> {
         let conn = self.conn().await?;
-        match tokio::time::timeout(self.timeout, conn.service.peer().list_all_tools()).await {
-            Ok(Ok(tools)) => {
-                self.reset_failures();
-                Ok(tools)
-            }
-            Ok(Err(e)) => Err(self.failure(e, &conn).await),
-            Err(_) => Err(Failure::Timeout { upstream: self.name.clone(), after_ms: ms(self.timeout) }),
-        }
+        let tools = self.bounded(&conn, conn.service.peer().list_all_tools()).await?;
+        self.reset_failures();
+        Ok(tools)
     }
 
     /// Every prompt the upstream lists; an upstream without prompts lists none.
@@ -911,11 +906,7 @@ impl Upstream {
         if conn.service.peer().peer_info().is_some_and(|i| i.capabilities.prompts.is_none()) {
             return Ok(Vec::new());
         }
-        match tokio::time::timeout(self.timeout, conn.service.peer().list_all_prompts()).await {
-            Ok(Ok(p)) => Ok(p),
-            Ok(Err(e)) => Err(self.failure(e, &conn).await),
-            Err(_) => Err(Failure::Timeout { upstream: self.name.clone(), after_ms: ms(self.timeout) }),
-        }
+        self.bounded(&conn, conn.service.peer().list_all_prompts()).await
     }
 
     /// Every resource and resource template the upstream lists.
@@ -976,12 +967,7 @@ impl Upstream {
     pub(crate) async fn subscribe(&self, uri: &str) -> Result<(), Failure> {
         let conn = self.conn().await?;
         self.check_subscriptions(&conn)?;
-        let peer = conn.service.peer();
-        match tokio::time::timeout(self.timeout, peer.subscribe(SubscribeRequestParams::new(uri))).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(self.failure(e, &conn).await),
-            Err(_) => Err(Failure::Timeout { upstream: self.name.clone(), after_ms: ms(self.timeout) }),
-        }
+        self.bounded(&conn, conn.service.peer().subscribe(SubscribeRequestParams::new(uri))).await
     }
 
     /// `resources/unsubscribe` for `uri`, if the upstream is connected (a connection that
@@ -990,10 +976,18 @@ impl Upstream {
     pub(crate) async fn unsubscribe(&self, uri: &str) -> Result<(), Failure> {
         let Some(conn) = self.live_conn().await else { return Ok(()) };
         self.check_subscriptions(&conn)?;
-        let peer = conn.service.peer();
-        match tokio::time::timeout(self.timeout, peer.unsubscribe(UnsubscribeRequestParams::new(uri))).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(self.failure(e, &conn).await),
+        self.bounded(&conn, conn.service.peer().unsubscribe(UnsubscribeRequestParams::new(uri))).await
+    }
+
+    /// `request` on `conn`, bounded by the upstream's time-out, its error as a failure.
+    async fn bounded<T>(
+        &self,
+        conn: &Conn,
+        request: impl Future<Output = Result<T, ServiceError>>,
+    ) -> Result<T, Failure> {
+        match tokio::time::timeout(self.timeout, request).await {
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(e)) => Err(self.failure(e, conn).await),
             Err(_) => Err(Failure::Timeout { upstream: self.name.clone(), after_ms: ms(self.timeout) }),
         }
     }
