@@ -404,6 +404,15 @@ async fn forward_progress(upstream: &str, sink: &ProgressSink, mut params: Progr
     }
 }
 
+/// The upstream id of the request whose response stream carried a message (Streamable HTTP
+/// only): what attributes the message to one agent call.
+fn stream_origin(extensions: &rmcp::model::Extensions) -> Option<&RequestId> {
+    match extensions.get::<InboundStreamOrigin>() {
+        Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id),
+        _ => None,
+    }
+}
+
 /// The rmcp client handler for one upstream: forwards list changes and progress, and relays
 /// sampling and elicitation requests to the agent whose call caused them.
 #[derive(Clone)]
@@ -419,10 +428,7 @@ impl Client {
     /// which server spoke.
     #[expect(deprecated, reason = "the protocol versions toolshape speaks to agents before 2026-07-28 have logging")]
     async fn forward_log(&self, mut params: LoggingMessageNotificationParam, ctx: &NotificationContext<RoleClient>) {
-        let origin = match ctx.extensions.get::<InboundStreamOrigin>() {
-            Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id),
-            _ => None,
-        };
+        let origin = stream_origin(&ctx.extensions);
         let Attribution::One(call) = self.shared.attribute(origin) else { return };
         // 2026-07-28 agents have no logging; their calls have no session to send it on.
         if call.agent.inputs.is_some() || !self.shared.levels.wants(&call.agent.session, params.level) {
@@ -448,10 +454,7 @@ impl Client {
     ) -> Result<ClientResult, ErrorData> {
         let name = &self.shared.name;
         let what = kind.what();
-        let origin = match ctx.extensions.get::<InboundStreamOrigin>() {
-            Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id),
-            _ => None,
-        };
+        let origin = stream_origin(&ctx.extensions);
         let call = match self.shared.attribute(origin) {
             Attribution::One(call) => call,
             Attribution::Nobody => {
@@ -809,7 +812,7 @@ impl Upstream {
                     let _ = self.shared.events.send(UpstreamEvent::Reconnected(self.name.clone()));
                 }
                 if let Some(level) = self.shared.levels.upstream_level() {
-                    self.ask_log_level(&conn, level).await;
+                    self.ask_log_level(&conn, level);
                 }
                 return Ok(conn);
             }
@@ -1021,23 +1024,27 @@ impl Upstream {
     #[expect(deprecated, reason = "the protocol versions toolshape speaks to upstreams still have logging")]
     pub(crate) async fn set_log_level(&self, level: LoggingLevel) {
         if let Some(conn) = self.live_conn().await {
-            self.ask_log_level(&conn, level).await;
+            self.ask_log_level(&conn, level);
         }
     }
 
-    /// `logging/setLevel` on `conn`, if the upstream offers logging; a failure is logged only
-    /// (the agent's own request has already been answered).
+    /// `logging/setLevel` on `conn`, if the upstream offers logging, on a task of its own: an
+    /// upstream slow to answer must hold up neither its start nor the agent's request. A
+    /// failure is logged only.
     #[expect(deprecated, reason = "the protocol versions toolshape speaks to upstreams still have logging")]
-    async fn ask_log_level(&self, conn: &Conn, level: LoggingLevel) {
-        let peer = conn.service.peer();
+    fn ask_log_level(&self, conn: &Conn, level: LoggingLevel) {
+        let peer = conn.service.peer().clone();
         if peer.peer_info().is_some_and(|i| i.capabilities.logging.is_none()) {
             return;
         }
-        match tokio::time::timeout(self.timeout, peer.set_level(SetLevelRequestParams::new(level))).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::warn!(upstream = %self.name, error = %e, "upstream refused logging/setLevel"),
-            Err(_) => tracing::warn!(upstream = %self.name, "upstream did not answer logging/setLevel in time"),
-        }
+        let (name, timeout) = (self.name.clone(), self.timeout);
+        tokio::spawn(async move {
+            match tokio::time::timeout(timeout, peer.set_level(SetLevelRequestParams::new(level))).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::warn!(upstream = %name, error = %e, "upstream refused logging/setLevel"),
+                Err(_) => tracing::warn!(upstream = %name, "upstream did not answer logging/setLevel in time"),
+            }
+        });
     }
 
     /// `resources/read`, passed through for `agent`'s request (as for a prompt), bounded by
