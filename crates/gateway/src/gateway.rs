@@ -143,8 +143,8 @@ pub struct Outcome {
     pub text: String,
     /// The envelope.
     pub envelope: Envelope,
-    /// What shaping measured. `tokens_out` is 0 for an answer that fits its budget by its
-    /// bytes alone: it is counted for the call's span once the answer is sent
+    /// What shaping measured. `tokens_out` is `None` for an answer that fits its budget by
+    /// its bytes alone: it is counted for the call's span once the answer is sent
     /// (`Shaper::shape_uncounted`); count `text` when the number is needed sooner.
     pub report: ShapeReport,
     /// The kind of failure (`timeout`, `crashed`, ...), when the call failed.
@@ -705,7 +705,7 @@ impl Gateway {
             failure: outcome.failure,
             report: outcome.report.clone(),
             // Counted here when shaping left it (an answer that fits by its bytes).
-            uncounted_text: (outcome.report.tokens_out == 0 && !outcome.text.is_empty()).then(|| outcome.text.clone()),
+            uncounted_text: outcome.report.tokens_out.is_none().then(|| outcome.text.clone()),
             dispatched,
             shaped: started.elapsed().saturating_sub(dispatched),
         };
@@ -731,7 +731,7 @@ impl Gateway {
     /// The span and the log line of one call.
     fn record_call(&self, mut record: CallRecord) {
         if let Some(text) = record.uncounted_text.take() {
-            record.report.tokens_out = self.tokenizer.count(&text) as u64;
+            record.report.tokens_out = Some(self.tokenizer.count(&text) as u64);
         }
         let r = &record.report;
         tracing::info!(
@@ -950,7 +950,7 @@ impl Gateway {
                 let text = toolshape_shape::render(&envelope, self.masks.passthrough_shaper().plan().render, &nonce);
                 let report = ShapeReport {
                     bytes_out: text.len() as u64,
-                    tokens_out: self.tokenizer.count(&text) as u64,
+                    tokens_out: Some(self.tokenizer.count(&text) as u64),
                     ..ShapeReport::default()
                 };
                 Outcome { text, envelope, report, failure: None, tools_changed: false }
