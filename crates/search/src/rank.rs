@@ -200,11 +200,14 @@ impl Ranker {
             coverage: ranked.iter().map(|r| r.coverage).fold(0.0, f32::max),
             named: !named.is_empty(),
         };
-        let mut matching: HashSet<usize> = named.iter().copied().collect();
-        for r in &ranked {
-            matching.extend(r.matching.iter().copied());
+        // A flag per tool, not a hash set: with embeddings nearly every tool matches.
+        let mut matching = vec![false; self.tool_count];
+        for doc in named.iter().chain(ranked.iter().flat_map(|r| r.matching.iter())) {
+            if let Some(flag) = matching.get_mut(*doc) {
+                *flag = true;
+            }
         }
-        let matched = matching.len();
+        let matched = matching.iter().filter(|m| **m).count();
         let calibrated = self.tool_count >= MIN_DECLINE_TOOLS;
         if self.ranking.decline && calibrated && !evidence.named && matched > 0 && !self.fits(&evidence) {
             return Found { hits: Vec::new(), matched: 0, declined: true, evidence };
