@@ -136,6 +136,35 @@ pub struct InstallRecord {
     pub config: String,
     /// The servers taken out of the file.
     pub removed: Vec<String>,
+    /// [`servers_digest`] of the file as `install` wrote it: when the client rewrote the
+    /// file since (Claude Code does at every start) but left its servers alone, `uninstall`
+    /// puts the servers back and keeps the client's other changes.
+    #[serde(default)]
+    pub servers_sha256: Option<String>,
+}
+
+/// A digest of the servers at `location` in `text` (names and entries, in order).
+pub fn servers_digest(text: &str, location: &Location) -> Result<String, ClientsError> {
+    let servers = Document::parse(text, location.format)?.servers(&location.servers_at)?;
+    let json = serde_json::to_string(&servers).map_err(|e| ClientsError::Shape(e.to_string()))?;
+    Ok(digest(json.as_bytes()))
+}
+
+/// `current` with toolshape's entry taken out and the servers `removed` put back as they are
+/// in `original`: the way back when the client changed other parts of its file.
+pub fn restore_servers(
+    current: &str,
+    original: &str,
+    location: &Location,
+    removed: &[String],
+) -> Result<String, ClientsError> {
+    let before = Document::parse(original, location.format)?.servers(&location.servers_at)?;
+    let mut doc = Document::parse(current, location.format)?;
+    doc.remove_servers(&location.servers_at, &[ENTRY_NAME.to_owned()])?;
+    for (name, entry) in before.iter().filter(|(name, _)| removed.contains(name)) {
+        doc.set_server(&location.servers_at, name, entry)?;
+    }
+    Ok(doc.render())
 }
 
 /// The SHA-256 of `bytes`, in hex: how `install` and `uninstall` tell that a file changed.

@@ -26,7 +26,7 @@ pub use client::{Client, Format, Location, Machine, Os, Scope, ServersAt, locati
 pub use document::Document;
 pub use error::ClientsError;
 pub use import::{Import, Imported, Source, UpstreamSpec, Var, import};
-pub use install::{ENTRY_NAME, Entry, InstallRecord, diff, digest, rewrite};
+pub use install::{ENTRY_NAME, Entry, InstallRecord, diff, digest, restore_servers, rewrite, servers_digest};
 pub use server::{ClientServer, Skip, Transport, read_server};
 
 /// Read the servers of one client file: every entry at the location's place, in order.

@@ -54,13 +54,10 @@ pub(crate) struct ServeArgs {
     no_output_schema: bool,
 }
 
-/// Log to standard error with the filter from `TOOLSHAPE_LOG` or `RUST_LOG`.
+/// Log to standard error with the filter from `TOOLSHAPE_LOG` or `RUST_LOG` (else
+/// `--verbose`, else `default`).
 pub(crate) fn init_logging(default: &str) {
-    let filter =
-        std::env::var("TOOLSHAPE_LOG").or_else(|_| std::env::var("RUST_LOG")).unwrap_or_else(|_| default.to_owned());
-    let filter =
-        tracing_subscriber::EnvFilter::try_new(&filter).unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(false).try_init();
+    super::logging::init(default);
 }
 
 /// Gateway options from the environment and these flags; a `None` size or time to live
@@ -109,7 +106,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Failure> {
     };
     let runtime = runtime.context("cannot start the async runtime").map_err(Failure::input)?;
     let mut opts = options(args.profile, args.snapshot_ttl_secs, args.store_mib, !args.no_output_schema);
-    let spans = super::spans::start(&config, masks.defaults().tokenizer, http_options.is_some());
+    let spans = super::spans::start(&config, &args.config, masks.defaults().tokenizer, http_options.is_some());
     opts.spans = spans.sink.clone();
     opts.metrics = spans.metrics.clone();
     let served = runtime.block_on(async move {
