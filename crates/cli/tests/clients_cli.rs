@@ -94,7 +94,9 @@ fn init_imports_every_client_and_writes_no_secret() {
     let yaml = std::fs::read_to_string(h.project.join("toolshape.yaml")).expect("written");
     assert!(!yaml.contains(SECRET_MARK), "{yaml}");
     assert!(!stdout(&out).contains(SECRET_MARK), "{}", stdout(&out));
-    for upstream in ["github:", "github-cursor:", "filesystem:", "brave-search:", "sentry:", "time:", "db:", "perplexity:"] {
+    for upstream in
+        ["github:", "github-cursor:", "filesystem:", "brave-search:", "sentry:", "time:", "db:", "perplexity:"]
+    {
         assert!(yaml.contains(&format!("\n  {upstream}\n")), "{upstream} missing:\n{yaml}");
     }
     // It says which variables the config needs, and check passes once they are set.
@@ -168,7 +170,8 @@ fn uninstall_refuses_servers_changed_since_install() {
     let h = fixture_home();
     assert!(h.cmd(&["install", "--client", "claude-desktop"]).output().expect("runs").status.success());
     let text = std::fs::read_to_string(h.desktop()).expect("file");
-    let edited = text.replace("\"mcpServers\": {", "\"mcpServers\": {\n    \"mine\": { \"command\": \"added-later\" },");
+    let edited =
+        text.replace("\"mcpServers\": {", "\"mcpServers\": {\n    \"mine\": { \"command\": \"added-later\" },");
     assert_ne!(edited, text);
     std::fs::write(h.desktop(), &edited).expect("edit");
     let out = h.cmd(&["uninstall", "--client", "claude-desktop"]).output().expect("runs");
@@ -188,8 +191,7 @@ fn uninstall_keeps_the_clients_other_changes() {
     std::fs::write(h.desktop(), &edited).expect("edit");
     let out = h.cmd(&["uninstall", "--client", "claude-desktop"]).output().expect("runs");
     assert!(out.status.success(), "{}", stderr(&out));
-    let restored: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(h.desktop()).expect("file")).expect("JSON");
+    let restored: serde_json::Value = serde_json::from_slice(&std::fs::read(h.desktop()).expect("file")).expect("JSON");
     assert_eq!(restored["globalShortcut"], "Alt+Space");
     let servers: Vec<&String> = restored["mcpServers"].as_object().expect("servers").keys().collect();
     assert_eq!(servers.len(), 3, "{servers:?}");
@@ -202,7 +204,8 @@ fn install_refuses_servers_the_config_does_not_front() {
     let h = fixture_home();
     assert!(h.cmd(&["init", "--client", "claude-desktop"]).output().expect("runs").status.success());
     let text = std::fs::read_to_string(h.desktop()).expect("file");
-    let edited = text.replace("\"mcpServers\": {", "\"mcpServers\": {\n    \"added\": { \"command\": \"new-server\" },");
+    let edited =
+        text.replace("\"mcpServers\": {", "\"mcpServers\": {\n    \"added\": { \"command\": \"new-server\" },");
     std::fs::write(h.desktop(), &edited).expect("edit");
     let out = h.cmd(&["install", "--client", "claude-desktop"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));

@@ -321,7 +321,10 @@ mod tests {
         let linux = locations(&machine(Os::Linux));
         assert_eq!(linux[0].path, PathBuf::from("/home/me/.config/Claude/claude_desktop_config.json"));
         let mac = locations(&machine(Os::MacOs));
-        assert_eq!(mac[0].path, PathBuf::from("/home/me/Library/Application Support/Claude/claude_desktop_config.json"));
+        assert_eq!(
+            mac[0].path,
+            PathBuf::from("/home/me/Library/Application Support/Claude/claude_desktop_config.json")
+        );
         let mut with_xdg = machine(Os::Linux);
         with_xdg.xdg_config_home = Some(PathBuf::from("/xdg"));
         with_xdg.codex_home = Some(PathBuf::from("/codex"));

@@ -144,7 +144,12 @@ pub fn import(files: &[(Location, Vec<ClientServer>)]) -> Import {
 /// `vars` renamed where an earlier upstream already reads a variable of that name from
 /// another source (two servers whose `GITHUB_TOKEN`s differ): the upstream's name goes in
 /// front, then a number.
-fn keep_apart(earlier: &[Imported], upstream: &str, mut spec: UpstreamSpec, mut vars: Vec<Var>) -> (UpstreamSpec, Vec<Var>) {
+fn keep_apart(
+    earlier: &[Imported],
+    upstream: &str,
+    mut spec: UpstreamSpec,
+    mut vars: Vec<Var>,
+) -> (UpstreamSpec, Vec<Var>) {
     let taken = |name: &str, source: &Source| {
         earlier.iter().flat_map(|u| &u.vars).any(|v| v.name == name && v.source != *source)
     };
@@ -168,10 +173,9 @@ fn keep_apart(earlier: &[Imported], upstream: &str, mut spec: UpstreamSpec, mut 
 /// Replace the reference `${old}` (and `${old:-…}`) by `${new}` in every value of `spec`.
 fn rename_var(spec: &mut UpstreamSpec, old: &str, new: &str) {
     let fix = |text: &mut String| {
-        *text = text.replace(&format!("${{{old}}}"), &format!("${{{new}}}")).replace(
-            &format!("${{{old}:-"),
-            &format!("${{{new}:-"),
-        );
+        *text = text
+            .replace(&format!("${{{old}}}"), &format!("${{{new}}}"))
+            .replace(&format!("${{{old}:-"), &format!("${{{new}:-"));
     };
     for text in spec.command.iter_mut().flatten() {
         fix(text);
@@ -306,7 +310,10 @@ impl Vars {
             && !token.trim().is_empty()
         {
             let name = self.moved_name("token");
-            return format!("{scheme} {}", self.add(name, Source::Secret(token.to_owned()), &format!("header {header}")));
+            return format!(
+                "{scheme} {}",
+                self.add(name, Source::Secret(token.to_owned()), &format!("header {header}"))
+            );
         }
         self.secret(text, header, &format!("header {header}"))
     }
@@ -363,8 +370,20 @@ fn flag_name(arg: &str) -> Option<String> {
 
 /// Whether a key, flag or parameter name says it holds a secret.
 pub fn is_secret_name(name: &str) -> bool {
-    const WORDS: [&str; 12] =
-        ["key", "token", "secret", "password", "passwd", "pwd", "pat", "auth", "authorization", "credential", "credentials", "apikey"];
+    const WORDS: [&str; 12] = [
+        "key",
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "pwd",
+        "pat",
+        "auth",
+        "authorization",
+        "credential",
+        "credentials",
+        "apikey",
+    ];
     let mut words: Vec<String> = Vec::new();
     let mut current = String::new();
     let mut previous_lower = false;

@@ -174,8 +174,11 @@ pub fn digest(bytes: &[u8]) -> String {
 
 /// A unified diff from `old` to `new`, with each of `hide` replaced by `********`.
 pub fn diff(old: &str, new: &str, old_label: &str, new_label: &str, hide: &[String]) -> String {
-    let text =
-        similar::TextDiff::from_lines(old, new).unified_diff().context_radius(3).header(old_label, new_label).to_string();
+    let text = similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(old_label, new_label)
+        .to_string();
     let mut hidden = text;
     let mut secrets: Vec<&String> = hide.iter().filter(|s| s.len() >= 4).collect();
     // Longest first, so a secret that contains another is hidden whole.

@@ -36,5 +36,9 @@ pub fn read_servers(
     home: &std::path::Path,
 ) -> Result<Vec<ClientServer>, ClientsError> {
     let doc = Document::parse(text, location.format)?;
-    Ok(doc.servers(&location.servers_at)?.iter().map(|(name, value)| read_server(location, name, value, home)).collect())
+    Ok(doc
+        .servers(&location.servers_at)?
+        .iter()
+        .map(|(name, value)| read_server(location, name, value, home))
+        .collect())
 }

@@ -83,12 +83,7 @@ pub fn read_server(location: &Location, name: &str, value: &Value, home: &std::p
     let client = location.client;
     let mut server = ClientServer {
         name: name.to_owned(),
-        transport: Transport::Stdio {
-            command: ClientText::literal(""),
-            args: Vec::new(),
-            env: Vec::new(),
-            cwd: None,
-        },
+        transport: Transport::Stdio { command: ClientText::literal(""), args: Vec::new(), env: Vec::new(), cwd: None },
         timeout_secs: None,
         skip: None,
         notes: Vec::new(),
@@ -273,7 +268,8 @@ mod tests {
         assert!(matches!(read(Client::Cursor, json!({"args": []})).skip, Some(Skip::Invalid(_))));
         assert!(matches!(read(Client::Cursor, json!({"command": "a", "args": [{}]})).skip, Some(Skip::Invalid(_))));
         assert!(matches!(read(Client::Cursor, json!("npx")).skip, Some(Skip::Invalid(_))));
-        let us = read(Client::ClaudeDesktop, json!({"command": "/usr/bin/toolshape", "args": ["serve", "--config", "x"]}));
+        let us =
+            read(Client::ClaudeDesktop, json!({"command": "/usr/bin/toolshape", "args": ["serve", "--config", "x"]}));
         assert_eq!(us.skip, Some(Skip::Toolshape));
     }
 

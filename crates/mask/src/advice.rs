@@ -10,8 +10,8 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use toolshape_shape::ShapePlan;
 use toolshape_shape::path::FieldPath;
+use toolshape_shape::{ShapePlan, TextSpec};
 use toolshape_tokens::Tokenizer;
 
 use crate::audit::{Knowledge, PlanAudit, audit_plan};
@@ -20,11 +20,13 @@ use crate::audit::{Knowledge, PlanAudit, audit_plan};
 const MIN_CAP: usize = 8;
 /// The largest cap tried for a free-text field, in tokens.
 const MAX_CAP: usize = 400;
+/// The cap offered when no cap is enough on its own (a title's worth).
+const FALLBACK_CAP: usize = 40;
 
 /// What to write for one flagged tool.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Advice {
-    /// YAML lines to add under the mask's `result:` (indented two spaces each).
+    /// YAML lines to set under the mask's `result:` (each replaces a key already there).
     pub lines: Vec<String>,
     /// The ceiling with those lines, in tokens.
     pub attacker_tokens: usize,
@@ -46,6 +48,26 @@ pub fn advise(
     let before = audit_plan(plan, tool, schema, tok);
     if !flagged(&before) {
         return None;
+    }
+    let budget_only = |why: String| {
+        Some(Advice { lines: Vec::new(), attacker_tokens: before.attacker_tokens, passes: false, remaining: vec![why] })
+    };
+    // A mask that declares how its text is cut answers text by design: only the budget
+    // bounds text, so it stays flagged, and says so.
+    if plan.text != TextSpec::default() {
+        return budget_only(format!(
+            "it answers text by design (`text:` is set), which only `budget_tokens` ({}) bounds: flagged on purpose; \
+             lower the budget to let less upstream text through",
+            plan.budget_tokens
+        ));
+    }
+    if plan.project.is_empty() && schema.is_none() {
+        return budget_only(
+            "nothing is projected: if it answers records, write `records:` (where the list is) and `project: [...]` \
+             (the fields the model needs; `audit --live` reads them from the output schema); if it answers text (a \
+             file, a page), only `budget_tokens` bounds it and it is flagged on purpose"
+                .to_owned(),
+        );
     }
     let mut plan = plan.clone();
     let mut lines = Vec::new();
@@ -84,23 +106,26 @@ pub fn advise(
 
     // 3. Caps on free-text fields, at the largest one that passes.
     let audited = audit_plan(&plan, tool, schema, tok);
-    let uncapped: Vec<String> = audited
-        .fields
-        .iter()
-        .filter(|f| f.free_text && f.string_tokens.is_none())
-        .map(|f| f.name.clone())
-        .collect();
+    let uncapped: Vec<String> =
+        audited.fields.iter().filter(|f| f.free_text && f.string_tokens.is_none()).map(|f| f.name.clone()).collect();
+    // Fields that fan out cannot be bounded by a cap; the caps are sized for the others.
+    let fan_names: Vec<String> =
+        audited.fields.iter().filter(|f| f.free_text && f.strings.is_none()).map(|f| f.name.clone()).collect();
     if !uncapped.is_empty() {
         let with_cap = |cap: usize| {
             let mut p = plan.clone();
             for name in &uncapped {
                 p.field_tokens.insert(name.clone(), cap);
             }
+            p.project.retain(|f| !fan_names.contains(&f.name));
             p
         };
         let passes_at = |cap: usize| !flagged(&audit_plan(&with_cap(cap), tool, schema, tok));
-        let cap = largest(MIN_CAP, MAX_CAP, passes_at).unwrap_or(MIN_CAP.max(40));
-        plan = with_cap(cap);
+        // When no cap is enough on its own, a title-sized one, and the budget below does the rest.
+        let cap = largest(MIN_CAP, MAX_CAP, passes_at).unwrap_or(FALLBACK_CAP);
+        for name in &uncapped {
+            plan.field_tokens.insert(name.clone(), cap);
+        }
         let caps: Vec<String> = uncapped.iter().map(|n| format!("{n}: {cap}")).collect();
         lines.push(format!("field_tokens: {{ {} }}", caps.join(", ")));
     }
@@ -129,7 +154,9 @@ pub fn advise(
             p
         };
         let floor = toolshape_shape::MIN_BUDGET_TOKENS;
-        if let Some(budget) = largest(floor, plan.budget_tokens, |b| !flagged(&audit_plan(&with_budget(b), tool, schema, tok))) {
+        if let Some(budget) =
+            largest(floor, plan.budget_tokens, |b| !flagged(&audit_plan(&with_budget(b), tool, schema, tok)))
+        {
             plan = with_budget(budget);
             lines.push(format!("budget_tokens: {budget}"));
         }
@@ -139,7 +166,8 @@ pub fn advise(
         return None;
     }
     if after.knowledge == Knowledge::Assumed && !flagged(&after) {
-        remaining.push("figures assume the answer's shape; `audit --live` checks them against the output schema".to_owned());
+        remaining
+            .push("figures assume the answer's shape; `audit --live` checks them against the output schema".to_owned());
     }
     Some(Advice { lines, attacker_tokens: after.attacker_tokens, passes: !flagged(&after), remaining })
 }

@@ -180,7 +180,7 @@ fn print_advice(report: &AuditReport) -> Result<(), Failure> {
         } else {
             let verdict = if advice.passes { "passes" } else { "still flagged" };
             print_line(&format!(
-                "  {}: under `result:`, write (ceiling {} -> {} tokens, {verdict}):",
+                "  {}: under `result:`, set (ceiling {} -> {} tokens, {verdict}):",
                 t.tool, t.plan.attacker_tokens, advice.attacker_tokens
             ))?;
             for line in &advice.lines {

@@ -53,7 +53,8 @@ pub(crate) fn read_text(path: &Path) -> Result<Option<String>, Failure> {
 
 /// Replace `path` with `bytes`: a sibling file renamed over it, with the old permissions.
 pub(crate) fn write_replacing(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let fail = |e: std::io::Error| Failure::input(anyhow::Error::new(e).context(format!("cannot write `{}`", path.display())));
+    let fail =
+        |e: std::io::Error| Failure::input(anyhow::Error::new(e).context(format!("cannot write `{}`", path.display())));
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(fail)?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -88,7 +89,8 @@ pub(crate) fn records_dir() -> PathBuf {
 
 /// The record file of an install into `location`.
 pub(crate) fn record_path(location: &Location) -> PathBuf {
-    let key = toolshape_clients::digest(format!("{}|{}", location.path.display(), location.servers_at.describe()).as_bytes());
+    let key =
+        toolshape_clients::digest(format!("{}|{}", location.path.display(), location.servers_at.describe()).as_bytes());
     records_dir().join(format!("{}-{}-{}.json", location.client, location.scope, &key[..12]))
 }
 
@@ -104,7 +106,8 @@ pub(crate) fn load_record(location: &Location) -> Result<Option<InstallRecord>, 
 
 /// Keep `record` for `location`.
 pub(crate) fn save_record(location: &Location, record: &InstallRecord) -> Result<(), Failure> {
-    let text = serde_json::to_string_pretty(record).context("cannot write the install record").map_err(Failure::input)?;
+    let text =
+        serde_json::to_string_pretty(record).context("cannot write the install record").map_err(Failure::input)?;
     write_replacing(&record_path(location), text.as_bytes())
 }
 

@@ -48,9 +48,8 @@ pub(crate) fn read_all(machine: &Machine, candidates: Vec<Location>) -> Result<F
     let mut found = Vec::new();
     for location in candidates {
         let Some(text) = read_text(&location.path)? else { continue };
-        let servers = read_servers(&location, &text, &machine.home).map_err(|e| {
-            Failure::input(anyhow!("{} config `{}`: {e}", location.label(), location.path.display()))
-        })?;
+        let servers = read_servers(&location, &text, &machine.home)
+            .map_err(|e| Failure::input(anyhow!("{} config `{}`: {e}", location.label(), location.path.display())))?;
         // Claude Code's user file exists for every user; it counts only when it has servers.
         if servers.is_empty() && location.client == Client::ClaudeCode && location.scope != Scope::Project {
             continue;

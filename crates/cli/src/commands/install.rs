@@ -129,7 +129,9 @@ pub(crate) fn run(args: InstallArgs) -> Result<(), Failure> {
     // The file must be as it was read: a client (or person) writing it meanwhile would lose
     // that change otherwise.
     if read_text(&location.path)? != before {
-        return Err(refuse(format!("`{label}` changed while toolshape was installing; nothing was written, try again")));
+        return Err(refuse(format!(
+            "`{label}` changed while toolshape was installing; nothing was written, try again"
+        )));
     }
     let (stamp, installed_at) = now();
     let backup = match &before {
@@ -158,11 +160,8 @@ pub(crate) fn run(args: InstallArgs) -> Result<(), Failure> {
 }
 
 fn report(location: &Location, record: &InstallRecord, entry: &Entry, program: &Path) -> Result<(), Failure> {
-    let instead = if record.removed.is_empty() {
-        String::new()
-    } else {
-        format!(" in place of {}", record.removed.join(", "))
-    };
+    let instead =
+        if record.removed.is_empty() { String::new() } else { format!(" in place of {}", record.removed.join(", ")) };
     print_line(&format!(
         "Installed: {} ({}) now starts `{} serve --config {}`{instead}.",
         location.client.display_name(),
@@ -236,20 +235,20 @@ fn same_list(ours: &[String], theirs: &[String], bindings: &mut Bindings) -> boo
 }
 
 fn same_map(ours: &BTreeMap<String, String>, theirs: &BTreeMap<String, String>, bindings: &mut Bindings) -> bool {
-    ours.len() == theirs.len()
-        && ours.iter().all(|(k, v)| theirs.get(k).is_some_and(|t| same_text(v, t, bindings)))
+    ours.len() == theirs.len() && ours.iter().all(|(k, v)| theirs.get(k).is_some_and(|t| same_text(v, t, bindings)))
 }
 
 /// Whether two upstreams start or reach the same server with the same values; `None` when
 /// they differ, else how our variable names map to the config's.
 fn same_server(ours: &Upstream, theirs: &Upstream) -> Option<Bindings> {
     let mut b = Bindings::new();
-    let same = same_list(ours.command.as_deref().unwrap_or_default(), theirs.command.as_deref().unwrap_or_default(), &mut b)
-        && ours.command.is_some() == theirs.command.is_some()
-        && same_list(ours.url.as_slice(), theirs.url.as_slice(), &mut b)
-        && same_list(ours.cwd.as_slice(), theirs.cwd.as_slice(), &mut b)
-        && same_map(&ours.env, &theirs.env, &mut b)
-        && same_map(&ours.headers, &theirs.headers, &mut b);
+    let same =
+        same_list(ours.command.as_deref().unwrap_or_default(), theirs.command.as_deref().unwrap_or_default(), &mut b)
+            && ours.command.is_some() == theirs.command.is_some()
+            && same_list(ours.url.as_slice(), theirs.url.as_slice(), &mut b)
+            && same_list(ours.cwd.as_slice(), theirs.cwd.as_slice(), &mut b)
+            && same_map(&ours.env, &theirs.env, &mut b)
+            && same_map(&ours.headers, &theirs.headers, &mut b);
     same.then_some(b)
 }
 

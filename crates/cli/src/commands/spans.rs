@@ -69,8 +69,8 @@ pub(crate) fn start(config: &Config, config_path: &Path, encoding: Encoding, htt
             }
         }
     });
-    let span_log =
-        span_log_path(config, config_path).map(|path| SpanLogConfig { path, max_bytes: config.telemetry.spans_max_bytes });
+    let span_log = span_log_path(config, config_path)
+        .map(|path| SpanLogConfig { path, max_bytes: config.telemetry.spans_max_bytes });
     if span_log.is_none() && metrics.is_none() && export.is_none() {
         return Spans { sink: Arc::new(NoopSink), metrics: None };
     }

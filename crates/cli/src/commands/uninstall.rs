@@ -64,10 +64,13 @@ pub(crate) fn run(args: UninstallArgs) -> Result<(), Failure> {
     let current_digest = current.as_ref().map(|t| digest(t.as_bytes()));
     let original = match &record.backup {
         Some(backup) => {
-            let text = read_text(std::path::Path::new(backup))?
-                .ok_or_else(|| refuse(format!("the backup `{backup}` is gone; `{}` is left as it is", path.display())))?;
+            let text = read_text(std::path::Path::new(backup))?.ok_or_else(|| {
+                refuse(format!("the backup `{backup}` is gone; `{}` is left as it is", path.display()))
+            })?;
             if record.before_sha256.as_deref() != Some(digest(text.as_bytes()).as_str()) {
-                return Err(refuse(format!("the backup `{backup}` was changed since the install; nothing was restored")));
+                return Err(refuse(format!(
+                    "the backup `{backup}` was changed since the install; nothing was restored"
+                )));
             }
             Some(text)
         }
@@ -80,10 +83,10 @@ pub(crate) fn run(args: UninstallArgs) -> Result<(), Failure> {
         && record.servers_sha256.is_some()
         && current.as_deref().and_then(|t| servers_digest(t, &location).ok()) == record.servers_sha256;
     if !untouched && !servers_untouched {
-        let backup = record.backup.as_deref().map_or_else(
-            || "the file did not exist before".to_owned(),
-            |b| format!("the original is in `{b}`"),
-        );
+        let backup = record
+            .backup
+            .as_deref()
+            .map_or_else(|| "the file did not exist before".to_owned(), |b| format!("the original is in `{b}`"));
         return Err(refuse(format!(
             "`{}` changed since `toolshape install` ({}), so it is not restored: that change would be lost. \
              {backup}; compare the two and edit by hand.",
@@ -94,22 +97,32 @@ pub(crate) fn run(args: UninstallArgs) -> Result<(), Failure> {
     let restored = match (&original, servers_untouched) {
         (Some(text), false) => Some(text.clone()),
         (original, true) => Some(
-            restore_servers(current.as_deref().unwrap_or_default(), original.as_deref().unwrap_or_default(), &location, &record.removed)
-                .map_err(|e| refuse(format!("cannot put the servers back into `{}`: {e}", path.display())))?,
+            restore_servers(
+                current.as_deref().unwrap_or_default(),
+                original.as_deref().unwrap_or_default(),
+                &location,
+                &record.removed,
+            )
+            .map_err(|e| refuse(format!("cannot put the servers back into `{}`: {e}", path.display())))?,
         ),
         (None, false) => None,
     };
     if args.dry_run {
         return print_line(&match (&restored, servers_untouched) {
-            (Some(_), false) => format!("(dry run) would restore `{}` from `{}`", path.display(), record.backup.unwrap_or_default()),
-            (Some(_), true) => format!("(dry run) would put {} back into `{}`", record.removed.join(", "), path.display()),
+            (Some(_), false) => {
+                format!("(dry run) would restore `{}` from `{}`", path.display(), record.backup.unwrap_or_default())
+            }
+            (Some(_), true) => {
+                format!("(dry run) would put {} back into `{}`", record.removed.join(", "), path.display())
+            }
             (None, _) => format!("(dry run) would remove `{}`, which install created", path.display()),
         });
     }
     match &restored {
         Some(text) => write_replacing(&path, text.as_bytes())?,
-        None => std::fs::remove_file(&path)
-            .map_err(|e| Failure::input(anyhow::Error::new(e).context(format!("cannot remove `{}`", path.display()))))?,
+        None => std::fs::remove_file(&path).map_err(|e| {
+            Failure::input(anyhow::Error::new(e).context(format!("cannot remove `{}`", path.display())))
+        })?,
     }
     remove_record(&location)?;
     if servers_untouched {
