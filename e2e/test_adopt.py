@@ -138,7 +138,7 @@ def test_claude_code_reports_toolshape_connected(tmp_path):
     project.mkdir()
     node, memory_args = memory_server()
     claude = str(CLIENT_BIN / "claude")
-    run_client(home, project, claude, "mcp", "add", "-e", f"API_TOKEN={SECRET}", "memory", "--", node, *memory_args)
+    run_client(home, project, claude, "mcp", "add", "memory", "-e", f"API_TOKEN={SECRET}", "--", node, *memory_args)
     run_client(home, project, claude, "mcp", "add", "time", "--", str(harness.VENV_BIN / "mcp-server-time"))
     init = toolshape(home, project, "init", "--client", "claude-code")
     assert "memory" in init.stdout and "time" in init.stdout, init.stdout
