@@ -4,6 +4,7 @@ mod audit;
 mod call;
 mod check;
 mod client_files;
+mod doctor;
 mod init;
 mod install;
 mod logging;
@@ -92,6 +93,8 @@ enum Command {
     Search(search::SearchArgs),
     /// Where the context goes: per tool, calls, tokens before and after shaping, share of the bill.
     Report(report::ReportArgs),
+    /// Start every upstream and check what `check` cannot: handlers, templates, start-up.
+    Doctor(doctor::DoctorArgs),
     /// Write a config whose upstreams are the MCP servers your clients already run.
     Init(init::InitArgs),
     /// Make a client (Claude Code, Cursor, ...) start toolshape in place of the servers it fronts.
@@ -112,6 +115,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
         Command::Audit(args) => audit::run(args),
         Command::Search(args) => search::run(args),
         Command::Report(args) => report::run(args),
+        Command::Doctor(args) => doctor::run(args),
         Command::Init(args) => init::run(args),
         Command::Install(args) => install::run(args),
         Command::Uninstall(args) => uninstall::run(args),

@@ -52,7 +52,7 @@ pub(crate) fn list_upstream_tools(config: &Config) -> Result<Vec<(UpstreamTool, 
     })
 }
 
-async fn list_one(spec: &Upstream) -> anyhow::Result<Vec<Tool>> {
+pub(crate) async fn list_one(spec: &Upstream) -> anyhow::Result<Vec<Tool>> {
     if let Some(argv) = &spec.command {
         let (program, args) = argv.split_first().ok_or_else(|| anyhow!("`command` is empty"))?;
         let mut cmd = tokio::process::Command::new(program);
