@@ -182,3 +182,19 @@ def test_codex_and_gemini_configs_written_by_their_own_cli(tmp_path):
     toolshape(home, project, "uninstall", "--client", "gemini")
     for path, text in originals.items():
         assert path.read_bytes() == text, path
+
+
+async def test_quickstart_served_from_another_folder(tmp_path):
+    """An agent starts toolshape in a folder of its own: the quickstart's `cargo run` still
+    starts the sample server, since an upstream starts in its config's folder."""
+    env = {k: v for k, v in harness.base_env().items()}
+    params = StdioServerParameters(
+        command=str(harness.TOOLSHAPE),
+        args=["serve", "--config", str(harness.REPO / "examples" / "quickstart.yaml")],
+        env=env,
+        cwd=str(tmp_path),
+    )
+    with open(tmp_path / "toolshape.log", "w") as errlog:
+        async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+            result = harness.parse_envelope(await client.call_tool("open_issues", {"label": "bug"}), "open_issues")
+            assert result.status == "partial" and result.data, result.body

@@ -47,7 +47,10 @@ pub(crate) fn run(args: DoctorArgs) -> Result<(), Failure> {
     super::logging::init("error");
     let (name, text) = read_config(&args.config)?;
     let (config, masks) = match toolshape_mask::load(&text, &name, &|var| std::env::var(var).ok()) {
-        Ok(loaded) => loaded,
+        Ok((mut config, masks)) => {
+            super::config_paths::resolve(&mut config, &super::config_paths::config_dir(&args.config));
+            (config, masks)
+        }
         Err(errors) => {
             for e in &errors {
                 print_line(&format!("problem: {e}"))?;

@@ -4,6 +4,7 @@ mod audit;
 mod call;
 mod check;
 mod client_files;
+mod config_paths;
 mod doctor;
 mod init;
 mod install;
@@ -188,15 +189,22 @@ pub(crate) fn read_config(path: &Path) -> Result<(String, String), Failure> {
     Ok((name, text))
 }
 
-/// Read, load and compile a config; `${VAR}` reads this process's environment. Problems
-/// end the command with every problem listed.
+/// Read, load and compile a config; `${VAR}` reads this process's environment, and relative
+/// paths resolve against the config's folder. Problems end the command with every problem
+/// listed.
 pub(crate) fn load_masks(path: &Path) -> Result<(toolshape_mask::Config, toolshape_mask::MaskSet), Failure> {
     let (name, text) = read_config(path)?;
-    toolshape_mask::load(&text, &name, &|var| std::env::var(var).ok()).map_err(|errors| Failure {
-        error: anyhow::anyhow!(
-            "{} problem(s) in `{name}` (run `toolshape check --config {name}`):\n{errors}",
-            errors.len()
-        ),
-        code: EXIT_PROBLEMS,
-    })
+    let loaded = toolshape_mask::load(&text, &name, &|var| std::env::var(var).ok());
+    loaded
+        .map(|(mut config, masks)| {
+            config_paths::resolve(&mut config, &config_paths::config_dir(path));
+            (config, masks)
+        })
+        .map_err(|errors| Failure {
+            error: anyhow::anyhow!(
+                "{} problem(s) in `{name}` (run `toolshape check --config {name}`):\n{errors}",
+                errors.len()
+            ),
+            code: EXIT_PROBLEMS,
+        })
 }

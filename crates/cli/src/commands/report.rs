@@ -73,8 +73,11 @@ pub(crate) fn run(args: ReportArgs) -> Result<(), Failure> {
 fn spans_of(path: &std::path::Path) -> Result<PathBuf, Failure> {
     let (name, text) = super::read_config(path)?;
     match toolshape_mask::Config::parse(&text, &name, &|var| std::env::var(var).ok()) {
-        Ok(config) => super::spans::span_log_path(&config, path)
-            .ok_or_else(|| Failure::input(anyhow::anyhow!("`{name}` keeps no span log (`telemetry.spans: off`)"))),
+        Ok(mut config) => {
+            super::config_paths::resolve(&mut config, &super::config_paths::config_dir(path));
+            super::spans::span_log_path(&config, path)
+                .ok_or_else(|| Failure::input(anyhow::anyhow!("`{name}` keeps no span log (`telemetry.spans: off`)")))
+        }
         // A config that does not load now still had its default log.
         Err(_) => Ok(super::spans::config_spans_path(path)),
     }

@@ -37,8 +37,8 @@ impl Spans {
 }
 
 /// The span log's path for `config`, read from `config_path`: `None` when it is `off`. A
-/// relative path is taken from the current folder. The default is the config's own log,
-/// [`config_spans_path`].
+/// relative path was resolved against the config's folder when it was loaded. The default is
+/// the config's own log, [`config_spans_path`].
 pub(crate) fn span_log_path(config: &Config, config_path: &Path) -> Option<PathBuf> {
     if config.telemetry.spans_off() {
         return None;
