@@ -6,7 +6,7 @@
 //! change the server entries asked for.
 
 use jsonc_parser::ParseOptions;
-use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
+use jsonc_parser::cst::{CstInputValue, CstNode, CstObject, CstRootNode};
 use serde_json::{Map, Value};
 use toml_edit::{DocumentMut, Item, Table};
 
@@ -72,6 +72,7 @@ impl Document {
                 if let Some(servers) = json_servers(root, at, false)? {
                     for name in names {
                         if let Some(prop) = servers.get(name) {
+                            remove_leading_comments(&prop);
                             prop.remove();
                         }
                     }
@@ -126,6 +127,42 @@ impl Document {
             Document::Json(root) => root.to_string(),
             Document::Toml(doc) => doc.to_string(),
         }
+    }
+}
+
+/// Remove the comments on their own lines right above `prop`: they describe it, and would
+/// otherwise describe whatever comes next. A comment ending the line before (after a comma)
+/// belongs to that line and stays.
+fn remove_leading_comments(prop: &jsonc_parser::cst::CstObjectProp) {
+    let nearest_first: Vec<CstNode> = prop.previous_siblings().collect();
+    let mut doomed = Vec::new();
+    let mut i = 0;
+    while i < nearest_first.len() {
+        let node = &nearest_first[i];
+        if node.is_whitespace() || node.is_newline() {
+            i += 1;
+            continue;
+        }
+        if !node.is_comment() {
+            break;
+        }
+        // Own line: only whitespace, then a line break (or nothing), before it.
+        let farther = nearest_first[i + 1..].iter().find(|n| !n.is_whitespace());
+        if farther.is_some_and(|n| !n.is_newline()) {
+            break;
+        }
+        doomed.push(node.clone());
+        // Its indentation and its line break go with it, so no blank line is left.
+        if let Some(indent) = nearest_first.get(i + 1).filter(|n| n.is_whitespace()) {
+            doomed.push(indent.clone());
+        }
+        if let Some(newline) = nearest_first[..i].iter().rev().find(|n| n.is_newline()) {
+            doomed.push(newline.clone());
+        }
+        i += 1;
+    }
+    for node in doomed {
+        node.remove();
     }
 }
 
