@@ -10,6 +10,7 @@ mod init;
 mod install;
 mod logging;
 mod progress;
+mod reload;
 mod report;
 mod search;
 mod serve;
