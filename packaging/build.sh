@@ -24,7 +24,7 @@ mkdir -p "$out/npm" "$out/wheels"
 # npm: stage both packages with the binary's version, then pack them.
 stage=$out/npm/stage
 cp -R packaging/npm "$stage"
-install -m 0755 "$binary" "$stage/linux-x64/bin/toolshape"
+install -D -m 0755 "$binary" "$stage/linux-x64/bin/toolshape"
 cp README.md "$stage/toolshape/README.md"
 node - "$stage" "$version" <<'JS'
 const fs = require("node:fs");
