@@ -49,6 +49,7 @@
 //! Templates and their typing rules are described in [`template`]; `${VAR}` rules in
 //! [`config`].
 
+pub mod advice;
 pub mod audit;
 mod call;
 mod compile;

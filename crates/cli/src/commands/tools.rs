@@ -125,6 +125,14 @@ pub(crate) fn run(args: ToolsArgs) -> Result<(), Failure> {
             for note in surface.notes() {
                 print_line(&format!("note: {note}"))?;
             }
+            if !args.live {
+                print_line(
+                    "note: a static listing, from the config alone: the masks, and unmasked upstream tools only from \
+                     --upstream-tools lists; it leaves out every other upstream tool, toolshape's own tools \
+                     (result_read, search) and whether the handlers exist. `--live` lists what the gateway serves; \
+                     `toolshape doctor` checks the handlers.",
+                )?;
+            }
             Ok(())
         }
     }

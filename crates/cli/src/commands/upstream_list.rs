@@ -30,8 +30,10 @@ pub(crate) fn list_upstream_tools(config: &Config) -> Result<Vec<(UpstreamTool, 
         let mut out = Vec::new();
         for (name, spec) in &config.upstreams {
             let wait = Duration::from_secs(spec.timeout_secs.max(1));
-            let tools = tokio::time::timeout(wait, list_one(spec))
-                .await
+            let waiting = super::waiting::Waiting::start(format!("starting upstream {name}"));
+            let tools = tokio::time::timeout(wait, list_one(spec)).await;
+            drop(waiting);
+            let tools = tools
                 .map_err(|_| anyhow!("upstream `{name}` did not list its tools within {} s", wait.as_secs()))
                 .and_then(|r| r.with_context(|| format!("cannot list the tools of upstream `{name}`")))
                 .map_err(|error| Failure { error, code: EXIT_PROBLEMS })?;
@@ -50,7 +52,7 @@ pub(crate) fn list_upstream_tools(config: &Config) -> Result<Vec<(UpstreamTool, 
     })
 }
 
-async fn list_one(spec: &Upstream) -> anyhow::Result<Vec<Tool>> {
+pub(crate) async fn list_one(spec: &Upstream) -> anyhow::Result<Vec<Tool>> {
     if let Some(argv) = &spec.command {
         let (program, args) = argv.split_first().ok_or_else(|| anyhow!("`command` is empty"))?;
         let mut cmd = tokio::process::Command::new(program);

@@ -8,6 +8,7 @@
 //! produced, bytes or a failure, is shaped by `finish`, and the call is recorded by `record`
 //! after the answer is sent.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{Map, Value};
@@ -22,9 +23,9 @@ use crate::search;
 use crate::upstream::{Reply, Upstream};
 
 /// An upstream call ready to send.
-struct Prepared<'g> {
-    /// The upstream that serves the tool.
-    upstream: &'g Upstream,
+struct Prepared {
+    /// The upstream that serves the tool (kept by the call even if a reload replaces it).
+    upstream: Arc<Upstream>,
     /// The tool's name there.
     tool: String,
     /// The arguments, as the mask rewrote them.
@@ -39,7 +40,8 @@ impl Gateway {
     pub async fn call(&self, tool: &str, arguments: Option<Map<String, Value>>, caller: &Caller) -> Outcome {
         let started = Instant::now();
         let mut tools_changed = false;
-        let search = self.loaded.config.search.as_ref();
+        let loaded = self.loaded();
+        let search = loaded.config.search.as_ref();
         // The tool whose span this is: a generic call counts as the tool it called.
         let mut target = tool.to_owned();
         let (produced, upstream) = if tool == read::TOOL_NAME {
@@ -92,7 +94,7 @@ impl Gateway {
 
     /// A call refused before dispatch, for `detail`, shaped by the passthrough plan.
     fn refused(&self, detail: String) -> Produced {
-        let shaper = self.loaded.masks.passthrough_shaper().clone();
+        let shaper = self.loaded().masks.passthrough_shaper().clone();
         Produced::Failed { failure: Failure::InvalidArguments { detail }, shaper }
     }
 
@@ -134,8 +136,9 @@ impl Gateway {
         tool: &str,
         arguments: Option<Map<String, Value>>,
         caller: &Caller,
-    ) -> Result<Prepared<'_>, (Produced, Option<String>)> {
-        let masks = &self.loaded.masks;
+    ) -> Result<Prepared, (Produced, Option<String>)> {
+        let loaded = self.loaded();
+        let masks = &loaded.masks;
         let fallback = || masks.passthrough_shaper().clone();
         let profile = self.profile_of(caller);
         let surface = match self.surface_with(profile, tool).await {
@@ -151,7 +154,7 @@ impl Gateway {
                 return Err((Produced::Failed { failure: call_failure(e), shaper }, None));
             }
         };
-        let Some(upstream) = self.upstreams.get(&prepared.upstream) else {
+        let Some(upstream) = self.upstream(&prepared.upstream) else {
             let failure = Failure::Unavailable { upstream: prepared.upstream.clone(), detail: "not configured".into() };
             return Err((Produced::Failed { failure, shaper: prepared.shaper.clone() }, Some(prepared.upstream)));
         };
@@ -176,7 +179,7 @@ impl Gateway {
             _ => {
                 // Ask the upstreams the name points to first: a call must not wait for an
                 // unrelated upstream that is slow to start.
-                let likely = self.loaded.masks.upstreams_for(tool).filter(|set| !set.is_empty());
+                let likely = self.loaded().masks.upstreams_for(tool).filter(|set| !set.is_empty());
                 match likely {
                     Some(likely) => {
                         self.refresh_tools_of(Some(&likely)).await;

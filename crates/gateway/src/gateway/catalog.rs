@@ -54,6 +54,21 @@ impl ToolCatalog {
             s.clear();
         }
     }
+
+    /// Forget what `upstreams` listed, as if never asked (a reload replaced or removed
+    /// them), and every surface and index built with it.
+    pub(super) fn forget_upstreams(&self, upstreams: &[String]) {
+        if let Ok(mut listing) = self.listing.lock() {
+            for name in upstreams {
+                listing.tools.remove(name);
+                listing.asked.remove(name);
+            }
+        }
+        self.forget_surfaces();
+        if let Ok(mut i) = self.indexes.lock() {
+            i.clear();
+        }
+    }
 }
 
 impl Gateway {
@@ -74,7 +89,7 @@ impl Gateway {
         {
             let Ok(mut listing) = self.catalog.listing.lock() else { return };
             let listing = &mut *listing;
-            for (name, up) in &self.upstreams {
+            for (name, up) in self.upstreams().iter() {
                 if !self.exposes(name) || listing.tools.contains_key(name) || only.is_some_and(|o| !o.contains(name)) {
                     continue;
                 }
@@ -163,14 +178,14 @@ impl Gateway {
         let all: Vec<UpstreamTool> =
             self.catalog.listing.lock().map(|l| l.tools.values().flatten().cloned().collect()).unwrap_or_default();
         let surface = self
-            .loaded
+            .loaded()
             .masks
             .surface(profile, &all)
             .map_err(|e| Failure::InvalidArguments { detail: e.to_string() })?;
         for note in surface.notes() {
             tracing::info!("{note}");
         }
-        if let Some(search) = &self.loaded.config.search {
+        if let Some(search) = &self.loaded().config.search {
             for problem in search::dangling_patterns(&surface, search) {
                 tracing::warn!("{problem}");
             }
@@ -206,7 +221,7 @@ impl Gateway {
     /// and call tools), then `result_read`.
     pub async fn list_tools(&self, caller: &Caller) -> Vec<ToolDefinition> {
         let profile = self.profile_of(caller);
-        let mut defs: Vec<ToolDefinition> = match (self.surface(profile, true).await, &self.loaded.config.search) {
+        let mut defs: Vec<ToolDefinition> = match (self.surface(profile, true).await, &self.loaded().config.search) {
             (Ok(s), None) => s.definitions().cloned().collect(),
             (Ok(s), Some(search)) => {
                 let activated = self.activations(caller).await;
@@ -227,7 +242,7 @@ impl Gateway {
     pub(super) async fn tools_changed(&self, upstream: &str) {
         // The old list is kept until the new one arrives: a call made meanwhile (servers
         // often announce several changes right after connecting) still finds its tool.
-        let fetched = match self.upstreams.get(upstream).cloned() {
+        let fetched = match self.upstream(upstream) {
             Some(up) if self.exposes(upstream) => self.fetch_tools(&up).await,
             _ => false,
         };

@@ -121,10 +121,10 @@ impl Gateway {
     pub(super) async fn finish(&self, produced: Produced, tool: &str, caller: &Caller) -> Outcome {
         let nonce = random::nonce();
         let scope = CursorKey::scope_tag(&caller.scope);
-        let tokenizer = self.loaded.tokenizer;
+        let tokenizer = self.loaded().tokenizer;
         match produced {
             Produced::Direct { envelope } => {
-                let render = self.loaded.masks.passthrough_shaper().plan().render;
+                let render = self.loaded().masks.passthrough_shaper().plan().render;
                 let text = toolshape_shape::render(&envelope, render, &nonce);
                 let report = ShapeReport {
                     bytes_out: text.len() as u64,

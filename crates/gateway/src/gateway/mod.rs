@@ -21,6 +21,7 @@
 //!   to the upstream that listed them ([`Routes`](passthrough::Routes)).
 //! - `listeners` and `watches`: who is told of list changes and of resource updates.
 //! - `outcome`: [`Caller`], [`Outcome`] and [`FailureKind`], the call path's vocabulary.
+//! - `reload`: [`Gateway::reload`], a new config in place of the running one.
 
 mod call;
 mod catalog;
@@ -29,12 +30,13 @@ pub(crate) mod listeners;
 mod outcome;
 mod passthrough;
 mod record;
+mod reload;
 mod snapshots;
 mod tool_search;
 mod watches;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
@@ -44,6 +46,7 @@ use toolshape_tokens::Tokenizer;
 
 pub use self::outcome::{Caller, FailureKind, Outcome};
 pub use self::passthrough::RequestError;
+pub use self::reload::Reloaded;
 
 use self::catalog::ToolCatalog;
 use self::listeners::Listeners;
@@ -120,9 +123,13 @@ pub(crate) struct Loaded {
 
 /// A running gateway: upstreams, masks, store and key.
 pub struct Gateway {
-    loaded: Loaded,
+    /// The config's decisions; a reload puts a new one in place (see `reload.rs`).
+    loaded: RwLock<Arc<Loaded>>,
     options: GatewayOptions,
-    upstreams: BTreeMap<String, Arc<Upstream>>,
+    /// The upstreams by name; a reload keeps those whose spec did not change.
+    upstreams: RwLock<Arc<BTreeMap<String, Arc<Upstream>>>>,
+    /// Where upstreams send their notifications (new upstreams of a reload too).
+    events: mpsc::UnboundedSender<UpstreamEvent>,
     /// Tool lists, surfaces and search indexes.
     catalog: ToolCatalog,
     /// Snapshots behind cursors and handles, and the store they are kept in.
@@ -185,9 +192,10 @@ impl Gateway {
         let tokenizer = Tokenizer::new(masks.defaults().tokenizer);
         let recorder = Recorder::new(options.spans.clone());
         let gw = Arc::new_cyclic(|me| Gateway {
-            loaded: Loaded { config, masks, tokenizer },
+            loaded: RwLock::new(Arc::new(Loaded { config, masks, tokenizer })),
             options,
-            upstreams,
+            upstreams: RwLock::new(Arc::new(upstreams)),
+            events: events_tx,
             catalog: ToolCatalog::default(),
             snapshots: Snapshots::new(store, key, ttl, shared_store),
             routes: Routes::default(),
@@ -198,9 +206,9 @@ impl Gateway {
             me: me.clone(),
         });
         tokio::spawn(event_loop(Arc::downgrade(&gw), events_rx));
-        for (name, spec) in &gw.loaded.config.upstreams {
+        for (name, spec) in &gw.loaded().config.upstreams {
             if spec.start == toolshape_mask::StartPolicy::Eager
-                && let Some(up) = gw.upstreams.get(name).cloned()
+                && let Some(up) = gw.upstream(name)
             {
                 tokio::spawn(async move { up.start().await });
             }
@@ -232,7 +240,7 @@ impl Gateway {
 
     /// Stop every upstream (child processes exit), and record the spans of answered calls.
     pub async fn shutdown(&self) {
-        for up in self.upstreams.values() {
+        for up in self.upstreams().values() {
             up.stop().await;
         }
         // Every answered call's span and log line, before the caller flushes the span log.
@@ -247,7 +255,8 @@ impl Gateway {
 
     /// Whether `upstream`'s tools are exposed unmasked (and so must be listed).
     fn exposes(&self, upstream: &str) -> bool {
-        let config = &self.loaded.config;
+        let loaded = self.loaded();
+        let config = &loaded.config;
         config.upstreams.get(upstream).is_some_and(|u| u.expose_unmasked.unwrap_or(config.defaults.expose_unmasked))
     }
 
@@ -258,13 +267,29 @@ impl Gateway {
 
     /// The upstreams connected right now. Prompts and resources are listed from these only:
     /// clients list them at start-up, and that must not wait for (or start) other upstreams.
-    fn connected(&self) -> impl Iterator<Item = (&String, &Arc<Upstream>)> {
-        self.upstreams.iter().filter(|(_, up)| up.is_up())
+    fn connected(&self) -> Vec<(String, Arc<Upstream>)> {
+        self.upstreams().iter().filter(|(_, up)| up.is_up()).map(|(n, up)| (n.clone(), up.clone())).collect()
+    }
+
+    /// The config's decisions now (a reload may replace them at any time after).
+    pub(crate) fn loaded(&self) -> Arc<Loaded> {
+        self.loaded.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// The upstreams now, by name.
+    fn upstreams(&self) -> Arc<BTreeMap<String, Arc<Upstream>>> {
+        self.upstreams.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// The upstream named `name`, when the config has it.
+    fn upstream(&self, name: &str) -> Option<Arc<Upstream>> {
+        self.upstreams().get(name).cloned()
     }
 
     /// `name` of `upstream` as the agent sees it (prefixed as the config says).
     fn namespaced(&self, upstream: &str, name: &str) -> String {
-        let config = &self.loaded.config;
+        let loaded = self.loaded();
+        let config = &loaded.config;
         match config.defaults.prefix {
             PrefixPolicy::None => name.to_owned(),
             PrefixPolicy::Upstream => {

@@ -71,7 +71,7 @@ impl Gateway {
     /// The span and the log line of one call.
     fn record_call(&self, mut record: CallRecord) {
         if let Some(text) = record.uncounted_text.take() {
-            record.report.tokens_out = Some(self.loaded.tokenizer.count(&text) as u64);
+            record.report.tokens_out = Some(self.loaded().tokenizer.count(&text) as u64);
         }
         let r = &record.report;
         tracing::info!(
@@ -96,7 +96,7 @@ impl Gateway {
     /// thread, from the upstream bytes (shared, not copied).
     fn record_span(&self, record: CallRecord) {
         let mut span = Span::from_report(&record.target, record.status, &record.report, TokensBefore::Exact(0));
-        span.mask = self.loaded.masks.mask_names().any(|m| m == record.target).then(|| record.target.clone());
+        span.mask = self.loaded().masks.mask_names().any(|m| m == record.target).then(|| record.target.clone());
         span.upstream = record.upstream;
         span.principal = record.principal;
         span.session = record.session;

@@ -192,7 +192,7 @@ impl Snapshots {
 impl Gateway {
     /// `result_read`: check the cursor, find the snapshot, and read a page or make a view.
     pub(super) async fn read(&self, arguments: Option<&Map<String, Value>>, caller: &Caller) -> Produced {
-        let fallback = self.loaded.masks.passthrough_shaper().clone();
+        let fallback = self.loaded().masks.passthrough_shaper().clone();
         let failed = |failure: Failure| Produced::Failed { failure, shaper: fallback.clone() };
         let args = match ReadArgs::parse(arguments) {
             Ok(a) => a,
