@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use toolshape_shape::path::FieldPath;
+use toolshape_shape::FieldPath;
 use toolshape_shape::{ShapePlan, TextSpec};
 use toolshape_tokens::Tokenizer;
 
