@@ -128,7 +128,7 @@ impl Gateway {
                 let text = toolshape_shape::render(&envelope, render, &nonce);
                 let report = ShapeReport {
                     bytes_out: text.len() as u64,
-                    tokens_out: tokenizer.count(&text) as u64,
+                    tokens_out: Some(tokenizer.count(&text) as u64),
                     ..ShapeReport::default()
                 };
                 Outcome { text, envelope, report, failure: None, tools_changed: false }
