@@ -3,6 +3,8 @@
 //!
 //! Chromium is required: install it with `apt-get install -y chromium` (Debian and Ubuntu), or
 //! point `CHROMIUM` at a Chrome or Chromium binary. `scripts/test.sh` installs it when missing.
+//! The test runs when `TOOLSHAPE_HEAVY_TESTS=1` asks for it (as `scripts/test.sh` does), and
+//! otherwise skips, saying so.
 
 #![allow(clippy::unwrap_used)]
 
@@ -82,6 +84,9 @@ fn with_commas(n: u64) -> String {
 
 #[test]
 fn the_html_report_renders_in_chromium_with_the_span_log_numbers() {
+    if !toolshape_fixtures::heavy::run("headless Chromium") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("spans.sqlite");
     let spans = generate(2_000, 23);

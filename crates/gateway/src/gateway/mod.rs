@@ -217,17 +217,17 @@ impl Gateway {
     }
 
     /// The options the gateway runs with.
-    pub fn options(&self) -> &GatewayOptions {
+    pub(crate) fn options(&self) -> &GatewayOptions {
         &self.options
     }
 
     /// The store snapshots, handles and search activations are kept in.
-    pub fn store(&self) -> Arc<dyn Store> {
+    pub(crate) fn store(&self) -> Arc<dyn Store> {
         self.snapshots.store().clone()
     }
 
     /// How long snapshots (and their cursors and handles) live.
-    pub fn snapshot_ttl(&self) -> Duration {
+    pub(crate) fn snapshot_ttl(&self) -> Duration {
         self.snapshots.ttl()
     }
 

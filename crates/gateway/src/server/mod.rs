@@ -53,7 +53,7 @@ delimiters. When `next` is not null, call the tool it names with its arguments t
 
 /// The MCP server an agent talks to: a cheap handle on a shared [`Gateway`].
 #[derive(Clone)]
-pub struct GatewayServer {
+pub(crate) struct GatewayServer {
     gateway: Arc<Gateway>,
     /// Calls of 2026-07-28 agents waiting for the agent's input.
     parked: Arc<ParkedCalls>,
@@ -63,7 +63,7 @@ pub struct GatewayServer {
 
 impl GatewayServer {
     /// A server for `gateway`; connections without a session id share `default_scope`.
-    pub fn new(gateway: Arc<Gateway>, default_scope: &str) -> GatewayServer {
+    pub(crate) fn new(gateway: Arc<Gateway>, default_scope: &str) -> GatewayServer {
         GatewayServer { gateway, parked: Arc::default(), default_scope: default_scope.into() }
     }
 
