@@ -3,6 +3,7 @@
 mod audit;
 mod call;
 mod check;
+mod ignored;
 mod progress;
 mod report;
 mod search;
@@ -25,6 +26,8 @@ pub(crate) struct Failure {
     pub(crate) code: u8,
 }
 
+/// Exit code: the command line itself is wrong (as clap exits for its own usage errors).
+pub(crate) const EXIT_USAGE: u8 = 2;
 /// Exit code: the input could not be read.
 pub(crate) const EXIT_INPUT: u8 = 3;
 /// Exit code: the plan or budget cannot work.
@@ -33,6 +36,9 @@ pub(crate) const EXIT_PLAN: u8 = 4;
 pub(crate) const EXIT_PROBLEMS: u8 = 1;
 
 impl Failure {
+    pub(crate) fn usage(error: anyhow::Error) -> Failure {
+        Failure { error, code: EXIT_USAGE }
+    }
     pub(crate) fn input(error: anyhow::Error) -> Failure {
         Failure { error, code: EXIT_INPUT }
     }
