@@ -17,6 +17,8 @@
 //!   loopback name or one of `http.allowed_hosts`, and an `Origin` (browsers send one) a
 //!   loopback origin, an allowed host's origin or one of `http.allowed_origins`; otherwise
 //!   `403`. A body over `http.max_body_bytes` is refused with `413` while it streams in.
+//! - A JSON body that is not a JSON-RPC message gets `400` with a JSON-RPC error (`-32700`
+//!   parse error, `-32600` invalid request), not rmcp's `415` ([`crate::rpc_body`]).
 //!
 //! With `http.metrics` (the default) and a gateway that keeps metrics, `/metrics` serves them
 //! in the Prometheus text format, behind the same bearer check.
@@ -283,7 +285,9 @@ pub async fn serve_http_with(
             }),
         );
     }
+    let body_limit = crate::rpc_body::BodyLimit(usize::try_from(http.max_body_bytes).unwrap_or(usize::MAX));
     let router = router
+        .layer(axum::middleware::from_fn_with_state(body_limit, crate::rpc_body::json_rpc_errors))
         .layer(axum::middleware::from_fn_with_state(session_places, crate::sessions::session_guard))
         .layer(axum::middleware::from_fn(crate::sessions::outage_as_unavailable))
         .layer(axum::middleware::from_fn_with_state(guard, crate::auth::guard));

@@ -8,6 +8,7 @@
 //! produced, bytes or a failure, is shaped by `finish`, and the call is recorded by `record`
 //! after the answer is sent.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{Map, Value};
@@ -67,6 +68,7 @@ impl Gateway {
         let dispatched = started.elapsed();
         let raw = match &produced {
             Produced::Data { payload, source: Source::Upstream, .. } => Some(payload.shared()),
+            Produced::Failed { failure, .. } => upstream_error_text(failure).map(|t| Arc::new(t.as_bytes().to_vec())),
             _ => None,
         };
         let mut outcome = self.finish(produced, tool, caller).await;
@@ -220,3 +222,18 @@ mod tests {
         assert!(backticked("no hint").is_empty());
     }
 }
+
+/// The text of an upstream's own error answer (an `isError` result, or a JSON-RPC error's
+/// message), which is what shaping started from: its span records its tokens and bytes
+/// before shaping like any result's. Failures the gateway words itself have none.
+fn upstream_error_text(failure: &Failure) -> Option<&str> {
+    match failure {
+        Failure::ToolError { text } => Some(text.as_str()),
+        Failure::Protocol { code, message, .. } if *code != CANCELLED_CODE => Some(message.as_str()),
+        _ => None,
+    }
+    .filter(|text| !text.is_empty())
+}
+
+/// The JSON-RPC code of a request the client cancelled (the message is the gateway's).
+const CANCELLED_CODE: i64 = -32800;
