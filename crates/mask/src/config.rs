@@ -74,6 +74,9 @@ pub struct Config {
     /// The span log and exports.
     #[serde(default)]
     pub telemetry: TelemetryConfig,
+    /// How results are sent to each kind of MCP client.
+    #[serde(default)]
+    pub clients: crate::clients::ClientsConfig,
     #[serde(skip)]
     pub(crate) meta: Meta,
 }
@@ -105,6 +108,7 @@ impl fmt::Debug for Config {
             .field("auth", &self.auth)
             .field("http", &self.http)
             .field("telemetry", &self.telemetry)
+            .field("clients", &self.clients)
             .finish()
     }
 }
@@ -395,6 +399,7 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "auth",
     "http",
     "telemetry",
+    "clients",
 ];
 
 /// Whether `s` is a valid tool or upstream name: 1 to 64 of `A-Z a-z 0-9 _ -`.
@@ -637,6 +642,11 @@ impl Config {
             && let Some(telemetry) = ctx.read::<TelemetryConfig>(node, "telemetry", &mut errors)
         {
             config.telemetry = telemetry;
+        }
+        if let Some(node) = root.get("clients").filter(|n| !n.is_null())
+            && let Some(clients) = ctx.read::<crate::clients::ClientsConfig>(node, "clients", &mut errors)
+        {
+            config.clients = clients;
         }
         if let Some(node) = root.get("auth").filter(|n| !n.is_null())
             && let Some(mut auth) = ctx.read::<AuthConfig>(node, "auth", &mut errors)

@@ -51,6 +51,7 @@
 
 pub mod audit;
 mod call;
+mod clients;
 mod compile;
 pub mod config;
 mod de;
@@ -62,6 +63,7 @@ pub mod template;
 mod yaml;
 
 pub use call::{CallContext, CallError, PreparedCall};
+pub use clients::{ClientsConfig, StructuredContent};
 pub use compile::{CONTEXT_KEYS, MaskSet, load};
 pub use config::{
     Case, Config, Defaults, EnvLookup, Mask, PrefixPolicy, ProfileTools, StartPolicy, Switch, UnknownArguments,

@@ -213,6 +213,11 @@ impl Gateway {
         &self.options
     }
 
+    /// The config's choices of how results are sent to each kind of client.
+    pub(crate) fn clients_config(&self) -> &toolshape_mask::ClientsConfig {
+        &self.loaded.config.clients
+    }
+
     /// The store snapshots, handles and search activations are kept in.
     pub fn store(&self) -> Arc<dyn Store> {
         self.snapshots.store().clone()
