@@ -264,9 +264,10 @@ pub async fn serve_http_with(
         .with_max_request_body_bytes(usize::try_from(http.max_body_bytes).unwrap_or(usize::MAX))
         .with_cancellation_token(shutdown.child_token());
     // With a shared store, sessions are kept in it: any replica can serve any request.
-    config.session_store = crate::sessions::for_gateway(&gateway);
+    let records = crate::sessions::for_gateway(&gateway);
+    config.session_store = records.clone().map(|r| r as _);
     let held_sessions = Arc::new(LocalSessionManager::default());
-    let session_places = crate::sessions::SessionPlaces::new(held_sessions.clone(), config.session_store.clone());
+    let session_places = crate::sessions::SessionPlaces::new(held_sessions.clone(), records);
     let metrics = if http.metrics { gateway.options().metrics.clone() } else { None };
     // The factory runs per session: a clone of two `Arc`s.
     let server = GatewayServer::new(gateway, "http");
