@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use toolshape_shape::numfmt::thousands;
+use toolshape_shape::thousands;
 
 use crate::report::{
     Report, SAVED_LEGEND, ToolReport, format_time, percent, ratio, saved_share, signed_thousands, window,

@@ -20,7 +20,7 @@ use super::{Failure, display_input, load_masks, print_line, read_input};
 #[derive(Debug, Args)]
 pub(crate) struct ShapeArgs {
     /// The most tokens the model may read, delimiters included.
-    #[arg(long, default_value_t = toolshape_shape::plan::DEFAULT_BUDGET_TOKENS, allow_negative_numbers = true,
+    #[arg(long, default_value_t = toolshape_shape::DEFAULT_BUDGET_TOKENS, allow_negative_numbers = true,
           value_parser = parse_budget)]
     budget: usize,
     /// `text`: exactly what the model reads; `json`: the envelope alone.
@@ -190,7 +190,7 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
     }
     match args.format {
         Format::Text => print_line(&shaped.text),
-        Format::Json => print_line(&toolshape_shape::envelope::to_neutral_json(&shaped.envelope)),
+        Format::Json => print_line(&toolshape_shape::to_neutral_json(&shaped.envelope)),
     }
 }
 

@@ -84,7 +84,7 @@ impl Gateway {
             failure: outcome.failure,
             report: outcome.report.clone(),
             // Counted here when shaping left it (an answer that fits by its bytes).
-            uncounted_text: (outcome.report.tokens_out == 0 && !outcome.text.is_empty()).then(|| outcome.text.clone()),
+            uncounted_text: outcome.report.tokens_out.is_none().then(|| outcome.text.clone()),
             dispatched,
             shaped: started.elapsed().saturating_sub(dispatched),
         };

@@ -128,7 +128,7 @@ impl Gateway {
                 let text = toolshape_shape::render(&envelope, render, &nonce);
                 let report = ShapeReport {
                     bytes_out: text.len() as u64,
-                    tokens_out: tokenizer.count(&text) as u64,
+                    tokens_out: Some(tokenizer.count(&text) as u64),
                     ..ShapeReport::default()
                 };
                 Outcome { text, envelope, report, failure: None, tools_changed: false }
@@ -234,8 +234,9 @@ fn not_kept(
     for note in [NOT_KEPT_NOTE, NOT_KEPT_SHORT] {
         outcome.envelope.summary = format!("{summary}; {note}");
         outcome.text = toolshape_shape::render(&outcome.envelope, render, nonce);
-        outcome.report.tokens_out = tokenizer.count(&outcome.text) as u64;
-        if outcome.report.tokens_out <= budget as u64 {
+        let tokens = tokenizer.count(&outcome.text);
+        outcome.report.tokens_out = Some(tokens as u64);
+        if tokens <= budget {
             break;
         }
     }

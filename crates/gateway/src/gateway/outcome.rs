@@ -45,8 +45,8 @@ pub struct Outcome {
     pub text: String,
     /// The envelope.
     pub envelope: Envelope,
-    /// What shaping measured. `tokens_out` is 0 for an answer that fits its budget by its
-    /// bytes alone: it is counted for the call's span once the answer is sent
+    /// What shaping measured. `tokens_out` is `None` for an answer that fits its budget by
+    /// its bytes alone: it is counted for the call's span once the answer is sent
     /// (`Shaper::shape_uncounted`); count `text` when the number is needed sooner.
     pub report: ShapeReport,
     /// The kind of failure, when the call failed.

@@ -72,7 +72,7 @@ impl Gateway {
     /// The span and the log line of one call.
     fn record_call(&self, mut record: CallRecord) {
         if let Some(text) = record.uncounted_text.take() {
-            record.report.tokens_out = self.loaded.tokenizer.count(&text) as u64;
+            record.report.tokens_out = Some(self.loaded.tokenizer.count(&text) as u64);
         }
         let r = &record.report;
         tracing::info!(

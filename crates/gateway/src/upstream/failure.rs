@@ -38,7 +38,7 @@ impl Upstream {
                 upstream,
                 detail: format!(
                     "connection closed; an answer over the {} limit also closes it",
-                    toolshape_shape::numfmt::bytes(self.spec.max_response_bytes)
+                    toolshape_shape::format_bytes(self.spec.max_response_bytes)
                 ),
             },
             ServiceError::TransportSend(err) => {
