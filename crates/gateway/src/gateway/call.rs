@@ -212,17 +212,6 @@ fn backticked(text: &str) -> Vec<String> {
     text.split('`').skip(1).step_by(2).map(str::to_owned).collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suggestions_come_from_backticks() {
-        assert_eq!(backticked("did you mean `open_issues`?"), vec!["open_issues".to_owned()]);
-        assert!(backticked("no hint").is_empty());
-    }
-}
-
 /// The text of an upstream's own error answer (an `isError` result, or a JSON-RPC error's
 /// message), which is what shaping started from: its span records its tokens and bytes
 /// before shaping like any result's. Failures the gateway words itself have none.
@@ -237,3 +226,14 @@ fn upstream_error_text(failure: &Failure) -> Option<&str> {
 
 /// The JSON-RPC code of a request the client cancelled (the message is the gateway's).
 const CANCELLED_CODE: i64 = -32800;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_come_from_backticks() {
+        assert_eq!(backticked("did you mean `open_issues`?"), vec!["open_issues".to_owned()]);
+        assert!(backticked("no hint").is_empty());
+    }
+}
