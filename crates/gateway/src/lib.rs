@@ -49,6 +49,7 @@ mod error;
 mod gateway;
 mod log_levels;
 mod read;
+mod rpc_body;
 mod search;
 mod serve;
 mod server;

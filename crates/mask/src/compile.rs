@@ -676,8 +676,14 @@ impl MaskCx<'_> {
                 did_you_mean(narrow, props.iter().map(String::as_str)),
             );
         }
+        let budget_inherited = !self.config.meta.positions.contains_key(&format!("{}.{sub}.budget_tokens", self.path))
+            && plan.budget_tokens == self.config.defaults.budget_tokens
+            && self.config.defaults.budget_tokens < toolshape_shape::MIN_BUDGET_TOKENS;
         match Shaper::new(plan) {
             Ok(s) => Some(s),
+            // A budget this result did not write is `defaults.budget_tokens`, already reported
+            // there: one problem, reported once, where it is written.
+            Err(PlanError::BudgetTooLow(_)) if budget_inherited => None,
             Err(e) => {
                 let (key, hint) = match &e {
                     PlanError::BudgetTooLow(_) => ("budget_tokens", "raise `budget_tokens`"),

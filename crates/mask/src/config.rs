@@ -73,6 +73,9 @@ pub struct Config {
     /// The span log and exports.
     #[serde(default)]
     pub telemetry: TelemetryConfig,
+    /// How results are sent to each kind of MCP client.
+    #[serde(default)]
+    pub clients: crate::clients::ClientsConfig,
     #[serde(skip)]
     pub(crate) meta: Meta,
 }
@@ -104,6 +107,7 @@ impl fmt::Debug for Config {
             .field("auth", &self.auth)
             .field("http", &self.http)
             .field("telemetry", &self.telemetry)
+            .field("clients", &self.clients)
             .finish()
     }
 }
@@ -394,6 +398,7 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "auth",
     "http",
     "telemetry",
+    "clients",
 ];
 
 /// Whether `s` is a valid tool or upstream name: 1 to 64 of `A-Z a-z 0-9 _ -`.

@@ -52,6 +52,7 @@
 pub mod advice;
 pub mod audit;
 mod call;
+mod clients;
 mod compile;
 pub mod config;
 mod de;
@@ -63,6 +64,7 @@ pub mod template;
 mod yaml;
 
 pub use call::{CallContext, CallError, PreparedCall};
+pub use clients::{ClientsConfig, StructuredContent};
 pub use compile::{CONTEXT_KEYS, MaskSet, load};
 pub use config::{
     Case, Config, Defaults, EnvLookup, Mask, PrefixPolicy, ProfileTools, StartPolicy, Switch, UnknownArguments,

@@ -241,10 +241,11 @@ impl Span {
         }
     }
 
-    /// Tokens the shaping kept out of the context (never negative: a small result wrapped in
-    /// its envelope can grow, which saves nothing).
-    pub fn tokens_saved(&self) -> u64 {
-        self.tokens_before.value().saturating_sub(self.tokens_after)
+    /// Tokens the shaping kept out of the context: negative when the envelope made a small
+    /// result larger than it was (clamped to the `i64` range).
+    pub fn tokens_saved(&self) -> i64 {
+        let wide = i128::from(self.tokens_before.value()) - i128::from(self.tokens_after);
+        i64::try_from(wide).unwrap_or(if wide < 0 { i64::MIN } else { i64::MAX })
     }
 }
 
@@ -286,6 +287,8 @@ mod tests {
         assert_eq!(span.cut.as_deref(), Some("record 10"));
         assert_eq!(span.redactions.get("email"), Some(&3));
         assert_eq!(span.tokens_saved(), 790);
+        let grown = Span { tokens_after: 1_100, ..span };
+        assert_eq!(grown.tokens_saved(), -100);
     }
 
     #[test]

@@ -47,11 +47,16 @@ pub(crate) fn run(args: CallArgs) -> Result<(), Failure> {
         Some(text) => match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(m)) => Some(m),
             Ok(_) => {
-                return Err(Failure::input(anyhow!(
+                return Err(Failure::usage(anyhow!(
                     "the arguments must be a JSON object, like '{{\"label\": \"bug\"}}'"
                 )));
             }
-            Err(e) => return Err(Failure::input(anyhow!("the arguments are not valid JSON: {e}"))),
+            Err(e) => {
+                return Err(Failure::usage(anyhow!(
+                    "the arguments are not valid JSON ({e}); write one JSON object in single quotes, like \
+                     '{{\"label\": \"bug\"}}'"
+                )));
+            }
         },
     };
     let (config, masks) = load_masks(&args.config)?;

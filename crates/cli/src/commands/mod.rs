@@ -6,6 +6,7 @@ mod check;
 mod client_files;
 mod config_paths;
 mod doctor;
+mod ignored;
 mod init;
 mod install;
 mod logging;
@@ -34,6 +35,8 @@ pub(crate) struct Failure {
     pub(crate) code: u8,
 }
 
+/// Exit code: the command line itself is wrong (as clap exits for its own usage errors).
+pub(crate) const EXIT_USAGE: u8 = 2;
 /// Exit code: the input could not be read.
 pub(crate) const EXIT_INPUT: u8 = 3;
 /// Exit code: the plan or budget cannot work.
@@ -44,6 +47,9 @@ pub(crate) const EXIT_PROBLEMS: u8 = 1;
 pub(crate) const EXIT_CALL_FAILED: u8 = 5;
 
 impl Failure {
+    pub(crate) fn usage(error: anyhow::Error) -> Failure {
+        Failure { error, code: EXIT_USAGE }
+    }
     pub(crate) fn input(error: anyhow::Error) -> Failure {
         Failure { error, code: EXIT_INPUT }
     }

@@ -69,6 +69,7 @@ impl Gateway {
         let dispatched = started.elapsed();
         let raw = match &produced {
             Produced::Data { payload, source: Source::Upstream, .. } => Some(payload.shared()),
+            Produced::Failed { failure, .. } => upstream_error_text(failure).map(|t| Arc::new(t.as_bytes().to_vec())),
             _ => None,
         };
         let mut outcome = self.finish(produced, tool, caller).await;
@@ -212,6 +213,21 @@ fn call_failure(e: CallError) -> Failure {
 fn backticked(text: &str) -> Vec<String> {
     text.split('`').skip(1).step_by(2).map(str::to_owned).collect()
 }
+
+/// The text of an upstream's own error answer (an `isError` result, or a JSON-RPC error's
+/// message), which is what shaping started from: its span records its tokens and bytes
+/// before shaping like any result's. Failures the gateway words itself have none.
+fn upstream_error_text(failure: &Failure) -> Option<&str> {
+    match failure {
+        Failure::ToolError { text } => Some(text.as_str()),
+        Failure::Protocol { code, message, .. } if *code != CANCELLED_CODE => Some(message.as_str()),
+        _ => None,
+    }
+    .filter(|text| !text.is_empty())
+}
+
+/// The JSON-RPC code of a request the client cancelled (the message is the gateway's).
+const CANCELLED_CODE: i64 = -32800;
 
 #[cfg(test)]
 mod tests {

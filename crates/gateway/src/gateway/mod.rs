@@ -221,6 +221,12 @@ impl Gateway {
         &self.options
     }
 
+    /// The config's choices of how results are sent to each kind of client (as now loaded:
+    /// a reload applies to requests that come after it).
+    pub(crate) fn clients_config(&self) -> toolshape_mask::ClientsConfig {
+        self.loaded().config.clients.clone()
+    }
+
     /// The store snapshots, handles and search activations are kept in.
     pub(crate) fn store(&self) -> Arc<dyn Store> {
         self.snapshots.store().clone()

@@ -20,7 +20,8 @@ pub(super) struct CallRecord {
     pub(super) upstream: Option<String>,
     pub(super) principal: Option<String>,
     pub(super) session: Option<String>,
-    /// The upstream's bytes, counted for the span by the sink's thread.
+    /// The upstream's bytes (its result, or the text of its error answer), counted for the
+    /// span by the sink's thread.
     pub(super) raw: Option<Arc<Vec<u8>>>,
     pub(super) status: Status,
     pub(super) failure: Option<FailureKind>,
@@ -102,11 +103,16 @@ impl Gateway {
         span.session = record.session;
         span.upstream_ms = record.dispatched.as_secs_f64() * 1000.0;
         span.shaping_ms = record.shaped.as_secs_f64() * 1000.0;
+        if let Some(bytes) = &record.raw {
+            // An error answer is shaped from its text, not measured as bytes in: the span
+            // records what the upstream sent either way.
+            span.bytes_before = span.bytes_before.max(bytes.len() as u64);
+        }
         span.tokens_before = match record.raw {
             Some(bytes) if bytes.len() <= DEFAULT_EXACT_COUNT_LIMIT => TokensBefore::Pending(bytes),
             Some(bytes) => TokensBefore::estimate(bytes.len() as u64),
-            // Failures had nothing before shaping; pages of a stored result claim no savings
-            // of their own (the first page's span did).
+            // Failures the gateway words itself had nothing before shaping; pages of a stored
+            // result claim no savings of their own (the first page's span did).
             None => TokensBefore::Exact(if record.status == Status::Error { 0 } else { span.tokens_after }),
         };
         self.recorder.spans.record(span);

@@ -223,6 +223,11 @@ impl Config {
         {
             self.telemetry = telemetry;
         }
+        if let Some(node) = root.get("clients").filter(|n| !n.is_null())
+            && let Some(clients) = ctx.read::<crate::clients::ClientsConfig>(node, "clients", errors)
+        {
+            self.clients = clients;
+        }
         if let Some(node) = root.get("auth").filter(|n| !n.is_null())
             && let Some(mut auth) = ctx.read::<AuthConfig>(node, "auth", errors)
         {
