@@ -10,7 +10,9 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::canonical::{canonical_text, hex, sha256};
+use toolshape_util::hex;
+
+use crate::canonical::{canonical_text, sha256};
 
 /// The hash of a canonical tool definition: `sha256:` and 64 hexadecimal digits.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
