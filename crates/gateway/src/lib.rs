@@ -57,7 +57,7 @@ mod store;
 mod upstream;
 
 pub use error::GatewayError;
-pub use gateway::{Caller, FailureKind, Gateway, GatewayOptions, Outcome, RequestError};
+pub use gateway::{Caller, FailureKind, Gateway, GatewayOptions, Outcome, PinOptions, RequestError};
 pub use serve::{HttpOptions, check_bind, check_exposure, serve_http_with, serve_io, serve_stdio};
 pub use server::GatewayServer;
 /// How often a replica checks that an HTTP session it holds still has its record in the

@@ -20,12 +20,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use toolshape_shape::{MIN_BUDGET_TOKENS, RenderMode, ShapePlan};
 use toolshape_tokens::Encoding;
+use toolshape_trust::GuardSpec;
 
 use crate::de::{DeError, DeErrorKind, from_node};
 use crate::error::{ConfigError, ConfigErrors, did_you_mean};
 use crate::sections::{
     AuthConfig, HttpConfig, MAX_SEARCH_LIMIT, MIN_TOKEN_CHARS, SearchConfig, StoreBackend, StoreConfig, TelemetryConfig,
 };
+use crate::trust::PinConfig;
 use crate::yaml::{self, Node, Pos, Scalar, resolve_plain};
 
 /// Looks up an environment variable for `${VAR}`; `None` when it is not set.
@@ -74,6 +76,9 @@ pub struct Config {
     /// The span log and exports.
     #[serde(default)]
     pub telemetry: TelemetryConfig,
+    /// Pinned tool definitions: the lock file and what to do with tools that differ from it.
+    #[serde(default)]
+    pub pin: Option<PinConfig>,
     #[serde(skip)]
     pub(crate) meta: Meta,
 }
@@ -105,6 +110,7 @@ impl fmt::Debug for Config {
             .field("auth", &self.auth)
             .field("http", &self.http)
             .field("telemetry", &self.telemetry)
+            .field("pin", &self.pin)
             .finish()
     }
 }
@@ -212,6 +218,15 @@ pub struct Defaults {
     pub prefix_separator: String,
     /// Fuel for one template render: bounds its time and memory (about 64 bytes a unit).
     pub template_fuel: u64,
+    /// What the argument guard does with secrets in a call's arguments; a mask's own
+    /// `guard` replaces this one whole.
+    #[schemars(schema_with = "crate::trust::guard_schema")]
+    pub guard: GuardSpec,
+    /// Calls of one tool with the same arguments allowed in a session within
+    /// `repeat_window`; the next gets a short "repeat" answer instead. 0 turns this off.
+    pub repeat_limit: u32,
+    /// Seconds over which `repeat_limit` counts.
+    pub repeat_window: u64,
 }
 
 impl Default for Defaults {
@@ -224,6 +239,9 @@ impl Default for Defaults {
             prefix: PrefixPolicy::Upstream,
             prefix_separator: "_".to_owned(),
             template_fuel: DEFAULT_TEMPLATE_FUEL,
+            guard: GuardSpec::default(),
+            repeat_limit: toolshape_trust::DEFAULT_REPEAT_LIMIT,
+            repeat_window: toolshape_trust::DEFAULT_REPEAT_WINDOW.as_secs(),
         }
     }
 }
@@ -290,6 +308,14 @@ pub struct Mask {
     /// Refuse (default) or ignore arguments the input schema does not declare.
     #[serde(default)]
     pub unknown_arguments: UnknownArguments,
+    /// This mask's argument guard, instead of `defaults.guard`.
+    #[serde(default)]
+    #[schemars(schema_with = "crate::trust::optional_guard_schema")]
+    pub guard: Option<GuardSpec>,
+    /// `false` when calling the tool twice does something twice (sends two messages): a
+    /// repeated call then always runs. Upstream annotations can say so too.
+    #[serde(default)]
+    pub idempotent: Option<bool>,
 }
 
 /// Pick a handler call by the value of one input argument.
@@ -328,13 +354,39 @@ pub enum ProfileTools {
     /// These tool names (mask names or namespaced upstream tools); a trailing `*` matches
     /// a prefix (`github_*`).
     Tools(Vec<String>),
+    /// `{tools: …, read_only: true}`: of those tools, only the ones declared read-only
+    /// (`readOnlyHint`; a mask when every handler it calls is).
+    ReadOnly(Box<ProfileTools>),
+}
+
+impl ProfileTools {
+    /// The names (and prefixes) the profile lists; `None` for every tool.
+    pub fn names(&self) -> Option<&[String]> {
+        match self {
+            ProfileTools::All => None,
+            ProfileTools::Tools(names) => Some(names),
+            ProfileTools::ReadOnly(inner) => inner.names(),
+        }
+    }
+
+    /// Whether only read-only tools are shown.
+    pub fn read_only(&self) -> bool {
+        matches!(self, ProfileTools::ReadOnly(_))
+    }
 }
 
 impl Serialize for ProfileTools {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
         match self {
             ProfileTools::All => s.serialize_str("*"),
             ProfileTools::Tools(names) => names.serialize(s),
+            ProfileTools::ReadOnly(inner) => {
+                let mut m = s.serialize_map(Some(2))?;
+                m.serialize_entry("tools", inner)?;
+                m.serialize_entry("read_only", &true)?;
+                m.end()
+            }
         }
     }
 }
@@ -345,7 +397,7 @@ impl<'de> Deserialize<'de> for ProfileTools {
         impl<'de> Visitor<'de> for V {
             type Value = ProfileTools;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list of tool names, or \"*\" for every tool")
+                f.write_str("a list of tool names, \"*\" for every tool, or `{tools: [...], read_only: true}`")
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<ProfileTools, E> {
                 if s == "*" {
@@ -361,6 +413,22 @@ impl<'de> Deserialize<'de> for ProfileTools {
                 }
                 Ok(ProfileTools::Tools(names))
             }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<ProfileTools, A::Error> {
+                let mut tools = ProfileTools::All;
+                let mut read_only = false;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "tools" => tools = map.next_value()?,
+                        "read_only" => read_only = map.next_value()?,
+                        other => {
+                            return Err(de::Error::custom(format!(
+                                "unknown key `{other}` in a profile: write `tools` (a list, or \"*\") and `read_only` (true or false)"
+                            )));
+                        }
+                    }
+                }
+                if read_only && !tools.read_only() { Ok(ProfileTools::ReadOnly(Box::new(tools))) } else { Ok(tools) }
+            }
         }
         d.deserialize_any(V)
     }
@@ -373,10 +441,25 @@ impl JsonSchema for ProfileTools {
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "description": "Tool names this profile shows (a trailing `*` matches a prefix), or \"*\" for every tool.",
+            "description": "Tool names this profile shows (a trailing `*` matches a prefix), \"*\" for every tool, or `{tools, read_only}` to show only the tools declared read-only.",
             "anyOf": [
                 { "const": "*" },
-                { "type": "array", "items": { "type": "string" } }
+                { "type": "array", "items": { "type": "string" } },
+                {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                        "tools": {
+                            "description": "The tool names, or \"*\" (the default) for every tool.",
+                            "anyOf": [{ "const": "*" }, { "type": "array", "items": { "type": "string" } }]
+                        },
+                        "read_only": {
+                            "description": "Show only tools whose upstream declares `readOnlyHint: true` (a mask when every handler it calls does).",
+                            "type": "boolean",
+                            "default": false
+                        }
+                    }
+                }
             ]
         })
     }
@@ -395,6 +478,7 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "auth",
     "http",
     "telemetry",
+    "pin",
 ];
 
 /// Whether `s` is a valid tool or upstream name: 1 to 64 of `A-Z a-z 0-9 _ -`.
@@ -637,6 +721,9 @@ impl Config {
             && let Some(telemetry) = ctx.read::<TelemetryConfig>(node, "telemetry", &mut errors)
         {
             config.telemetry = telemetry;
+        }
+        if let Some(node) = root.get("pin").filter(|n| !n.is_null()) {
+            config.pin = ctx.read::<PinConfig>(node, "pin", &mut errors);
         }
         if let Some(node) = root.get("auth").filter(|n| !n.is_null())
             && let Some(mut auth) = ctx.read::<AuthConfig>(node, "auth", &mut errors)

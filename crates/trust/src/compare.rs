@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::definition::ToolDefinition;
+use crate::definition::{DefinitionHash, ToolDefinition};
 use crate::lock::{Lock, ToolKey};
 
 /// How a live tool stands against the lock.
@@ -43,9 +43,14 @@ pub struct Change {
 impl Lock {
     /// How one live tool of `upstream` stands.
     pub fn check(&self, upstream: &str, live: &ToolDefinition) -> PinStatus {
-        match self.get(&ToolKey::new(upstream, live.name.clone())) {
+        self.status_of(&ToolKey::new(upstream, live.name.clone()), &live.hash())
+    }
+
+    /// How a live tool whose definition hashes to `hash` stands.
+    pub fn status_of(&self, key: &ToolKey, hash: &DefinitionHash) -> PinStatus {
+        match self.get(key) {
             None => PinStatus::New,
-            Some(pinned) if *pinned.hash() == live.hash() => PinStatus::Same,
+            Some(pinned) if pinned.hash() == hash => PinStatus::Same,
             Some(_) => PinStatus::Changed,
         }
     }

@@ -223,6 +223,59 @@ impl Hints {
         }
     }
 
+    /// What can be said of a tool that may call any of `parts` (a mask over several
+    /// handlers): read-only and idempotent only when every part says so, destructive and
+    /// open-world when any part says so; unknown where the parts leave it open.
+    pub fn combine(parts: impl IntoIterator<Item = Hints>) -> Hints {
+        let parts: Vec<Hints> = parts.into_iter().collect();
+        if parts.is_empty() {
+            return Hints::default();
+        }
+        // `every`: true only if all say true; false if any says false. `any`: the mirror.
+        let every = |get: fn(&Hints) -> Option<bool>| {
+            let values: Vec<Option<bool>> = parts.iter().map(get).collect();
+            if values.contains(&Some(false)) {
+                Some(false)
+            } else if values.iter().all(|v| *v == Some(true)) {
+                Some(true)
+            } else {
+                None
+            }
+        };
+        let any = |get: fn(&Hints) -> Option<bool>| {
+            let values: Vec<Option<bool>> = parts.iter().map(get).collect();
+            if values.contains(&Some(true)) {
+                Some(true)
+            } else if values.iter().all(|v| *v == Some(false)) {
+                Some(false)
+            } else {
+                None
+            }
+        };
+        Hints {
+            read_only: every(|h| h.read_only),
+            destructive: any(|h| h.destructive),
+            idempotent: every(|h| h.idempotent),
+            open_world: any(|h| h.open_world),
+        }
+    }
+
+    /// The hints as an MCP `annotations` object; `None` when nothing is known.
+    pub fn to_annotations(&self) -> Option<Value> {
+        let mut members = Map::new();
+        for (key, value) in [
+            ("readOnlyHint", self.read_only),
+            ("destructiveHint", self.destructive),
+            ("idempotentHint", self.idempotent),
+            ("openWorldHint", self.open_world),
+        ] {
+            if let Some(v) = value {
+                members.insert(key.to_owned(), Value::Bool(v));
+            }
+        }
+        (!members.is_empty()).then_some(Value::Object(members))
+    }
+
     /// Whether the upstream declared the tool read-only.
     pub fn is_read_only(&self) -> bool {
         self.read_only == Some(true)
@@ -317,6 +370,27 @@ mod tests {
         assert!(!hints(json!({"readOnlyHint": false, "idempotentHint": true})).declares_non_idempotent());
         assert!(hints(json!({"destructiveHint": true})).declares_non_idempotent());
         assert!(!hints(json!({"readOnlyHint": "yes"})).declares_non_idempotent());
+    }
+
+    #[test]
+    fn combined_hints_are_conservative() {
+        let h = |v: Value| Hints::from_annotations(&v);
+        let reader = h(json!({"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}));
+        let writer = h(json!({"readOnlyHint": false, "destructiveHint": true}));
+        let silent = Hints::default();
+        assert_eq!(Hints::combine([reader, reader]), reader);
+        let mixed = Hints::combine([reader, writer]);
+        assert_eq!(mixed.read_only, Some(false));
+        assert_eq!(mixed.destructive, Some(true));
+        assert!(mixed.declares_non_idempotent());
+        let unknown = Hints::combine([reader, silent]);
+        assert_eq!((unknown.read_only, unknown.open_world), (None, None));
+        assert_eq!(Hints::combine([]), Hints::default());
+        assert_eq!(
+            reader.to_annotations(),
+            Some(json!({"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}))
+        );
+        assert_eq!(silent.to_annotations(), None);
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub const DEFAULT_REPEAT_CAPACITY: usize = 4096;
 /// `limit` timestamps).
 pub const MAX_REPEAT_LIMIT: u32 = 1000;
 /// The longest reference to a previous result kept per key; a longer one is not kept.
-pub const MAX_PREVIOUS_BYTES: usize = 1024;
+pub const MAX_PREVIOUS_BYTES: usize = 2048;
 
 /// When a call counts as a repeat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,6 +21,8 @@
 //!   to the upstream that listed them ([`Routes`](passthrough::Routes)).
 //! - `listeners` and `watches`: who is told of list changes and of resource updates.
 //! - `outcome`: [`Caller`], [`Outcome`] and [`FailureKind`], the call path's vocabulary.
+//! - `trust`: the lock file of pinned tool definitions and the repeated-call counter (the
+//!   held tools, the argument guard and repeats are decided in `call`).
 
 mod call;
 mod catalog;
@@ -31,6 +33,7 @@ mod passthrough;
 mod record;
 mod snapshots;
 mod tool_search;
+mod trust;
 mod watches;
 
 use std::collections::BTreeMap;
@@ -44,12 +47,14 @@ use toolshape_tokens::Tokenizer;
 
 pub use self::outcome::{Caller, FailureKind, Outcome};
 pub use self::passthrough::RequestError;
+pub use self::trust::PinOptions;
 
 use self::catalog::ToolCatalog;
 use self::listeners::Listeners;
 use self::passthrough::Routes;
 use self::record::Recorder;
 use self::snapshots::Snapshots;
+use self::trust::Trust;
 use self::watches::Watches;
 use crate::GatewayError;
 use crate::agent::ListKind;
@@ -76,6 +81,9 @@ pub struct GatewayOptions {
     pub spans: Arc<dyn SpanSink>,
     /// The metrics the span sink updates, served at `/metrics` in HTTP mode.
     pub metrics: Option<Arc<Metrics>>,
+    /// The lock file of pinned tool definitions, and what to do with tools it does not pin
+    /// as served; `None`: tools are not compared with a lock.
+    pub pins: Option<PinOptions>,
 }
 
 impl std::fmt::Debug for GatewayOptions {
@@ -88,6 +96,7 @@ impl std::fmt::Debug for GatewayOptions {
             .field("output_schema", &self.output_schema)
             .field("secret", &self.secret.as_ref().map(|_| "(set)"))
             .field("metrics", &self.metrics.is_some())
+            .field("pins", &self.pins)
             .finish()
     }
 }
@@ -102,6 +111,7 @@ impl Default for GatewayOptions {
             secret: None,
             spans: Arc::new(NoopSink),
             metrics: None,
+            pins: None,
         }
     }
 }
@@ -137,6 +147,8 @@ pub struct Gateway {
     log_levels: Arc<LogLevels>,
     /// Spans and log lines of answered calls.
     recorder: Recorder,
+    /// Pinned tool definitions and the repeat counter.
+    trust: Trust,
     /// This gateway, for background tasks that outlive a borrow of it.
     me: Weak<Gateway>,
 }
@@ -184,6 +196,7 @@ impl Gateway {
             .collect();
         let tokenizer = Tokenizer::new(masks.defaults().tokenizer);
         let recorder = Recorder::new(options.spans.clone());
+        let trust = Trust::new(options.pins.clone(), masks.repeat_policy())?;
         let gw = Arc::new_cyclic(|me| Gateway {
             loaded: Loaded { config, masks, tokenizer },
             options,
@@ -195,6 +208,7 @@ impl Gateway {
             watches: Watches::default(),
             log_levels,
             recorder,
+            trust,
             me: me.clone(),
         });
         tokio::spawn(event_loop(Arc::downgrade(&gw), events_rx));

@@ -1,11 +1,13 @@
-"""A test upstream whose tool definitions come from a JSON file, for the pinning tests.
+"""A test upstream whose tool definitions come from a JSON file, for the trust tests.
 
-Usage: `python pinning_upstream.py DEFINITIONS.json` (stdio). The file holds
+Usage: `python trust_upstream.py DEFINITIONS.json [CALLS.jsonl]` (stdio). The file holds
 `{"tools": [MCP tool objects], "later": [MCP tool objects]}` and is read again at every
 `tools/list`, so a test changes what the server lists between two starts by rewriting it.
 Every listed tool answers its arguments back as JSON text. The tool `change_tools` (listed
 only while the file has `later`) replaces `tools` with `later` in the file and announces
-`notifications/tools/list_changed`: a change made while serving.
+`notifications/tools/list_changed`: a change made while serving. With CALLS.jsonl, every
+call that reaches the server is appended to it (tool and arguments, one JSON line), so a test
+can tell what a blocked call never delivered.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 
 DEFINITIONS = Path(sys.argv[1])
+CALLS = Path(sys.argv[2]) if len(sys.argv) > 2 else None
 CHANGE = {
     "name": "change_tools",
     "description": "Replaces this server's tools with the next set and announces the change.",
@@ -46,6 +49,9 @@ def text(s: str, error: bool = False) -> types.CallToolResult:
 
 
 async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    if CALLS is not None:
+        with CALLS.open("a") as log:
+            log.write(json.dumps({"tool": params.name, "arguments": params.arguments or {}}) + "\n")
     if params.name == "change_tools":
         data = load()
         data["tools"], data["later"] = data.get("later") or data["tools"], None
@@ -57,7 +63,7 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
     return text(json.dumps({"tool": params.name, "arguments": params.arguments or {}}, sort_keys=True))
 
 
-server = Server("pinning-upstream", on_list_tools=list_tools, on_call_tool=call_tool)
+server = Server("trust-upstream", on_list_tools=list_tools, on_call_tool=call_tool)
 
 
 async def main() -> None:
