@@ -58,7 +58,7 @@ mod store;
 mod upstream;
 
 pub use error::GatewayError;
-pub use gateway::{Caller, FailureKind, Gateway, GatewayOptions, Outcome, Reloaded, RequestError};
+pub use gateway::{Caller, FailureKind, Gateway, GatewayOptions, Outcome, PinOptions, Reloaded, RequestError};
 pub use serve::{HttpOptions, check_bind, check_exposure, serve_http_with, serve_io, serve_stdio};
 /// How often a replica checks that an HTTP session it holds still has its record in the
 /// shared store (a session ended on another replica ends here within this time).

@@ -20,9 +20,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use toolshape_shape::{RenderMode, ShapePlan};
 use toolshape_tokens::Encoding;
+use toolshape_trust::GuardSpec;
 
 use crate::error::{ConfigError, ConfigErrors};
 use crate::sections::{AuthConfig, HttpConfig, SearchConfig, StoreConfig, TelemetryConfig};
+use crate::trust::PinConfig;
 use crate::yaml::Pos;
 
 mod load;
@@ -76,6 +78,9 @@ pub struct Config {
     /// How results are sent to each kind of MCP client.
     #[serde(default)]
     pub clients: crate::clients::ClientsConfig,
+    /// Pinned tool definitions: the lock file and what to do with tools that differ from it.
+    #[serde(default)]
+    pub pin: Option<PinConfig>,
     #[serde(skip)]
     pub(crate) meta: Meta,
 }
@@ -108,6 +113,7 @@ impl fmt::Debug for Config {
             .field("http", &self.http)
             .field("telemetry", &self.telemetry)
             .field("clients", &self.clients)
+            .field("pin", &self.pin)
             .finish()
     }
 }
@@ -215,6 +221,15 @@ pub struct Defaults {
     pub prefix_separator: String,
     /// Fuel for one template render: bounds its time and memory (about 64 bytes a unit).
     pub template_fuel: u64,
+    /// What the argument guard does with secrets in a call's arguments; a mask's own
+    /// `guard` replaces this one whole.
+    #[schemars(schema_with = "crate::trust::guard_schema")]
+    pub guard: GuardSpec,
+    /// Calls of one tool with the same arguments allowed in a session within
+    /// `repeat_window`; the next gets a short "repeat" answer instead. 0 turns this off.
+    pub repeat_limit: u32,
+    /// Seconds over which `repeat_limit` counts.
+    pub repeat_window: u64,
 }
 
 impl Default for Defaults {
@@ -227,6 +242,9 @@ impl Default for Defaults {
             prefix: PrefixPolicy::Upstream,
             prefix_separator: "_".to_owned(),
             template_fuel: DEFAULT_TEMPLATE_FUEL,
+            guard: GuardSpec::default(),
+            repeat_limit: toolshape_trust::DEFAULT_REPEAT_LIMIT,
+            repeat_window: toolshape_trust::DEFAULT_REPEAT_WINDOW.as_secs(),
         }
     }
 }
@@ -293,6 +311,14 @@ pub struct Mask {
     /// Refuse (default) or ignore arguments the input schema does not declare.
     #[serde(default)]
     pub unknown_arguments: UnknownArguments,
+    /// This mask's argument guard, instead of `defaults.guard`.
+    #[serde(default)]
+    #[schemars(schema_with = "crate::trust::optional_guard_schema")]
+    pub guard: Option<GuardSpec>,
+    /// `false` when calling the tool twice does something twice (sends two messages): a
+    /// repeated call then always runs. Upstream annotations can say so too.
+    #[serde(default)]
+    pub idempotent: Option<bool>,
 }
 
 /// Pick a handler call by the value of one input argument.
@@ -331,13 +357,39 @@ pub enum ProfileTools {
     /// These tool names (mask names or namespaced upstream tools); a trailing `*` matches
     /// a prefix (`github_*`).
     Tools(Vec<String>),
+    /// `{tools: …, read_only: true}`: of those tools, only the ones declared read-only
+    /// (`readOnlyHint`; a mask when every handler it calls is).
+    ReadOnly(Box<ProfileTools>),
+}
+
+impl ProfileTools {
+    /// The names (and prefixes) the profile lists; `None` for every tool.
+    pub fn names(&self) -> Option<&[String]> {
+        match self {
+            ProfileTools::All => None,
+            ProfileTools::Tools(names) => Some(names),
+            ProfileTools::ReadOnly(inner) => inner.names(),
+        }
+    }
+
+    /// Whether only read-only tools are shown.
+    pub fn read_only(&self) -> bool {
+        matches!(self, ProfileTools::ReadOnly(_))
+    }
 }
 
 impl Serialize for ProfileTools {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
         match self {
             ProfileTools::All => s.serialize_str("*"),
             ProfileTools::Tools(names) => names.serialize(s),
+            ProfileTools::ReadOnly(inner) => {
+                let mut m = s.serialize_map(Some(2))?;
+                m.serialize_entry("tools", inner)?;
+                m.serialize_entry("read_only", &true)?;
+                m.end()
+            }
         }
     }
 }
@@ -348,7 +400,7 @@ impl<'de> Deserialize<'de> for ProfileTools {
         impl<'de> Visitor<'de> for V {
             type Value = ProfileTools;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list of tool names, or \"*\" for every tool")
+                f.write_str("a list of tool names, \"*\" for every tool, or `{tools: [...], read_only: true}`")
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<ProfileTools, E> {
                 if s == "*" {
@@ -364,6 +416,22 @@ impl<'de> Deserialize<'de> for ProfileTools {
                 }
                 Ok(ProfileTools::Tools(names))
             }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<ProfileTools, A::Error> {
+                let mut tools = ProfileTools::All;
+                let mut read_only = false;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "tools" => tools = map.next_value()?,
+                        "read_only" => read_only = map.next_value()?,
+                        other => {
+                            return Err(de::Error::custom(format!(
+                                "unknown key `{other}` in a profile: write `tools` (a list, or \"*\") and `read_only` (true or false)"
+                            )));
+                        }
+                    }
+                }
+                if read_only && !tools.read_only() { Ok(ProfileTools::ReadOnly(Box::new(tools))) } else { Ok(tools) }
+            }
         }
         d.deserialize_any(V)
     }
@@ -376,10 +444,25 @@ impl JsonSchema for ProfileTools {
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "description": "Tool names this profile shows (a trailing `*` matches a prefix), or \"*\" for every tool.",
+            "description": "Tool names this profile shows (a trailing `*` matches a prefix), \"*\" for every tool, or `{tools, read_only}` to show only the tools declared read-only.",
             "anyOf": [
                 { "const": "*" },
-                { "type": "array", "items": { "type": "string" } }
+                { "type": "array", "items": { "type": "string" } },
+                {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                        "tools": {
+                            "description": "The tool names, or \"*\" (the default) for every tool.",
+                            "anyOf": [{ "const": "*" }, { "type": "array", "items": { "type": "string" } }]
+                        },
+                        "read_only": {
+                            "description": "Show only tools whose upstream declares `readOnlyHint: true` (a mask when every handler it calls does).",
+                            "type": "boolean",
+                            "default": false
+                        }
+                    }
+                }
             ]
         })
     }
@@ -399,6 +482,7 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "http",
     "telemetry",
     "clients",
+    "pin",
 ];
 
 /// Whether `s` is a valid tool or upstream name: 1 to 64 of `A-Z a-z 0-9 _ -`.

@@ -61,6 +61,7 @@ pub mod schema;
 pub mod sections;
 mod surface;
 pub mod template;
+mod trust;
 mod yaml;
 
 pub use call::{CallContext, CallError, PreparedCall};

@@ -169,7 +169,7 @@ impl Report {
             });
             let before = span.tokens_before.value();
             let estimated = span.tokens_before.is_estimated();
-            let is_error = span.status == CallStatus::Error;
+            let is_error = span.status.is_error();
             tool.calls = tool.calls.saturating_add(1);
             tool.errors = tool.errors.saturating_add(u64::from(is_error));
             tool.tokens_before = tool.tokens_before.saturating_add(before);

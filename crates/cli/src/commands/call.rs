@@ -66,6 +66,7 @@ pub(crate) fn run(args: CallArgs) -> Result<(), Failure> {
         .context("cannot start the async runtime")
         .map_err(Failure::input)?;
     let mut opts = options(args.profile.clone(), Some(600), Some(256), true);
+    opts.pins = super::pin::pin_options(&args.config, &config);
     let spans = super::spans::start(&config, &args.config, masks.defaults().tokenizer, false);
     opts.spans = spans.sink.clone();
     let waiting = Waiting::upstreams(&config, Some(&args.tool));

@@ -81,6 +81,7 @@ pub(crate) fn run(args: DoctorArgs) -> Result<(), Failure> {
                     name: t.name.to_string(),
                     description: t.description.as_deref().unwrap_or_default().to_owned(),
                     input_schema: Value::Object((*t.input_schema).clone()),
+                    annotations: t.annotations.as_ref().and_then(|a| serde_json::to_value(a).ok()),
                 }));
             }
             Err(why) => {
@@ -217,6 +218,7 @@ fn print_surface(
                 name: t.name.clone(),
                 description: t.description.clone(),
                 input_schema: t.input_schema.clone(),
+                annotations: t.annotations.clone(),
             }
             .tokens(&tok)
         })

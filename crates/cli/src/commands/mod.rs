@@ -10,6 +10,7 @@ mod ignored;
 mod init;
 mod install;
 mod logging;
+mod pin;
 mod progress;
 mod reload;
 mod report;
@@ -97,6 +98,8 @@ enum Command {
     Call(call::CallArgs),
     /// Per tool, the most tokens one call can put in the context and how much upstream text can fill.
     Audit(audit::AuditArgs),
+    /// Pin the upstreams' tool definitions in a lock file; --diff shows what changed, --approve NAME approves it.
+    Pin(pin::PinArgs),
     /// Rank a catalog's tools for queries offline; with --gold, measure the ranking.
     Search(search::SearchArgs),
     /// Where the context goes: per tool, calls, tokens before and after shaping, share of the bill.
@@ -121,6 +124,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
         Command::Serve(args) => serve::run(args),
         Command::Call(args) => call::run(args),
         Command::Audit(args) => audit::run(args),
+        Command::Pin(args) => pin::run(args),
         Command::Search(args) => search::run(args),
         Command::Report(args) => report::run(args),
         Command::Doctor(args) => doctor::run(args),

@@ -110,6 +110,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Failure> {
     };
     let runtime = runtime.context("cannot start the async runtime").map_err(Failure::input)?;
     let mut opts = options(args.profile, args.snapshot_ttl_secs, args.store_mib, !args.no_output_schema);
+    opts.pins = super::pin::pin_options(&args.config, &config);
     let spans = super::spans::start(&config, &args.config, masks.defaults().tokenizer, http_options.is_some());
     opts.spans = spans.sink.clone();
     opts.metrics = spans.metrics.clone();

@@ -70,6 +70,7 @@ pub(crate) fn run(args: ToolsArgs) -> Result<(), Failure> {
                 name: t.name.clone(),
                 description: t.description.clone(),
                 input_schema: t.input_schema.clone(),
+                annotations: t.annotations.clone(),
             };
             def.tokens(&tokenizer)
         })
@@ -198,6 +199,7 @@ fn read_upstream_tools(specs: &[String]) -> Result<Vec<UpstreamTool>, Failure> {
                 name: item.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
                 description: item.get("description").and_then(Value::as_str).unwrap_or_default().to_owned(),
                 input_schema: item.get("inputSchema").cloned().unwrap_or_else(|| json!({"type": "object"})),
+                annotations: item.get("annotations").filter(|a| a.is_object()).cloned(),
             };
             if tool.name.is_empty() {
                 return Err(Failure::input(anyhow!("`{file}`: a tool without a name")));

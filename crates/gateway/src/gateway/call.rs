@@ -4,7 +4,9 @@
 //! tool ranks the surface (`tool_search`), the generic call tool unwraps the tool it names,
 //! and every other name is an upstream tool, masked or not. An upstream call is *prepared*
 //! first ([`Gateway::prepare`]: the tool found on the caller's surface, its arguments
-//! checked and templated by its mask, its upstream picked), then sent. Whatever dispatch
+//! checked and templated by its mask, its upstream picked, and the trust checks passed: the
+//! tool not held by the lock file, its arguments through the argument guard, the call not a
+//! repeat), then sent. Whatever dispatch
 //! produced, bytes or a failure, is shaped by `finish`, and the call is recorded by `record`
 //! after the answer is sent.
 
@@ -13,10 +15,12 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 use toolshape_mask::{CallContext, CallError};
-use toolshape_shape::{Failure, Shaper};
+use toolshape_shape::{Envelope, Failure, Shaper};
+use toolshape_trust::{CallKey, GuardAction, held_message};
 
 use super::finish::{Payload, Produced, Source};
 use super::record::CallRecord;
+use super::trust::Mark;
 use super::{Caller, Gateway, Outcome};
 use crate::read;
 use crate::search;
@@ -32,6 +36,18 @@ struct Prepared {
     arguments: Map<String, Value>,
     /// The shaper its result goes through.
     shaper: Shaper,
+    /// Whether a repeat of the call may be answered without calling: neither the mask nor
+    /// the upstream declares the tool non-idempotent.
+    repeatable: bool,
+}
+
+/// What the trust checks noted about a call on its way through.
+#[derive(Default)]
+struct CallNotes {
+    /// Refused or short-circuited, and why.
+    mark: Option<Mark>,
+    /// The call's repeat key, when repeats are counted.
+    repeat_key: Option<CallKey>,
 }
 
 impl Gateway {
@@ -40,6 +56,7 @@ impl Gateway {
     pub async fn call(&self, tool: &str, arguments: Option<Map<String, Value>>, caller: &Caller) -> Outcome {
         let started = Instant::now();
         let mut tools_changed = false;
+        let mut notes = CallNotes::default();
         let loaded = self.loaded();
         let search = loaded.config.search.as_ref();
         // The tool whose span this is: a generic call counts as the tool it called.
@@ -57,14 +74,14 @@ impl Gateway {
                     (self.refused(detail), None)
                 }
                 Ok((name, inner)) => {
-                    let forwarded = self.forward(&name, inner, caller).await;
+                    let forwarded = self.forward(&name, inner, caller, &mut notes).await;
                     target = name;
                     forwarded
                 }
                 Err(e) => (self.refused(e.to_string()), None),
             }
         } else {
-            self.forward(tool, arguments, caller).await
+            self.forward(tool, arguments, caller, &mut notes).await
         };
         let dispatched = started.elapsed();
         let raw = match &produced {
@@ -74,6 +91,10 @@ impl Gateway {
         };
         let mut outcome = self.finish(produced, tool, caller).await;
         outcome.tools_changed = tools_changed;
+        // A repeat of this call can point to where this answer reads on.
+        if let (None, Some(key), Some(next)) = (notes.mark, &notes.repeat_key, &outcome.envelope.next) {
+            self.trust.remember(key, outcome.envelope.omitted.as_ref(), next);
+        }
         let record = CallRecord {
             tool: tool.to_owned(),
             target,
@@ -82,6 +103,7 @@ impl Gateway {
             session: caller.session.clone(),
             raw,
             status: outcome.envelope.status,
+            mark: notes.mark,
             failure: outcome.failure,
             report: outcome.report.clone(),
             // Counted here when shaping left it (an answer that fits by its bytes).
@@ -106,12 +128,28 @@ impl Gateway {
         tool: &str,
         arguments: Option<Map<String, Value>>,
         caller: &Caller,
+        notes: &mut CallNotes,
     ) -> (Produced, Option<String>) {
-        let prepared = match self.prepare(tool, arguments, caller).await {
+        // Keyed by the model's own arguments, before the mask rewrites them.
+        let arguments = Value::Object(arguments.unwrap_or_default());
+        if self.trust.counts_repeats() {
+            notes.repeat_key = Some(CallKey::new(Some(&caller.scope), tool, &arguments));
+        }
+        let Value::Object(arguments) = arguments else { return (self.refused(String::new()), None) };
+        let prepared = match self.prepare(tool, Some(arguments), caller, notes).await {
             Ok(p) => p,
             Err(refused) => return refused,
         };
-        let Prepared { upstream, tool: upstream_tool, arguments, shaper } = prepared;
+        let Prepared { upstream, tool: upstream_tool, arguments, shaper, repeatable } = prepared;
+        if !repeatable {
+            notes.repeat_key = None;
+        }
+        if let Some(key) = notes.repeat_key.clone()
+            && let Some(envelope) = self.trust.repeat(key, tool)
+        {
+            notes.mark = Some(Mark::Repeat);
+            return (Produced::Direct { envelope }, Some(upstream.name().to_owned()));
+        }
         let agent = caller.agent.clone();
         let produced = match upstream.call(&upstream_tool, arguments, agent, &caller.cancel).await {
             Ok(Reply::Result(bytes)) => Produced::Data {
@@ -137,18 +175,35 @@ impl Gateway {
         tool: &str,
         arguments: Option<Map<String, Value>>,
         caller: &Caller,
+        notes: &mut CallNotes,
     ) -> Result<Prepared, (Produced, Option<String>)> {
         let loaded = self.loaded();
         let masks = &loaded.masks;
         let fallback = || masks.passthrough_shaper().clone();
         let profile = self.profile_of(caller);
-        let surface = match self.surface_with(profile, tool).await {
+        let mut surface = match self.surface_with(profile, tool).await {
             Ok(s) => s,
             Err(failure) => return Err((Produced::Failed { failure, shaper: fallback() }, None)),
         };
+        // A tool held by the lock file: approved since (the file changed), or refused.
+        if surface.get(tool).is_none() && surface.held(tool).is_some() && self.reload_pins() {
+            match self.surface(profile, false).await {
+                Ok(s) => surface = s,
+                Err(failure) => return Err((Produced::Failed { failure, shaper: fallback() }, None)),
+            }
+        }
+        if surface.get(tool).is_none()
+            && let Some((upstream, handler)) = surface.held(tool)
+        {
+            notes.mark = Some(Mark::Quarantined);
+            let status = self.pin_status(upstream, handler);
+            tracing::warn!(tool, handler = %format!("{upstream}/{handler}"), "call refused: the tool is held until approved");
+            let envelope = Envelope::error(held_message(tool, status));
+            return Err((Produced::Direct { envelope }, Some(upstream.to_owned())));
+        }
         let ctx = CallContext { session: caller.session.clone(), principal: caller.principal.clone() };
         let args = Value::Object(arguments.unwrap_or_default());
-        let prepared = match masks.prepare_call(&surface, tool, args, &ctx) {
+        let mut prepared = match masks.prepare_call(&surface, tool, args, &ctx) {
             Ok(p) => p,
             Err(e) => {
                 let shaper = masks.shaper(&surface, tool).cloned().unwrap_or_else(|_| fallback());
@@ -159,12 +214,30 @@ impl Gateway {
             let failure = Failure::Unavailable { upstream: prepared.upstream.clone(), detail: "not configured".into() };
             return Err((Produced::Failed { failure, shaper: prepared.shaper.clone() }, Some(prepared.upstream)));
         };
+        let verdict = masks.guard_for(prepared.mask).check(&mut prepared.arguments, &prepared.fixed);
+        match verdict.action {
+            GuardAction::Pass => {}
+            GuardAction::Warn => {
+                tracing::warn!(tool, findings = %verdict.summary(), "the arguments look like they hold a secret; sent unchanged (guard: warn)");
+            }
+            GuardAction::Redacted => {
+                tracing::warn!(tool, findings = %verdict.summary(), "secrets in the arguments were replaced by placeholders (guard: redact)");
+            }
+            GuardAction::Block => {
+                tracing::warn!(tool, findings = %verdict.summary(), "call blocked: the arguments hold what looks like a secret (guard: block)");
+                notes.mark = Some(Mark::Blocked);
+                let envelope = Envelope::error(verdict.block_message(tool));
+                return Err((Produced::Direct { envelope }, Some(prepared.upstream)));
+            }
+        }
+        let repeatable = !prepared.mask.is_some_and(|m| masks.declares_non_idempotent(m))
+            && !self.tool_hints(&prepared.upstream, &prepared.upstream_tool).declares_non_idempotent();
         let arguments = match prepared.arguments {
             Value::Object(m) => m,
             _ => Map::new(),
         };
         let shaper = prepared.shaper.clone();
-        Ok(Prepared { upstream, tool: prepared.upstream_tool, arguments, shaper })
+        Ok(Prepared { upstream, tool: prepared.upstream_tool, arguments, shaper, repeatable })
     }
 
     /// The surface `profile` sees, asking upstreams again only when it lacks `tool`.

@@ -15,6 +15,7 @@ use tokio::sync::watch;
 use toolshape_mask::{SearchConfig, Surface, ToolDefinition, UpstreamTool};
 use toolshape_search::SearchError;
 use toolshape_shape::Failure;
+use toolshape_trust::{DefinitionHash, Hints, PinStatus, ToolKey};
 
 use super::{Caller, Gateway};
 use crate::agent::ListKind;
@@ -39,6 +40,9 @@ struct Listing {
     /// Tool lists fetched from upstreams; an upstream missing here has not been asked yet
     /// (or its last listing failed).
     tools: BTreeMap<String, Vec<UpstreamTool>>,
+    /// The hash of each listed tool's definition, by (upstream, tool): what the lock file
+    /// is compared with.
+    hashes: BTreeMap<(String, String), DefinitionHash>,
     /// Upstreams whose tools were asked for at least once.
     asked: HashSet<String>,
     /// Upstreams whose tools are being asked for now.
@@ -144,6 +148,14 @@ impl Gateway {
         }
         match listed {
             Ok(tools) => {
+                let hashes: BTreeMap<String, DefinitionHash> = tools
+                    .iter()
+                    .filter_map(|t| {
+                        let json = serde_json::to_value(t).ok()?;
+                        Some((t.name.to_string(), toolshape_trust::ToolDefinition::from_mcp(&json).ok()?.hash()))
+                    })
+                    .collect();
+                self.trust.report_listing(&name, &hashes);
                 let tools = tools
                     .into_iter()
                     .map(|t| UpstreamTool {
@@ -151,9 +163,12 @@ impl Gateway {
                         name: t.name.to_string(),
                         description: t.description.map(|d| d.to_string()).unwrap_or_default(),
                         input_schema: Value::Object((*t.input_schema).clone()),
+                        annotations: t.annotations.as_ref().and_then(|a| serde_json::to_value(a).ok()),
                     })
                     .collect();
                 if let Ok(mut listing) = self.catalog.listing.lock() {
+                    listing.hashes.retain(|(upstream, _), _| *upstream != name);
+                    listing.hashes.extend(hashes.into_iter().map(|(tool, hash)| ((name.clone(), tool), hash)));
                     listing.tools.insert(name, tools);
                 }
                 self.catalog.forget_surfaces();
@@ -175,12 +190,16 @@ impl Gateway {
         if let Some(s) = self.catalog.surfaces.lock().ok().and_then(|s| s.get(&key).cloned()) {
             return Ok(s);
         }
-        let all: Vec<UpstreamTool> =
-            self.catalog.listing.lock().map(|l| l.tools.values().flatten().cloned().collect()).unwrap_or_default();
+        let (all, held): (Vec<UpstreamTool>, BTreeSet<(String, String)>) = self
+            .catalog
+            .listing
+            .lock()
+            .map(|l| (l.tools.values().flatten().cloned().collect(), self.trust.held(&l.hashes)))
+            .unwrap_or_default();
         let surface = self
             .loaded()
             .masks
-            .surface(profile, &all)
+            .surface_holding(profile, &all, &held)
             .map_err(|e| Failure::InvalidArguments { detail: e.to_string() })?;
         for note in surface.notes() {
             tracing::info!("{note}");
@@ -220,6 +239,8 @@ impl Gateway {
     /// The tools `caller` sees: the surface (or, with search, its loaded part and the search
     /// and call tools), then `result_read`.
     pub async fn list_tools(&self, caller: &Caller) -> Vec<ToolDefinition> {
+        // A tool approved with `toolshape pin --approve` while serving is listed again.
+        self.reload_pins();
         let profile = self.profile_of(caller);
         let mut defs: Vec<ToolDefinition> = match (self.surface(profile, true).await, &self.loaded().config.search) {
             (Ok(s), None) => s.definitions().cloned().collect(),
@@ -234,6 +255,7 @@ impl Gateway {
             name: read::TOOL_NAME.to_owned(),
             description: read::DESCRIPTION.to_owned(),
             input_schema: read::input_schema(),
+            annotations: None,
         });
         defs
     }
@@ -248,9 +270,42 @@ impl Gateway {
         };
         if !fetched && let Ok(mut listing) = self.catalog.listing.lock() {
             listing.tools.remove(upstream);
+            listing.hashes.retain(|(up, _), _| up != upstream);
         }
         self.catalog.forget_surfaces();
         self.notify_tools_changed().await;
+    }
+
+    /// Reads the lock file again if it changed on disk; true (and the surfaces forgotten)
+    /// when the pins in force changed.
+    pub(super) fn reload_pins(&self) -> bool {
+        let changed = self.trust.reload_if_changed();
+        if changed {
+            self.catalog.forget_surfaces();
+        }
+        changed
+    }
+
+    /// How the listed tool `upstream/tool` stands against the lock.
+    pub(super) fn pin_status(&self, upstream: &str, tool: &str) -> PinStatus {
+        let key = (upstream.to_owned(), tool.to_owned());
+        let hash = self.catalog.listing.lock().ok().and_then(|l| l.hashes.get(&key).cloned());
+        match hash {
+            Some(hash) => self.trust.status(&ToolKey::new(upstream, tool), &hash),
+            None => PinStatus::New,
+        }
+    }
+
+    /// The behaviour hints `upstream` lists for `tool` (none when it is not listed).
+    pub(super) fn tool_hints(&self, upstream: &str, tool: &str) -> Hints {
+        let Ok(listing) = self.catalog.listing.lock() else { return Hints::default() };
+        listing
+            .tools
+            .get(upstream)
+            .and_then(|tools| tools.iter().find(|t| t.name == tool))
+            .and_then(|t| t.annotations.as_ref())
+            .map(Hints::from_annotations)
+            .unwrap_or_default()
     }
 
     /// Tell every agent the tool list changed.

@@ -22,6 +22,8 @@
 //! - `listeners` and `watches`: who is told of list changes and of resource updates.
 //! - `outcome`: [`Caller`], [`Outcome`] and [`FailureKind`], the call path's vocabulary.
 //! - `reload`: [`Gateway::reload`], a new config in place of the running one.
+//! - `trust`: the lock file of pinned tool definitions and the repeated-call counter (the
+//!   held tools, the argument guard and repeats are decided in `call`).
 
 mod call;
 mod catalog;
@@ -33,6 +35,7 @@ mod record;
 mod reload;
 mod snapshots;
 mod tool_search;
+mod trust;
 mod watches;
 
 use std::collections::BTreeMap;
@@ -47,12 +50,14 @@ use toolshape_tokens::Tokenizer;
 pub use self::outcome::{Caller, FailureKind, Outcome};
 pub use self::passthrough::RequestError;
 pub use self::reload::Reloaded;
+pub use self::trust::PinOptions;
 
 use self::catalog::ToolCatalog;
 use self::listeners::Listeners;
 use self::passthrough::Routes;
 use self::record::Recorder;
 use self::snapshots::Snapshots;
+use self::trust::Trust;
 use self::watches::Watches;
 use crate::GatewayError;
 use crate::agent::ListKind;
@@ -79,6 +84,9 @@ pub struct GatewayOptions {
     pub spans: Arc<dyn SpanSink>,
     /// The metrics the span sink updates, served at `/metrics` in HTTP mode.
     pub metrics: Option<Arc<Metrics>>,
+    /// The lock file of pinned tool definitions, and what to do with tools it does not pin
+    /// as served; `None`: tools are not compared with a lock.
+    pub pins: Option<PinOptions>,
 }
 
 impl std::fmt::Debug for GatewayOptions {
@@ -91,6 +99,7 @@ impl std::fmt::Debug for GatewayOptions {
             .field("output_schema", &self.output_schema)
             .field("secret", &self.secret.as_ref().map(|_| "(set)"))
             .field("metrics", &self.metrics.is_some())
+            .field("pins", &self.pins)
             .finish()
     }
 }
@@ -105,6 +114,7 @@ impl Default for GatewayOptions {
             secret: None,
             spans: Arc::new(NoopSink),
             metrics: None,
+            pins: None,
         }
     }
 }
@@ -144,6 +154,8 @@ pub struct Gateway {
     log_levels: Arc<LogLevels>,
     /// Spans and log lines of answered calls.
     recorder: Recorder,
+    /// Pinned tool definitions and the repeat counter.
+    trust: Trust,
     /// This gateway, for background tasks that outlive a borrow of it.
     me: Weak<Gateway>,
 }
@@ -191,6 +203,7 @@ impl Gateway {
             .collect();
         let tokenizer = Tokenizer::new(masks.defaults().tokenizer);
         let recorder = Recorder::new(options.spans.clone());
+        let trust = Trust::new(options.pins.clone(), masks.repeat_policy())?;
         let gw = Arc::new_cyclic(|me| Gateway {
             loaded: RwLock::new(Arc::new(Loaded { config, masks, tokenizer })),
             options,
@@ -203,6 +216,7 @@ impl Gateway {
             watches: Watches::default(),
             log_levels,
             recorder,
+            trust,
             me: me.clone(),
         });
         tokio::spawn(event_loop(Arc::downgrade(&gw), events_rx));

@@ -9,6 +9,7 @@ use tokio_util::task::TaskTracker;
 use toolshape_shape::{ShapeReport, Status};
 use toolshape_telemetry::{DEFAULT_EXACT_COUNT_LIMIT, Span, SpanSink, TokensBefore};
 
+use super::trust::Mark;
 use super::{FailureKind, Gateway};
 
 /// What is recorded of a call after its answer is sent (see [`Gateway::after_reply`]).
@@ -24,6 +25,8 @@ pub(super) struct CallRecord {
     /// span by the sink's thread.
     pub(super) raw: Option<Arc<Vec<u8>>>,
     pub(super) status: Status,
+    /// Refused or short-circuited by a trust check: recorded as its own status.
+    pub(super) mark: Option<Mark>,
     pub(super) failure: Option<FailureKind>,
     pub(super) report: ShapeReport,
     /// The text the model read, when shaping did not count it.
@@ -78,7 +81,7 @@ impl Gateway {
         tracing::info!(
             tool = record.tool,
             upstream = record.upstream.as_deref().unwrap_or("-"),
-            status = record.status.as_str(),
+            status = record.mark.map_or(record.status.as_str(), |m| m.status().as_str()),
             failure = record.failure.map_or("-", FailureKind::as_str),
             bytes_in = r.bytes_in,
             bytes_out = r.bytes_out,
@@ -97,6 +100,9 @@ impl Gateway {
     /// thread, from the upstream bytes (shared, not copied).
     fn record_span(&self, record: CallRecord) {
         let mut span = Span::from_report(&record.target, record.status, &record.report, TokensBefore::Exact(0));
+        if let Some(mark) = record.mark {
+            span.status = mark.status();
+        }
         span.mask = self.loaded().masks.mask_names().any(|m| m == record.target).then(|| record.target.clone());
         span.upstream = record.upstream;
         span.principal = record.principal;

@@ -183,7 +183,7 @@ impl Snapshots {
 
     /// Make and store `keep`'s snapshot now, before the answer that names it goes out; the
     /// store's error if it could not be stored.
-    pub(super) async fn keep_now(&self, keep: Keep, tokenizer: Tokenizer) -> Result<(), String> {
+    pub(super) async fn keep_now(&self, keep: Keep, tokenizer: Tokenizer) -> Result<(), NotStored> {
         store_snapshot(keep, tokenizer, &self.store, &self.health, self.ttl).await
     }
 
@@ -299,7 +299,7 @@ async fn store_snapshot(
     store: &Arc<dyn Store>,
     health: &StoreHealth,
     ttl: Duration,
-) -> Result<(), String> {
+) -> Result<(), NotStored> {
     let Keep { id, payload, shaper, source, tool, scope } = keep;
     let started = Instant::now();
     let made = tokio::task::spawn_blocking(move || {
@@ -329,7 +329,7 @@ async fn store_snapshot(
         Ok(value) => value,
         Err(e) => {
             health.not_kept(id, ttl);
-            return Err(format!("the snapshot could not be made: {e}"));
+            return Err(NotStored::NotMade(e));
         }
     };
     let size = value.len();
@@ -340,13 +340,24 @@ async fn store_snapshot(
             Ok(())
         }
         // Too large for the store: the store is fine, and the cursor reads as evicted.
-        Err(e @ StoreError::TooLarge { .. }) => Err(e.to_string()),
+        Err(e @ StoreError::TooLarge { .. }) => Err(NotStored::Store(e)),
         Err(e) => {
             health.failed(&e);
             health.not_kept(id, ttl);
-            Err(e.to_string())
+            Err(NotStored::Store(e))
         }
     }
+}
+
+/// Why a snapshot was not stored.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum NotStored {
+    /// Making it failed (the blocking task that shapes it panicked or was cancelled).
+    #[error("the snapshot could not be made: {0}")]
+    NotMade(tokio::task::JoinError),
+    /// The store refused it or could not be reached.
+    #[error(transparent)]
+    Store(StoreError),
 }
 
 /// The store key of snapshot `id`.

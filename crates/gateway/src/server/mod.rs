@@ -128,6 +128,8 @@ impl GatewayServer {
             _ => Map::new(),
         };
         let mut tool = Tool::new(def.name, def.description, Arc::new(schema));
+        // An upstream's behaviour hints (or what a mask can claim of its handlers).
+        tool.annotations = def.annotations.and_then(|a| serde_json::from_value(a).ok());
         // A tool with an output schema must answer with structured content.
         if self.gateway.options().output_schema
             && policy.structured_content

@@ -18,6 +18,7 @@ use crate::error::{ConfigError, did_you_mean};
 use crate::sections::{
     AuthConfig, HttpConfig, MAX_SEARCH_LIMIT, MIN_TOKEN_CHARS, SearchConfig, StoreBackend, StoreConfig, TelemetryConfig,
 };
+use crate::trust::PinConfig;
 use crate::yaml::{self, Node, Pos, Scalar, resolve_plain};
 
 impl Config {
@@ -227,6 +228,9 @@ impl Config {
             && let Some(clients) = ctx.read::<crate::clients::ClientsConfig>(node, "clients", errors)
         {
             self.clients = clients;
+        }
+        if let Some(node) = root.get("pin").filter(|n| !n.is_null()) {
+            self.pin = ctx.read::<PinConfig>(node, "pin", errors);
         }
         if let Some(node) = root.get("auth").filter(|n| !n.is_null())
             && let Some(mut auth) = ctx.read::<AuthConfig>(node, "auth", errors)
