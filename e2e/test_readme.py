@@ -11,8 +11,15 @@ The commands are read from the README itself, so a command added there is tested
 - the repository's own scripts (the test suite, conformance, benchmarks) are not run from
   inside the test suite: each must exist and be executable, and a `-k` selection must select
   end-to-end tests (the skip says so);
+- installing toolshape (`cargo install`, `pipx`, `uvx`, `npm install -g`) is not run here:
+  `packaging/test-install.sh`, which CI runs, installs the same packages built from this
+  checkout each of those ways; the skip says so;
+- `toolshape init`, `install` and `uninstall` read and rewrite the MCP client configs of the
+  machine they run on: `e2e/test_adopt.py` runs them against real client CLIs in a temporary
+  home; here their flags are checked against the subcommand's help;
 - every repository path the README names, inline or as a link, must exist in the clone, and
-  every `--flag` it names must be a flag of some subcommand.
+  every `--flag` a `toolshape` command of it names must be a flag of some subcommand (flags
+  of `cargo`, `codex` and the like are those programs').
 
 A fresh clone is imitated by copying the files git tracks, and nothing else, into an empty
 folder (times kept, so `cargo` there reuses this checkout's build through CARGO_TARGET_DIR),
@@ -80,16 +87,31 @@ def is_synopsis(command: str) -> bool:
     return bool(PLACEHOLDER_RE.search(command))
 
 
+def words_of(command: str) -> list[str]:
+    """The words of `command` as the shell reads them, its `# comment` dropped."""
+    return shlex.split(command, comments=True)
+
+
+# Installing toolshape from a package registry or building its release binary.
+INSTALL_RE = re.compile(r"^(cargo install|pipx install|uvx |npm install -g|npm i -g)")
+# Subcommands that read and rewrite the MCP client configs of the machine.
+CLIENT_SUBCOMMANDS = ("init", "install", "uninstall")
+
+
 def classify(command: str, in_block: bool) -> str:
     """How a command is checked; a command of a code block is run as written, never read
     as a synopsis."""
-    words = shlex.split(command)
+    words = words_of(command)
     while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):
         words = words[1:]
     if not words:
         return "run"
     if re.match(r"^(scripts|e2e|bench)/", words[0]):
         return "script"
+    if INSTALL_RE.match(" ".join(words)):
+        return "install"
+    if words[0] == "toolshape" and words[1:2] and words[1] in CLIENT_SUBCOMMANDS:
+        return "client"
     if words[0] == "toolshape" and "serve" in words[1:2]:
         return "agent"
     if is_synopsis(command) and not in_block:
@@ -200,14 +222,20 @@ def test_readme_command_runs_as_written(clone, command, in_block):
                         f"(the script exists; `-k {selection}` selects {len(tests)} tests)")
         pytest.skip(f"`{command}`: a suite or benchmark of its own, not run from inside the tests "
                     "(the script exists and is executable)")
-    if kind in ("agent", "synopsis"):
-        words = command.split()
+    if kind == "install":
+        pytest.skip(f"`{command}`: installs toolshape; packaging/test-install.sh (run by CI) installs "
+                    "the packages built from this checkout each way the README shows")
+    if kind in ("agent", "synopsis", "client"):
+        words = words_of(command)
         assert words[0] == "toolshape", command
         known = help_text(clone, words[1])
-        for flag in re.findall(r"--[a-z][a-z0-9-]*", command):
+        for flag in re.findall(r"--[a-z][a-z0-9-]*", " ".join(words)):
             assert re.search(rf"(^|\s){re.escape(flag)}[\s=,]", known, re.M), f"`{command}`: `toolshape {words[1]}` takes no {flag}"
+    if kind == "client":
+        pytest.skip(f"`{command}`: rewrites this machine's MCP client configs; e2e/test_adopt.py runs "
+                    f"it against real clients in a temporary home (its flags are `{words[1]}`'s)")
     if kind == "agent":
-        words = shlex.split(command)
+        words = words_of(command)
         checked_config = ""
         if "--config" in words and not is_synopsis(words[words.index("--config") + 1]):
             config = words[words.index("--config") + 1]
@@ -234,14 +262,15 @@ def test_readme_command_runs_as_written(clone, command, in_block):
 
 def test_every_path_the_readme_names_is_in_a_fresh_clone(clone):
     named = {s for s in SPANS if PATH_RE.match(s)} | {link for link in LINKS if not link.startswith("#")}
-    named |= {w for c in COMMANDS for w in shlex.split(c) if PATH_RE.match(w)}
+    named |= {w for c in COMMANDS for w in words_of(c) if PATH_RE.match(w)}
     assert named, "the README names no repository path?"
     missing = sorted(p for p in named if not (clone["root"] / p).exists())
     assert not missing, f"the README names files a fresh clone does not have: {missing}"
 
 
 def test_every_flag_the_readme_names_is_taken_by_a_command(clone):
-    helps = "\n".join(help_text(clone, sub) for sub in subcommands(clone))
-    flags = {f for s in SPANS + COMMANDS for f in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", s)}
+    helps = "\n".join([run(clone, "toolshape --help").stdout] + [help_text(clone, sub) for sub in subcommands(clone)])
+    toolshape_commands = [c for c in SPANS + COMMANDS if re.match(r"^(?:[A-Z_][A-Z0-9_]*=\S+\s+)*toolshape\b", c)]
+    flags = {f for c in toolshape_commands for f in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", c.split("#")[0])}
     unknown = sorted(f for f in flags if not re.search(rf"(^|\s){re.escape(f)}[\s=,]", helps, re.M))
     assert not unknown, f"the README names flags no toolshape command takes: {unknown}"
