@@ -11,8 +11,13 @@ use crate::context::{Resume, ShapeContext};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, to_neutral_json};
 use crate::logs::level_counts;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
+use crate::outline::outline;
 use crate::plan::{RenderMode, ShapePlan, TextKeep};
 use crate::report::{ShapeError, ShapeReport, Shaped};
+
+/// The share of the budget, in percent, a text's map may take in the summary (as
+/// characters, at about four per token).
+const OUTLINE_BUDGET_PERCENT: usize = 20;
 
 /// Shape `text` (already redacted) under `plan`.
 pub(crate) fn shape_text(
@@ -76,6 +81,8 @@ struct TextPage<'a, 'c> {
     first_line: u64,
     /// The level count phrase of a log, on a first read only.
     levels: Option<String>,
+    /// The map of structured text, on a first read only.
+    map: Option<String>,
     /// Whether the page shows a tail as well as a head.
     head_tail: bool,
 }
@@ -97,6 +104,11 @@ impl<'a, 'c> TextPage<'a, 'c> {
         } else {
             None
         };
+        // The map describes the whole text once, like the level counts.
+        let map = (plan.auto.outline && plan.decides_fields() && ctx.resume.is_none())
+            .then(|| outline(text, plan.budget_tokens * 4 * OUTLINE_BUDGET_PERCENT / 100))
+            .flatten();
+        let tail = plan.text.keep == TextKeep::HeadTail || (plan.auto.tail && plan.decides_fields());
         TextPage {
             plan,
             text,
@@ -108,7 +120,8 @@ impl<'a, 'c> TextPage<'a, 'c> {
             total_lines: count_lines(text),
             first_line,
             levels,
-            head_tail: plan.text.keep == TextKeep::HeadTail && ctx.resume.is_none(),
+            map,
+            head_tail: tail && ctx.resume.is_none(),
         }
     }
 
@@ -151,6 +164,10 @@ impl<'a, 'c> TextPage<'a, 'c> {
         }
         if let Some(l) = &self.levels {
             summary.push_str(&format!("; log levels: {l}"));
+        }
+        if let Some(m) = &self.map {
+            summary.push_str("; ");
+            summary.push_str(m);
         }
         if self.lossy {
             summary.push_str("; invalid UTF-8 replaced with U+FFFD");
@@ -198,6 +215,7 @@ impl<'a, 'c> TextPage<'a, 'c> {
                 reason: "budget".into(),
                 chars: Some(count_chars(left_bytes)),
                 fields_cut: None,
+                fields: None,
                 original: Original { bytes: self.bytes_in, records: None, lines: Some(self.total_lines) },
             }),
             next: remaining.then(|| self.ctx.continuation.next(&Resume::Text { offset: kept_end as u64, end: stop })),

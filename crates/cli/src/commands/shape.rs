@@ -54,7 +54,7 @@ pub(crate) struct ShapeArgs {
     /// Resume text at byte N (from a previous `next`).
     #[arg(long)]
     byte: Option<u64>,
-    /// Stop text at byte N (from a previous `next`).
+    /// Stop at byte N of a text, or before record N (from a previous `next`).
     #[arg(long)]
     end: Option<u64>,
     /// Show the records from `--offset` without field caps.
@@ -135,7 +135,7 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
     let resume = match (args.offset, args.byte) {
         (Some(_), Some(_)) => return Err(Failure::plan(anyhow!("give --offset (records) or --byte (text), not both"))),
         (Some(offset), None) if args.full_fields => Some(Resume::Fields { offset }),
-        (Some(offset), None) => Some(Resume::Records { offset }),
+        (Some(offset), None) => Some(Resume::Records { offset, end: args.end }),
         (None, Some(offset)) => Some(Resume::Text { offset, end: args.end }),
         (None, None) => None,
     };
