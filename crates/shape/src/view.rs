@@ -23,6 +23,8 @@ pub const MAX_PATTERN_CHARS: usize = 200;
 /// An object member at most this large (compact JSON) is kept whole when a pattern matches
 /// anywhere in it; a larger one is narrowed to what matches inside.
 pub const WHOLE_MEMBER_BYTES: usize = 4096;
+/// A record narrowed by a pattern keeps its own scalar members up to this size (JSON).
+const RECORD_SCALAR_BYTES: usize = 512;
 /// Most bytes a view may have, as a multiple of the stored result (plus a floor): a query
 /// like `$..*` repeats nested values, and this keeps it bounded.
 const VIEW_GROWTH: usize = 4;
@@ -143,16 +145,39 @@ fn narrow_members(members: Map<String, Value>, re: &Regex) -> Map<String, Value>
 }
 
 /// The items of a list that `re` matches; an object item larger than
-/// [`WHOLE_MEMBER_BYTES`] is narrowed to its matching members.
+/// [`WHOLE_MEMBER_BYTES`] is narrowed to its matching members, and keeps its own short
+/// scalar members besides: an item of a list is a record, and a match deep inside it is
+/// only useful with the values that say which record it is (its id, title, state).
 fn narrow_items(items: Vec<Value>, re: &Regex) -> Vec<Value> {
     items
         .into_iter()
         .filter(|v| re.is_match(&v.to_string()))
         .map(|v| match v {
-            Value::Object(inner) if inner_len(&inner) > WHOLE_MEMBER_BYTES => Value::Object(narrow_members(inner, re)),
+            Value::Object(inner) if inner_len(&inner) > WHOLE_MEMBER_BYTES => {
+                let scalars: Map<String, Value> =
+                    inner.iter().filter(|(_, v)| is_short_scalar(v)).map(|(k, v)| (k.clone(), v.clone())).collect();
+                let mut narrowed = narrow_members(inner.clone(), re);
+                // In the record's own order: its scalars, and what matched.
+                let mut out = Map::new();
+                for key in inner.keys() {
+                    if let Some(v) = narrowed.remove(key).or_else(|| scalars.get(key).cloned()) {
+                        out.insert(key.clone(), v);
+                    }
+                }
+                Value::Object(out)
+            }
             other => other,
         })
         .collect()
+}
+
+/// A string, number or boolean of at most [`RECORD_SCALAR_BYTES`] as JSON.
+fn is_short_scalar(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.len() + 2 <= RECORD_SCALAR_BYTES,
+        Value::Number(_) | Value::Bool(_) => true,
+        _ => false,
+    }
 }
 
 fn inner_len(m: &Map<String, Value>) -> usize {
@@ -266,6 +291,14 @@ mod tests {
         );
         // A small object is filtered by its members, each kept whole.
         assert_eq!(view(&json!({"a": {"x": 1}, "b": 2}), pattern("x")), json!({"a": {"x": 1}}));
+    }
+
+    #[test]
+    fn a_large_record_found_deep_inside_keeps_the_values_that_name_it() {
+        let record = |n: u64| json!({"number": n, "title": format!("issue {n}"), "body": "b".repeat(900), "links": {"self": format!("https://x/issues/{n}"), "pad": "p".repeat(5000)}});
+        let stored = json!([record(1), record(2), record(3)]);
+        let v = view(&stored, pattern("issues/2\\b"));
+        assert_eq!(v, json!([{"number": 2, "title": "issue 2", "links": {"self": "https://x/issues/2"}}]));
     }
 
     #[test]

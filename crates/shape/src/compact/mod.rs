@@ -511,7 +511,7 @@ fn naming_member(node: &Node) -> Option<String> {
         .filter(|(_, c)| c.distinct() > 1 || objects == 1)
         .max_by_key(|(_, c)| {
             let one_to_one = c.distinct() >= objects;
-            let wordy = c.strings * 2 >= c.present && c.numbers == 0;
+            let wordy = c.strings * 2 >= c.present && c.numbers == 0 && c.digity * 2 < c.present;
             (one_to_one, wordy, c.distinct().min(objects), std::cmp::Reverse(c.avg_bytes()))
         })
         .map(|(k, _)| k.clone())

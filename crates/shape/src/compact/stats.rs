@@ -34,6 +34,9 @@ pub(crate) struct Node {
     pub(crate) long_text: usize,
     /// Strings that read as timestamps.
     pub(crate) times: usize,
+    /// Strings of ten characters or more with more digits than letters (times, stamped
+    /// versions, numbers written as text): not names, where a short `v1.9` may be.
+    pub(crate) digity: usize,
     /// Strings that are URLs or URL templates.
     pub(crate) urls: usize,
     /// URLs that point at an image.
@@ -97,6 +100,10 @@ impl Node {
                 self.strings += 1;
                 if s.contains(char::is_whitespace) {
                     self.spaced += 1;
+                }
+                let digits = s.chars().filter(char::is_ascii_digit).count();
+                if s.len() >= 10 && digits > s.chars().filter(|c| c.is_alphabetic()).count() {
+                    self.digity += 1;
                 }
                 if s.contains('\n') || s.len() > 280 {
                     self.long_text += 1;

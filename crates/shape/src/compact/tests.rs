@@ -64,3 +64,18 @@ fn text_is_cut_at_a_word_with_a_marker() {
     assert!(cut.ends_with("chars]"), "{cut}");
     assert_eq!(cut_text("short", 30), "short");
 }
+
+#[test]
+fn a_list_of_objects_is_named_by_words_not_by_stamps() {
+    let records: Vec<Value> = (0..6)
+        .map(|i| {
+            let items: Vec<Value> = (0..5)
+                .map(|k| json!({"version_info": format!("2025-12-2{k}T0{i}:05:53Z/{}", 40 + k), "label": format!("outbound|8080||{}-v{i}.shop.svc.cluster.local", ["api", "web", "db", "queue", "cache"][k])}))
+                .collect();
+            json!({"id": i, "items": items})
+        })
+        .collect();
+    let c = Compactor::learn(&records);
+    let names = c.apply(&records[2])["items"].clone();
+    assert_eq!(names[0], json!("outbound|8080||api-v2.shop.svc.cluster.local"), "{names}");
+}
