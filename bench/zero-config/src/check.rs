@@ -44,7 +44,7 @@ impl Read {
         let mut data_text = String::new();
         if let Some(env) = &envelope {
             if let Some(summary) = env.get("summary").and_then(Value::as_str) {
-                units.extend(clauses(summary));
+                units.extend(clauses(&plain_numbers(summary)));
             }
             let data = env.get("data").unwrap_or(&Value::Null);
             data_text = data.to_string();

@@ -48,6 +48,9 @@ struct Args {
     /// Print the first read of this shape under the first variant, and stop.
     #[arg(long)]
     show: Option<String>,
+    /// Print every read of the questions this shape's reader leaves unanswered.
+    #[arg(long)]
+    trace: Option<String>,
 }
 
 fn main() -> Result<()> {
@@ -84,12 +87,18 @@ fn main() -> Result<()> {
             for smart in [true, false] {
                 for q in &qs {
                     let outcome = reader.ask(q, smart);
+                    if smart && outcome.answered_at.is_none() && args.trace.as_deref() == Some(shape.name) {
+                        listed.push_str(&format!("=== {} {:?}\n", q.text, q.check));
+                        for c in &outcome.calls {
+                            listed.push_str(&format!("--- {} ({} tokens)\n{}\n", c.what, c.tokens, c.text));
+                        }
+                    }
                     rows.push(Row::new(shape, v.name, smart, q, &outcome, payload.len()));
                 }
             }
         }
     }
-    if args.questions {
+    if args.questions || args.trace.is_some() {
         return emit(&listed);
     }
     emit(&format!(

@@ -145,12 +145,12 @@ fn text_questions(name: &str, t: &str) -> Vec<Question> {
             for f in [0.6, 0.9] {
                 let file = files[at(files.len(), f)];
                 let hunk = t.split(&format!("+++ b/{file}\n")).nth(1).and_then(|r| r.lines().next()).unwrap_or("");
-                let hunk = hunk.split(" @@").next().unwrap_or(hunk).trim_start_matches("@@ ");
+                // The hunk's header line (its ranges and function), as the text holds it.
                 out.push(together(
                     Kind::Lookup,
                     format!("Which lines does the first hunk of {file} change?"),
                     Some(file),
-                    &[file, hunk],
+                    &[hunk.trim()],
                 ));
             }
         }

@@ -5,6 +5,8 @@
 //! reads were made, the model makes one more call, chosen from what `result_read` offers
 //! every model (a cursor's next page, or a view narrowed by `pattern` or `offset`):
 //!
+//! 0. a lookup whose name the first read's map gives with a line number (`412 src/a.rs`,
+//!    a diff's files, a document's headings) jumps there once: a view from that `offset`;
 //! 1. a lookup names what it looks for, so the model searches for it once: a view with
 //!    `pattern` set to that name (escaped);
 //! 2. if that search found records whose fields were left out by the compact view, it
@@ -14,7 +16,7 @@
 //! 4. otherwise it follows the `next` of the last read (or, after a targeted read that
 //!    has none, of the last page of the result itself).
 //!
-//! The "next only" policy skips 1 to 3: it is what a model that only pages would find.
+//! The "next only" policy skips 0 to 3: it is what a model that only pages would find.
 
 use serde_json::{Map, Value};
 use toolshape_shape::{Continuation, Next, Resume, ShapeContext, ShapePlan, Shaped, Shaper, ViewSpec, make_view};
@@ -51,6 +53,8 @@ pub(crate) struct Call {
     pub(crate) what: &'static str,
     pub(crate) tokens: usize,
     pub(crate) read: Read,
+    /// What the model read.
+    pub(crate) text: String,
 }
 
 /// What one question's reads gave.
@@ -151,14 +155,22 @@ impl Reader {
         let total = total_units(&first);
         let has_more = first.envelope.next.is_some();
         calls.push(self.call("first", &first));
-        let (mut searched, mut full, mut jumped) = (false, false, false);
+        let (mut searched, mut full, mut jumped, mut mapped) = (false, false, false, false);
         // The latest view read, with its own `next`, and whether the last call read it.
         let mut view: Option<(Source, Option<Value>)> = None;
         let mut last_was_view = false;
         while calls.len() < 3 && !calls.iter().any(|c| c.read.answers(q)) {
             let needle = q.needle.as_ref().filter(|_| smart && q.kind == Kind::Lookup);
             let last_env = calls.last().and_then(|c| c.read.envelope.clone());
-            let targeted: Option<(&'static str, ViewSpec, bool)> = if let Some(n) = needle.filter(|_| !searched) {
+            let mapped_line = needle.filter(|_| !mapped).and_then(|n| line_in_map(calls[0].read.envelope.as_ref(), n));
+            let targeted: Option<(&'static str, ViewSpec, bool)> = if let Some(line) = mapped_line {
+                mapped = true;
+                Some((
+                    "offset (from the map)",
+                    ViewSpec { offset: Some(line.saturating_sub(1)), ..ViewSpec::default() },
+                    false,
+                ))
+            } else if let Some(n) = needle.filter(|_| !searched) {
                 searched = true;
                 Some(("pattern", ViewSpec { pattern: Some(regex::escape(n)), ..ViewSpec::default() }, false))
             } else if let Some(n) = needle.filter(|_| last_was_view && !full && fields_left_out(last_env.as_ref())) {
@@ -211,8 +223,15 @@ impl Reader {
     }
 
     fn call(&self, what: &'static str, shaped: &Shaped) -> Call {
-        Call { what, tokens: self.tok.count(&shaped.text), read: Read::new(&shaped.text) }
+        Call { what, tokens: self.tok.count(&shaped.text), read: Read::new(&shaped.text), text: shaped.text.clone() }
     }
+}
+
+/// The line a map in the first read's summary gives for `needle` (`… 412 src/a.rs …`).
+fn line_in_map(env: Option<&Value>, needle: &str) -> Option<u64> {
+    let summary = env?.get("summary")?.as_str()?;
+    let re = regex::Regex::new(&format!(r"(?:^|[\s(,:])(\d+) {}(?:[\s(,;]|$)", regex::escape(needle))).ok()?;
+    re.captures(summary)?.get(1)?.as_str().parse().ok()
 }
 
 /// How many records or lines the first read says the result has, when it says.
