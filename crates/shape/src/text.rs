@@ -85,6 +85,8 @@ struct TextPage<'a, 'c> {
     map: Option<String>,
     /// Whether the page shows a tail as well as a head.
     head_tail: bool,
+    /// The text is JSON nested deeper than the parser reads, on a first read only.
+    too_deep: bool,
 }
 
 impl<'a, 'c> TextPage<'a, 'c> {
@@ -122,6 +124,7 @@ impl<'a, 'c> TextPage<'a, 'c> {
             levels,
             map,
             head_tail: tail && ctx.resume.is_none(),
+            too_deep: ctx.resume.is_none() && nested_too_deep(text),
         }
     }
 
@@ -136,7 +139,8 @@ impl<'a, 'c> TextPage<'a, 'c> {
         let whole = begin == 0 && kept_end >= tail_start && tail_start >= end && end == text.len();
         let shown_lines = count_lines(&text[begin..kept_end]);
         let mut summary = if whole {
-            format!("{} lines ({})", thousands(self.total_lines), fmt_bytes(self.bytes_in))
+            let noun = if self.total_lines == 1 { "line" } else { "lines" };
+            format!("{} {noun} ({})", thousands(self.total_lines), fmt_bytes(self.bytes_in))
         } else if shown_lines == 0 {
             format!("no lines shown of {} ({})", thousands(self.total_lines), fmt_bytes(self.bytes_in))
         } else {
@@ -171,6 +175,9 @@ impl<'a, 'c> TextPage<'a, 'c> {
         }
         if self.lossy {
             summary.push_str("; invalid UTF-8 replaced with U+FFFD");
+        }
+        if self.too_deep {
+            summary.push_str("; JSON nested deeper than 128 levels, shown as text");
         }
         if kept_end < tail_start.min(end) {
             summary.push_str("; more with next");
@@ -346,4 +353,19 @@ pub(crate) fn count_lines(s: &str) -> u64 {
 /// Characters in `s`, counted from bytes that start a character.
 fn count_chars(s: &str) -> u64 {
     s.as_bytes().iter().filter(|b| (**b as i8) >= -0x40).count() as u64
+}
+
+/// Whether `text` is JSON that the parser stops reading only because it nests deeper than
+/// its limit (128 levels). The parser gives up at that depth, so this costs at most the
+/// bytes up to it, not the whole text.
+fn nested_too_deep(text: &str) -> bool {
+    let t = text.trim_start();
+    if !t.starts_with(['{', '[']) {
+        return false;
+    }
+    // `Value` counts depth (skipping does not): it stops at the limit, near the start.
+    match serde_json::from_str::<serde_json::Value>(t) {
+        Err(e) => e.to_string().starts_with("recursion limit exceeded"),
+        Ok(_) => false,
+    }
 }
