@@ -50,7 +50,9 @@ impl AutoView {
         first_read: bool,
     ) -> Option<AutoView> {
         let auto = plan.auto;
-        if !plan.decides_fields() || !(auto.compact || auto.table || auto.facets) {
+        // A plan whose answer is its aggregate alone shows no records: nothing to view.
+        let aggregate_only = plan.aggregate.as_ref().is_some_and(|a| a.only);
+        if !plan.decides_fields() || aggregate_only || !(auto.compact || auto.table || auto.facets) {
             return None;
         }
         let mut sample = Vec::new();

@@ -169,7 +169,8 @@ impl<'a, 'c> TextPage<'a, 'c> {
         if let Some(l) = &self.levels {
             summary.push_str(&format!("; log levels: {l}"));
         }
-        if let Some(m) = &self.map {
+        // A map helps find what a read leaves out; a read of the whole text needs none.
+        if let Some(m) = self.map.as_ref().filter(|_| kept_end < tail_start.min(end) || begin > 0) {
             summary.push_str("; ");
             summary.push_str(m);
         }
