@@ -44,6 +44,7 @@ mod plan;
 mod records;
 mod report;
 mod shaper;
+mod suggest;
 mod text;
 mod view;
 
@@ -67,4 +68,5 @@ pub use plan::{
 };
 pub use report::{ShapeError, ShapeReport, Shaped, Snapshot};
 pub use shaper::{MIN_BUDGET_TOKENS, PlanError, Shaper};
+pub use suggest::{Suggestion, suggest};
 pub use view::{MAX_PATTERN_CHARS, MAX_QUERY_CHARS, ViewError, ViewSpec, WHOLE_MEMBER_BYTES, make_view};

@@ -9,6 +9,7 @@ mod search;
 mod serve;
 mod shape;
 mod spans;
+mod suggest;
 mod tokens;
 mod tools;
 mod upstream_list;
@@ -69,6 +70,8 @@ enum Command {
     Search(search::SearchArgs),
     /// Where the context goes: per tool, calls, tokens before and after shaping, share of the bill.
     Report(report::ReportArgs),
+    /// Write a mask's `result:` block (fields, caps, sort, counts) from a saved result.
+    Suggest(suggest::SuggestArgs),
 }
 
 pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
@@ -82,6 +85,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
         Command::Audit(args) => audit::run(args),
         Command::Search(args) => search::run(args),
         Command::Report(args) => report::run(args),
+        Command::Suggest(args) => suggest::run(args),
     }
 }
 

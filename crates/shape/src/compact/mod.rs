@@ -99,6 +99,35 @@ pub(crate) struct Column {
     pub(crate) unique: bool,
 }
 
+impl Column {
+    /// The field path a mask's `project` writes for this column (`user.login`,
+    /// `Instances[0].InstanceId`, `labels[].name`), keys quoted where they need it.
+    pub(crate) fn projection(&self) -> String {
+        let mut out = String::new();
+        for step in &self.path {
+            match step {
+                Step::First => out.push_str("[0]"),
+                Step::Key(k) if k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(k);
+                }
+                Step::Key(k) => out.push_str(&format!("[{}]", Value::String(k.clone()))),
+            }
+        }
+        if let Extract::Names(child) = &self.extract {
+            out.push_str(&format!("[].{child}"));
+        }
+        out
+    }
+
+    /// Whether the column holds free text the compact view cuts.
+    pub(crate) fn is_text(&self) -> bool {
+        matches!(self.extract, Extract::Text)
+    }
+}
+
 /// The learned rules for one result's records.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Compactor {
