@@ -11,6 +11,7 @@
 
 use serde_json::{Map, Value, json};
 use toolshape_shape::Shaper;
+use toolshape_trust::ArgPath;
 use toolshape_util::json_kind;
 
 use crate::compile::{CompiledMask, HandlerCall, MaskSet, Route};
@@ -18,6 +19,7 @@ use crate::config::UnknownArguments;
 use crate::error::did_you_mean;
 use crate::surface::{Surface, Target};
 use crate::template::{TemplateError, eval_tree};
+use crate::trust::fixed_paths;
 
 /// Most schema problems listed in one refusal: enough to fix, short enough to read.
 const MAX_PROBLEMS: usize = 5;
@@ -46,6 +48,9 @@ pub struct PreparedCall<'s> {
     pub arguments: Value,
     /// The shaper for the result.
     pub shaper: &'s Shaper,
+    /// Places in `arguments` fixed by the config (literal `handler_input` values), which
+    /// the argument guard does not look into: they come from the config, not the model.
+    pub fixed: Vec<ArgPath>,
 }
 
 /// Why a call was refused. [`CallError::message`] is what the model reads.
@@ -140,6 +145,7 @@ impl MaskSet {
                 // Unmasked tools have no templates and no context: the upstream validates.
                 arguments: Value::Object(args),
                 shaper: &self.passthrough,
+                fixed: Vec::new(),
             }),
             Target::Mask(i) => {
                 let mask = self.masks.get(*i).ok_or_else(unknown)?;
@@ -263,6 +269,7 @@ impl MaskSet {
             upstream_tool: call.tool.clone(),
             arguments,
             shaper,
+            fixed: fixed_paths(&call.input),
         })
     }
 }
