@@ -6,6 +6,7 @@
 #   2. gateway overhead bench/overhead.py  direct, toolshape, mcp-proxy, FastMCP proxy; stdio, HTTP
 #   3. shaping cost     bench/compare.sh   toolshape vs jq vs Python json + tiktoken
 #   4. throughput       bench/load.py      32 concurrent HTTP sessions for 20 s, three servers
+#   5. zero-config      bench/zero-config  answers found without a mask, 24 API shapes, 124 questions
 #
 # Installs the peers into local folders only, never globally:
 #   bench/.venv         fastmcp, tiktoken (and the mcp SDK they bring): bench/requirements.txt
@@ -18,7 +19,7 @@
 # result tables (markdown) go to bench/out/results-DATE.md with the date and the machine,
 # and the condensed ones BENCHMARKS.md shows to bench/out/DATE/condensed.md (bench/report.py).
 #
-# Usage: bench/run.sh [--quick] [--no-build] [--only context|overhead|compare|load]
+# Usage: bench/run.sh [--quick] [--no-build] [--only context|overhead|compare|load|zero-config]
 #   --quick     fewer samples (a smoke test of the suite, numbers not for publishing)
 #   --no-build  use the release binaries already in target/ (e.g. while the tree does not build)
 set -euo pipefail
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
         --quick) quick=1 ;;
         --no-build) build=0 ;;
         --only) only=$2; shift ;;
-        *) echo "usage: bench/run.sh [--quick] [--no-build] [--only context|overhead|compare|load]" >&2; exit 2 ;;
+        *) echo "usage: bench/run.sh [--quick] [--no-build] [--only context|overhead|compare|load|zero-config]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -65,7 +66,7 @@ fi
 
 if [ "$build" = 1 ]; then
     say "building release binaries"
-    cargo build --release -p toolshape -p toolshape-sample-upstream -p toolshape-fixtures
+    cargo build --release -p toolshape -p toolshape-sample-upstream -p toolshape-fixtures -p toolshape-zero-config
 fi
 export BENCH_SKIP_BUILD=1 E2E_PROFILE=release
 CLIENT="$ROOT/.cache/e2e-venv/bin/python"
@@ -132,6 +133,16 @@ if wants load; then
     "$CLIENT" bench/load.py --sessions 32 --seconds "$SECONDS_LOAD" --json "$OUT/load.json" >"$OUT/load.md" || status=$?
     cat "$OUT/load.md" >>"$RESULTS"
     if [ "$status" != 0 ]; then failure "$OUT/load.md (mismatched responses or a failed server)" "$status" load; fi
+fi
+
+if wants zero-config; then
+    say "5. zero-config answers"
+    section "Answers without a mask (bench/zero-config)"
+    if "$ROOT/target/release/zero-config" --variants all >"$OUT/zero-config.md" 2>"$OUT/zero-config.log"; then
+        cat "$OUT/zero-config.md" >>"$RESULTS"
+    else
+        failure "$OUT/zero-config.log" $? zero-config
+    fi
 fi
 
 say "done"

@@ -139,9 +139,14 @@ impl CursorKey {
         body.extend_from_slice(&cursor.scope);
         match cursor.resume {
             Resume::Handle => body.push(0),
-            Resume::Records { offset } => {
+            Resume::Records { offset, end: None } => {
                 body.push(1);
                 put_varint(&mut body, offset);
+            }
+            Resume::Records { offset, end: Some(end) } => {
+                body.push(5);
+                put_varint(&mut body, offset);
+                put_varint(&mut body, end);
             }
             Resume::Text { offset, end: None } => {
                 body.push(2);
@@ -195,13 +200,17 @@ impl CursorKey {
         let kind = take_byte(&mut rest)?;
         let resume = match kind {
             0 => Resume::Handle,
-            1 => Resume::Records { offset: take_varint(&mut rest)? },
+            1 => Resume::Records { offset: take_varint(&mut rest)?, end: None },
             2 => Resume::Text { offset: take_varint(&mut rest)?, end: None },
             3 => {
                 let offset = take_varint(&mut rest)?;
                 Resume::Text { offset, end: Some(take_varint(&mut rest)?) }
             }
             4 => Resume::Fields { offset: take_varint(&mut rest)? },
+            5 => {
+                let offset = take_varint(&mut rest)?;
+                Resume::Records { offset, end: Some(take_varint(&mut rest)?) }
+            }
             _ => return Err(CursorError::Malformed),
         };
         if !rest.is_empty() {
@@ -261,8 +270,9 @@ mod tests {
         let scope = CursorKey::scope_tag("s");
         for r in [
             Resume::Handle,
-            Resume::Records { offset: 0 },
-            Resume::Records { offset: u64::MAX },
+            Resume::Records { offset: 0, end: None },
+            Resume::Records { offset: u64::MAX, end: None },
+            Resume::Records { offset: 20, end: Some(99) },
             Resume::Text { offset: 81_234, end: None },
             Resume::Text { offset: 5, end: Some(9_000_000) },
             Resume::Fields { offset: 3 },
@@ -278,7 +288,7 @@ mod tests {
     fn refuses_tampering_expiry_scope_and_other_keys() {
         let key = CursorKey::from_secret(b"k");
         let scope = CursorKey::scope_tag("s");
-        let text = key.encode(&sample(Resume::Records { offset: 20 }));
+        let text = key.encode(&sample(Resume::Records { offset: 20, end: None }));
         let mut bytes = URL_SAFE_NO_PAD.decode(&text).unwrap();
         bytes[20] ^= 1;
         assert_eq!(key.decode(&URL_SAFE_NO_PAD.encode(&bytes), &scope, 0), Err(CursorError::Tampered));

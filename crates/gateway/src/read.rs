@@ -15,21 +15,11 @@
 //!
 //! Everything here is pure: bytes in, bytes out.
 
-use regex::RegexBuilder;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 /// The tool's name.
 pub(crate) const TOOL_NAME: &str = "result_read";
-
-/// Longest `query` accepted, in characters.
-pub(crate) const MAX_QUERY_CHARS: usize = 500;
-/// Longest `pattern` accepted, in characters.
-pub(crate) const MAX_PATTERN_CHARS: usize = 200;
-/// Most bytes a view may have, as a multiple of the stored result (plus a floor): a query
-/// like `$..*` repeats nested values, and this keeps it bounded.
-const VIEW_GROWTH: usize = 4;
-const VIEW_FLOOR: usize = 1 << 20;
 
 /// The arguments of `result_read`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -112,160 +102,19 @@ pub(crate) fn input_schema() -> Value {
 pub(crate) const DESCRIPTION: &str = "Read more of a result that did not fit: pass the `cursor` from its `next` (or a `handle`). \
 Optionally narrow the stored result with `query` (JSONPath), `pattern` (regex over lines or records), `offset` and `limit`.";
 
-/// Why a view could not be made; each message says what to do instead.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum ViewError {
-    /// The query is not valid JSONPath, or too long.
-    #[error("invalid query: {0}")]
-    Query(String),
-    /// The pattern is not a valid regular expression, or too long or complex.
-    #[error("invalid pattern: {0}")]
-    Pattern(String),
-    /// A query was given for a text result.
-    #[error("`query` works on JSON results; this one is text: use `pattern`, `offset` and `limit`")]
-    QueryOnText,
-    /// The view would be too large.
-    #[error("the view would exceed {limit} bytes; narrow the query or pattern")]
-    TooLarge {
-        /// The bound that was hit.
-        limit: usize,
-    },
-}
+pub(crate) use toolshape_shape::ViewError;
 
-/// Make the view `args` asks for over a stored result (a JSON value or text).
+/// Make the view `args` asks for over a stored result (a JSON value or text): the shape
+/// crate's views (a pattern narrows inside large members, and a record found deep inside
+/// keeps the values that name it).
 pub(crate) fn make_view(stored: &[u8], args: &ReadArgs) -> Result<Vec<u8>, ViewError> {
-    let limit_bytes = stored.len().saturating_mul(VIEW_GROWTH).max(VIEW_FLOOR);
-    let pattern = match &args.pattern {
-        Some(p) => Some(compile_pattern(p)?),
-        None => None,
+    let spec = toolshape_shape::ViewSpec {
+        query: args.query.clone(),
+        pattern: args.pattern.clone(),
+        offset: args.offset,
+        limit: args.limit,
     };
-    match serde_json::from_slice::<Value>(stored) {
-        Ok(mut value) => {
-            if let Some(q) = &args.query {
-                value = Value::Array(run_query(q, &value, limit_bytes)?);
-            }
-            let mut units: Vec<Unit> = match value {
-                Value::Array(items) => items.into_iter().map(Unit::Item).collect(),
-                Value::Object(m) => m.into_iter().map(|(k, v)| Unit::Member(k, v)).collect(),
-                other => vec![Unit::Item(other)],
-            };
-            let was_object = units.iter().any(|u| matches!(u, Unit::Member(..)));
-            if let Some(re) = &pattern {
-                units.retain(|u| re.is_match(&u.text()));
-            }
-            let units = slice(units, args.offset, args.limit);
-            let out = if was_object {
-                let mut m = Map::new();
-                for u in units {
-                    if let Unit::Member(k, v) = u {
-                        m.insert(k, v);
-                    }
-                }
-                Value::Object(m)
-            } else {
-                Value::Array(units.into_iter().map(Unit::into_value).collect())
-            };
-            let bytes = serde_json::to_vec(&out).unwrap_or_default();
-            if bytes.len() > limit_bytes {
-                return Err(ViewError::TooLarge { limit: limit_bytes });
-            }
-            Ok(bytes)
-        }
-        Err(_) => {
-            if args.query.is_some() {
-                return Err(ViewError::QueryOnText);
-            }
-            let text = String::from_utf8_lossy(stored);
-            let lines: Vec<&str> = text.split_inclusive('\n').collect();
-            let kept: Vec<&str> = match &pattern {
-                Some(re) => lines.into_iter().filter(|l| re.is_match(l.trim_end_matches(['\n', '\r']))).collect(),
-                None => lines,
-            };
-            let kept = slice(kept, args.offset, args.limit);
-            Ok(kept.concat().into_bytes())
-        }
-    }
-}
-
-enum Unit {
-    Item(Value),
-    Member(String, Value),
-}
-
-impl Unit {
-    fn text(&self) -> String {
-        match self {
-            Unit::Item(v) => v.to_string(),
-            Unit::Member(k, v) => format!("{}:{v}", Value::String(k.clone())),
-        }
-    }
-
-    fn into_value(self) -> Value {
-        match self {
-            Unit::Item(v) => v,
-            Unit::Member(k, v) => json!({ k: v }),
-        }
-    }
-}
-
-fn slice<T>(items: Vec<T>, offset: Option<u64>, limit: Option<u64>) -> Vec<T> {
-    let skip = usize::try_from(offset.unwrap_or(0)).unwrap_or(usize::MAX);
-    let take = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
-    items.into_iter().skip(skip).take(take).collect()
-}
-
-fn compile_pattern(p: &str) -> Result<regex::Regex, ViewError> {
-    if p.chars().count() > MAX_PATTERN_CHARS {
-        return Err(ViewError::Pattern(format!("at most {MAX_PATTERN_CHARS} characters")));
-    }
-    // Bounded compiled size: a hostile pattern cannot make the regex engine take much memory.
-    RegexBuilder::new(p)
-        .case_insensitive(true)
-        .size_limit(1 << 20)
-        .dfa_size_limit(1 << 20)
-        .build()
-        .map_err(|e| ViewError::Pattern(e.to_string().lines().last().unwrap_or("not a regular expression").to_owned()))
-}
-
-fn run_query(q: &str, value: &Value, limit_bytes: usize) -> Result<Vec<Value>, ViewError> {
-    if q.chars().count() > MAX_QUERY_CHARS {
-        return Err(ViewError::Query(format!("at most {MAX_QUERY_CHARS} characters")));
-    }
-    let path = serde_json_path::JsonPath::parse(q.trim()).map_err(|e| {
-        ViewError::Query(format!("{e} (write RFC 9535 JSONPath starting with `$`, like `$[?@.state == 'open'].title`)"))
-    })?;
-    let nodes = path.query(value);
-    let mut out = Vec::new();
-    let mut size = 0usize;
-    for v in nodes.all() {
-        // Counted before cloning, so a query that repeats huge subtrees stops early.
-        size = size.saturating_add(approx_size(v, limit_bytes));
-        if size > limit_bytes {
-            return Err(ViewError::TooLarge { limit: limit_bytes });
-        }
-        out.push(v.clone());
-    }
-    Ok(out)
-}
-
-/// The serialized size of `v`, counted only up to `cap`.
-fn approx_size(v: &Value, cap: usize) -> usize {
-    struct Counter {
-        n: usize,
-        cap: usize,
-    }
-    impl std::io::Write for Counter {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.n += b.len();
-            if self.n > self.cap { Err(std::io::Error::other("over")) } else { Ok(b.len()) }
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut c = Counter { n: 0, cap };
-    let _ = serde_json::to_writer(&mut c, v);
-    c.n
+    toolshape_shape::make_view(stored, &spec)
 }
 
 #[cfg(test)]

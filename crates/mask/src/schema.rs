@@ -183,6 +183,19 @@ pub(crate) fn shape_plan(_: &mut SchemaGenerator) -> Schema {
                     "log_levels": { "type": "boolean", "default": true, "description": "Count log levels when the text looks like a log." }
                 }
             },
+            "auto": {
+                "description": "The default view of a plan that names no fields (docs/shaping.md); each part can be turned off.",
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                    "compact": { "type": "boolean", "default": true, "description": "Leave out links, empty and repeated values and second ids; collapse nested objects to the value that names them; cut long text." },
+                    "table": { "type": "boolean", "default": true, "description": "Show records that share their fields as a table." },
+                    "facets": { "type": "boolean", "default": true, "description": "Count values and find extremes over every record, in the summary." },
+                    "outline": { "type": "boolean", "default": true, "description": "Give structured text a map (files and hunks, headings, columns, landmarks)." },
+                    "enter": { "type": "boolean", "default": true, "description": "Page into a field too large for one page instead of cutting it." },
+                    "tail": { "type": "boolean", "default": true, "description": "Show the end of the result in the first read." }
+                }
+            },
             "noun": { "description": "What the records are called in summaries (`issues`).", "type": ["string", "null"] },
             "narrow_by": {
                 "description": "For `form: expect_one`: the argument that would narrow several matches to one.",

@@ -366,6 +366,7 @@ fn upstream_tokens(data: &Data, tok: &Tokenizer) -> usize {
     }
     match data {
         Data::Records(r) => r.iter().map(|x| walk(x, tok)).sum(),
+        Data::Table { rows, last, .. } => rows.iter().chain(last).flatten().map(|x| walk(x, tok)).sum(),
         Data::Value(v) => walk(v, tok),
         Data::Text(t) => tok.count(t),
         Data::Null => 0,

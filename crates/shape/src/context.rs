@@ -15,6 +15,9 @@ pub enum Resume {
     Records {
         /// Zero-based position.
         offset: u64,
+        /// Where to stop (exclusive), when the last records were already shown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        end: Option<u64>,
     },
     /// From byte `offset` of the (redacted) text, up to `end` when a tail was already shown.
     Text {
@@ -53,8 +56,11 @@ impl Continuation for OffsetContinuation {
     fn next(&self, resume: &Resume) -> Next {
         let mut arguments = self.base.clone();
         match resume {
-            Resume::Records { offset } => {
+            Resume::Records { offset, end } => {
                 arguments.insert("offset".into(), (*offset).into());
+                if let Some(end) = end {
+                    arguments.insert("end".into(), (*end).into());
+                }
             }
             Resume::Text { offset, end } => {
                 arguments.insert("byte".into(), (*offset).into());

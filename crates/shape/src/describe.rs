@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::aggregate::Aggregate;
+use crate::auto::AutoView;
 use crate::context::{Resume, ShapeContext};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status};
 use crate::input::Wrapper;
@@ -53,6 +54,10 @@ pub(crate) struct Describe<'a> {
     pub(crate) total: u64,
     pub(crate) before_filter: u64,
     pub(crate) start: u64,
+    /// Where reading stops: the total, or before records a first read already showed.
+    pub(crate) end: u64,
+    /// The view the data decided, for a plan that names no fields.
+    pub(crate) auto: Option<&'a AutoView>,
 }
 
 impl Describe<'_> {
@@ -77,6 +82,9 @@ impl Describe<'_> {
         }
         if !self.wrapper.notes.is_empty() {
             q.push_str(&format!(" ({})", self.wrapper.notes.join(", ")));
+        }
+        if let Some(a) = self.auto {
+            q.push_str(&a.qualifiers());
         }
         if let Some(p) = &self.wrapper.path_missing {
             q.push_str(&format!(" [records path `{p}` not found; records located automatically]"));
@@ -118,16 +126,17 @@ impl Describe<'_> {
     pub(crate) fn records_envelope(
         &self,
         kept: &[Value],
+        last: Option<&Value>,
         fields_cut: &BTreeMap<String, u64>,
         ambiguous: bool,
         bytes_in: u64,
         ctx: &ShapeContext<'_>,
     ) -> Envelope {
         let shown = kept.len() as u64;
-        let left = self.total - self.start - shown;
         let noun = self.plan.noun();
         let original = Original { bytes: bytes_in, records: Some(self.total), lines: None };
         if ambiguous {
+            let left = self.total - self.start - shown;
             let narrow = self
                 .plan
                 .narrow_by
@@ -147,37 +156,52 @@ impl Describe<'_> {
                     reason: "ambiguous".into(),
                     chars: None,
                     fields_cut: None,
+                    fields: None,
                     original: original.clone(),
                 }),
-                next: (left > 0).then(|| ctx.continuation.next(&Resume::Records { offset: self.start + shown })),
+                next: (left > 0)
+                    .then(|| ctx.continuation.next(&Resume::Records { offset: self.start + shown, end: None })),
             };
         }
-        let partial = left > 0 || !fields_cut.is_empty();
+        // Where this run of pages stops: before the last record when the first read showed
+        // it, or where the resume point says.
+        let stop = if last.is_some() { self.total - 1 } else { self.end };
+        let left = stop.saturating_sub(self.start + shown);
+        let end_arg = (stop < self.total).then_some(stop);
+        let dropped = self.auto.map(AutoView::dropped).unwrap_or_default();
+        let partial = left > 0 || !fields_cut.is_empty() || !dropped.is_empty();
         let summary = if left > 0 {
             let range = if self.start > 0 {
                 format!("{noun} {} of {}", member_range(self.start, shown), thousands(self.total))
+            } else if last.is_some() {
+                format!("{} and the last of {} {noun}", thousands(shown), thousands(self.total))
             } else {
                 format!("{} of {} {noun}", thousands(shown), thousands(self.total))
             };
             format!("{range}{}; more with next", self.qualifiers())
-        } else if !fields_cut.is_empty() {
-            format!("{}; long fields cut, full text with next", self.complete(shown))
+        } else if !fields_cut.is_empty() || !dropped.is_empty() {
+            format!("{}; compact view, full records with next", self.complete(shown))
         } else {
             self.complete(shown)
         };
         let omitted = partial.then(|| Omitted {
-            count: if left > 0 { left } else { fields_cut.values().copied().max().unwrap_or(0) },
+            count: if left > 0 {
+                left
+            } else {
+                fields_cut.values().copied().max().unwrap_or(0).max(dropped.len() as u64)
+            },
             unit: if left > 0 { "records".into() } else { "fields".into() },
             reason: if left > 0 { "budget".into() } else { "field_caps".into() },
             chars: None,
             fields_cut: (!fields_cut.is_empty()).then(|| fields_cut.clone()),
+            fields: (!dropped.is_empty()).then_some(dropped),
             original,
         });
         // Reading without caps already: a field still too large for the whole budget is not
         // offered again (that would loop); `omitted` says it stayed too large.
         let full = matches!(ctx.resume, Some(Resume::Fields { .. }));
         let next = if left > 0 {
-            Some(ctx.continuation.next(&Resume::Records { offset: self.start + shown }))
+            Some(ctx.continuation.next(&Resume::Records { offset: self.start + shown, end: end_arg }))
         } else if partial && !full {
             Some(ctx.continuation.next(&Resume::Fields { offset: self.start }))
         } else {
@@ -192,7 +216,16 @@ impl Describe<'_> {
         Envelope {
             status: if partial { Status::Partial } else { Status::Ok },
             summary,
-            data: Data::Records(kept.to_vec()),
+            data: match (self.auto, last) {
+                (Some(a), _) => a.data(kept, last),
+                (None, None) => Data::Records(kept.to_vec()),
+                (None, Some(l)) => {
+                    let mut m = serde_json::Map::new();
+                    m.insert("records".into(), Value::Array(kept.to_vec()));
+                    m.insert("last".into(), Value::Array(vec![l.clone()]));
+                    Data::Value(Value::Object(m))
+                }
+            },
             omitted,
             next,
         }
@@ -231,11 +264,12 @@ pub(crate) fn object_envelope(
         reason: if left > 0 { "budget".into() } else { "field_caps".into() },
         chars: None,
         fields_cut: (!fields_cut.is_empty()).then(|| fields_cut.clone()),
+        fields: None,
         original: Original { bytes: bytes_in, records: None, lines: None },
     });
     let full = matches!(ctx.resume, Some(Resume::Fields { .. }));
     let next = if left > 0 {
-        Some(ctx.continuation.next(&Resume::Records { offset: start + shown }))
+        Some(ctx.continuation.next(&Resume::Records { offset: start + shown, end: None }))
     } else if partial && !full {
         Some(ctx.continuation.next(&Resume::Fields { offset: start }))
     } else {

@@ -61,6 +61,17 @@ pub enum Data {
     Text(String),
     /// Records, each already projected.
     Records(Vec<Value>),
+    /// Records of the same fields as a table: the field names once, then one row of values
+    /// per record (`null` where a record has no value).
+    Table {
+        /// Field names, in order.
+        columns: Vec<String>,
+        /// One row per record, a value per column.
+        rows: Vec<Vec<Value>>,
+        /// The last record of the result, when a first read shows it after the first rows.
+        #[serde(default)]
+        last: Vec<Vec<Value>>,
+    },
     /// One JSON value that is not a list of records.
     Value(Value),
 }
@@ -71,6 +82,15 @@ impl Serialize for Data {
             Data::Null => s.serialize_unit(),
             Data::Text(t) => s.serialize_str(t),
             Data::Records(r) => r.serialize(s),
+            Data::Table { columns, rows, last } => {
+                let mut m = s.serialize_map(Some(2 + usize::from(!last.is_empty())))?;
+                m.serialize_entry("columns", columns)?;
+                m.serialize_entry("rows", rows)?;
+                if !last.is_empty() {
+                    m.serialize_entry("last", last)?;
+                }
+                m.end()
+            }
             Data::Value(v) => v.serialize(s),
         }
     }
@@ -91,6 +111,10 @@ pub struct Omitted {
     /// Records (or values) whose fields were cut by a cap, by output field name.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub fields_cut: Option<std::collections::BTreeMap<String, u64>>,
+    /// Fields left out of every record by the compact view (`*.url`: wherever it occurs);
+    /// the full records come with `next`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub fields: Option<Vec<String>>,
     /// The size of what came from upstream.
     pub original: Original,
 }
@@ -262,6 +286,18 @@ fn render_prose(e: &Envelope, out: &mut String) {
             out.push_str("\ndata:");
             for r in records {
                 out.push('\n');
+                out.push_str(&to_neutral_json(r));
+            }
+        }
+        Data::Table { columns, rows, last } => {
+            out.push_str("\ndata: ");
+            out.push_str(&to_neutral_json(columns));
+            for r in rows {
+                out.push('\n');
+                out.push_str(&to_neutral_json(r));
+            }
+            for r in last {
+                out.push_str("\nlast: ");
                 out.push_str(&to_neutral_json(r));
             }
         }

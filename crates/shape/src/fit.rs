@@ -29,9 +29,13 @@ pub(crate) struct Units<F, B> {
     pub(crate) available: u64,
     /// The position of the first unit of this page.
     pub(crate) start: u64,
-    /// Unit `pos`, redacted and projected; redactions are added to the counts given.
+    /// A unit past `available` to show after the others (the last record), if it fits.
+    pub(crate) tail: Option<u64>,
+    /// Unit `pos`, redacted and projected, with the fields its view cut; redactions are
+    /// added to the counts given.
     pub(crate) fetch: F,
-    /// The envelope around the kept units, with the count of units each field was cut in.
+    /// The envelope around the kept units and the tail unit, with the count of units each
+    /// field was cut in.
     pub(crate) build: B,
 }
 
@@ -47,12 +51,14 @@ pub(crate) struct Fit<'a, 'c, F, B> {
 struct Filled {
     kept: Vec<Value>,
     cut_per_unit: Vec<Vec<String>>,
+    /// The tail unit, with its cuts, while it is still shown.
+    tail: Option<(Value, Vec<String>)>,
 }
 
 impl<F, B> Fit<'_, '_, F, B>
 where
-    F: FnMut(u64, &mut RedactionCounts) -> Value,
-    B: Fn(&[Value], &BTreeMap<String, u64>) -> Envelope,
+    F: FnMut(u64, &mut RedactionCounts) -> (Value, Vec<String>),
+    B: Fn(&[Value], Option<&Value>, &BTreeMap<String, u64>) -> Envelope,
 {
     fn budget(&self) -> usize {
         self.shaper.plan().budget_tokens
@@ -62,8 +68,20 @@ where
         render(env, self.shaper.plan().render, self.ctx.nonce)
     }
 
+    /// The tail position, when it lies in this page's range (it is then not read as a
+    /// first unit).
+    fn tail_in_range(&self) -> Option<u64> {
+        let Units { available, start, tail, .. } = self.units;
+        tail.filter(|t| *t >= start && *t < start + available)
+    }
+
+    /// Units the first units may take: all, or all before the tail.
+    fn head_available(&self) -> u64 {
+        self.tail_in_range().map_or(self.units.available, |t| t - self.units.start)
+    }
+
     fn empty_envelope(&self) -> Envelope {
-        (self.units.build)(&[], &BTreeMap::new())
+        (self.units.build)(&[], None, &BTreeMap::new())
     }
 
     /// Keep the longest prefix of units from `start` whose rendering fits the budget.
@@ -75,7 +93,7 @@ where
             return Ok(shaped);
         }
         // The envelope around the units, drawn with the longest numbers it can carry.
-        let skeleton = self.render(&(self.units.build)(&[], &worst_case_cuts(self.shaper.plan())));
+        let skeleton = self.render(&(self.units.build)(&[], None, &worst_case_cuts(self.shaper.plan())));
         let overhead = self.ctx.tokenizer.count(&skeleton) + SLACK_TOKENS;
         if overhead >= self.budget() {
             return self.shaper.minimal(self.empty_envelope(), self.bytes_in, counts, self.ctx, overhead);
@@ -99,15 +117,17 @@ where
         let mut cut_by_field: BTreeMap<String, u64> = BTreeMap::new();
         let mut fields_cut = 0u64;
         for i in 0..available {
-            let mut unit = (self.units.fetch)(start + i, &mut counts);
-            let cut = if caps.is_empty() { Vec::new() } else { caps.apply(&mut unit, tok) };
+            let (mut unit, mut cut) = (self.units.fetch)(start + i, &mut counts);
+            if !caps.is_empty() {
+                merge_cuts(&mut cut, caps.apply(&mut unit, tok));
+            }
             fields_cut += u64::from(!cut.is_empty());
             for f in cut {
                 *cut_by_field.entry(f).or_default() += 1;
             }
             kept.push(unit);
         }
-        let env = (self.units.build)(&kept, &cut_by_field);
+        let env = (self.units.build)(&kept, None, &cut_by_field);
         let text = self.render(&env);
         if text.len() > self.budget() {
             return None;
@@ -135,10 +155,24 @@ where
         let tok = &self.ctx.tokenizer;
         let caps = self.shaper.caps();
         let mut used = 0usize;
-        let mut filled = Filled { kept: Vec::new(), cut_per_unit: Vec::new() };
-        for i in 0..self.units.available {
-            let mut unit = (self.units.fetch)(self.units.start + i, counts);
-            let cut = if caps.is_empty() { Vec::new() } else { caps.apply(&mut unit, tok) };
+        let mut filled = Filled { kept: Vec::new(), cut_per_unit: Vec::new(), tail: None };
+        // The tail is counted first, within a third of the room, so the first units do not
+        // crowd it out; it is given back before any unit is shrunk.
+        if let Some(t) = self.units.tail {
+            let (mut unit, mut cut) = (self.units.fetch)(t, counts);
+            if !caps.is_empty() {
+                merge_cuts(&mut cut, caps.apply(&mut unit, tok));
+            }
+            if let Some(cost) = tok.count_till_limit(&to_neutral_json(&unit), room / 3) {
+                used += cost + 1;
+                filled.tail = Some((unit, cut));
+            }
+        }
+        for i in 0..self.head_available() {
+            let (mut unit, mut cut) = (self.units.fetch)(self.units.start + i, counts);
+            if !caps.is_empty() {
+                merge_cuts(&mut cut, caps.apply(&mut unit, tok));
+            }
             let piece = to_neutral_json(&unit);
             let separator = usize::from(!filled.kept.is_empty());
             match tok.count_till_limit(&piece, room.saturating_sub(used + separator)) {
@@ -167,13 +201,21 @@ where
         let tok = &self.ctx.tokenizer;
         loop {
             let cuts = &filled.cut_per_unit[..filled.kept.len()];
-            let env = (self.units.build)(&filled.kept, &count_by_field(cuts));
+            let mut all_cuts = cuts.to_vec();
+            if let Some((_, c)) = &filled.tail {
+                all_cuts.push(c.clone());
+            }
+            let env = (self.units.build)(&filled.kept, filled.tail.as_ref().map(|t| &t.0), &count_by_field(&all_cuts));
             let text = self.render(&env);
             if let Some(tokens) = tok.count_till_limit(&text, self.budget()) {
-                return Ok(self.page(env, text, tokens, cuts, counts));
+                let tail_shown = filled.tail.is_some();
+                return Ok(self.page(env, text, tokens, cuts, tail_shown, counts));
             }
             if filled.kept.len() > 1 {
                 filled.kept.pop();
+                continue;
+            }
+            if filled.tail.take().is_some() {
                 continue;
             }
             match self.shrink_last(&mut filled) {
@@ -190,17 +232,19 @@ where
         text: String,
         tokens: usize,
         cuts: &[Vec<String>],
+        tail_shown: bool,
         redactions: RedactionCounts,
     ) -> Shaped {
         let Units { available, start, .. } = self.units;
         let kept = cuts.len() as u64;
-        let omitted = available - kept;
+        let tail_left = self.tail_in_range().is_some() && !tail_shown;
+        let omitted = self.head_available() - kept + u64::from(tail_left);
         let report = ShapeReport {
             bytes_in: self.bytes_in,
             bytes_out: text.len() as u64,
             tokens_out: Some(tokens as u64),
             records_total: Some(start + available),
-            records_kept: kept,
+            records_kept: kept + u64::from(tail_shown),
             records_omitted: omitted,
             cut_at: (omitted > 0).then(|| format!("record {}", start + kept)),
             redactions,
@@ -221,7 +265,7 @@ where
             for f in prior_cuts.iter().chain(cuts) {
                 by_field.insert(f.clone(), 1);
             }
-            let env = (self.units.build)(std::slice::from_ref(candidate), &by_field);
+            let env = (self.units.build)(std::slice::from_ref(candidate), None, &by_field);
             self.ctx.tokenizer.fits(&self.render(&env), self.budget())
         };
         let (small, fields) = shrink_to_fit(&one, &self.ctx.tokenizer, &envelope_fits)?;
@@ -297,6 +341,14 @@ impl Shaper {
             shaped.report.records_total = Some(n);
         }
         Ok(shaped)
+    }
+}
+
+fn merge_cuts(into: &mut Vec<String>, more: Vec<String>) {
+    for f in more {
+        if !into.contains(&f) {
+            into.push(f);
+        }
     }
 }
 

@@ -65,7 +65,7 @@ pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>, text_objects: 
         && trimmed.starts_with('[')
         && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(trimmed)
     {
-        return Located::Records { items, wrapper: Wrapper::default() };
+        return inner_records(items, Wrapper::default(), "");
     }
     let Ok(root) = serde_json::from_str::<&RawValue>(trimmed) else {
         return Located::Text(Cow::Borrowed(text));
@@ -93,12 +93,22 @@ fn walk<'a>(mut cur: &'a RawValue, segments: &[Segment]) -> Option<&'a RawValue>
     Some(cur)
 }
 
-fn auto_locate<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize, text_objects: bool) -> Located<'a> {
+fn auto_locate<'a>(root: &'a RawValue, wrapper: Wrapper, depth: usize, text_objects: bool) -> Located<'a> {
+    auto_locate_at(root, wrapper, depth, text_objects, "")
+}
+
+fn auto_locate_at<'a>(
+    root: &'a RawValue,
+    mut wrapper: Wrapper,
+    depth: usize,
+    text_objects: bool,
+    at: &str,
+) -> Located<'a> {
     let text = root.get();
     if text.starts_with('[')
         && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(text)
     {
-        return Located::Records { items, wrapper };
+        return inner_records(items, wrapper, at);
     }
     if depth > 0
         && text.starts_with('{')
@@ -131,7 +141,11 @@ fn auto_locate<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize, text_
                         wrapper.dropped.push(name.clone());
                     }
                 }
-                if let Located::Records { items, wrapper } = auto_locate(dominant, wrapper, depth - 1, text_objects) {
+                let name = &members[idx].0;
+                let here = if at.is_empty() { name.clone() } else { format!("{at}.{name}") };
+                if let Located::Records { items, wrapper } =
+                    auto_locate_at(dominant, wrapper, depth - 1, text_objects, &here)
+                {
                     return Located::Records { items, wrapper };
                 }
             }
@@ -155,6 +169,38 @@ fn auto_locate<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize, text_
         Err(_) => Located::Text(Cow::Borrowed(text)),
     }
 }
+
+/// Records that are wrappers around a list of records (EC2's reservations around their
+/// instances): when every record is an object whose largest member, under the same name,
+/// is a list of objects holding at least [`INNER_SHARE`] percent of its bytes, the records
+/// are the items of those lists.
+fn inner_records<'a>(items: Vec<&'a RawValue>, mut wrapper: Wrapper, at: &str) -> Located<'a> {
+    let inner = |raw: &'a RawValue| -> Option<(String, &'a RawValue)> {
+        let members = raw_members(raw)?;
+        let (name, list) = members.into_iter().max_by_key(|(_, v)| v.get().len())?;
+        let body = list.get();
+        (body.starts_with("[{") && body.len() * 100 >= raw.get().len() * INNER_SHARE).then_some((name, list))
+    };
+    if items.len() < 2 || !items.iter().all(|i| i.get().starts_with('{')) {
+        return Located::Records { items, wrapper };
+    }
+    let found: Option<Vec<(String, &'a RawValue)>> = items.iter().map(|i| inner(i)).collect();
+    let Some(found) = found.filter(|f| f.iter().all(|(n, _)| *n == f[0].0)) else {
+        return Located::Records { items, wrapper };
+    };
+    let mut records = Vec::new();
+    for (_, list) in &found {
+        match serde_json::from_str::<Vec<&RawValue>>(list.get()) {
+            Ok(inner) => records.extend(inner),
+            Err(_) => return Located::Records { items, wrapper },
+        }
+    }
+    wrapper.notes.push(format!("records={at}[].{}[]", found[0].0));
+    Located::Records { items: records, wrapper }
+}
+
+/// The share of a wrapper record, in percent, its inner list must hold.
+const INNER_SHARE: usize = 80;
 
 /// The least size of a string member that makes its object be read as text.
 const TEXT_MEMBER_MIN_BYTES: usize = 4096;

@@ -27,25 +27,32 @@
 //! ```
 
 mod aggregate;
+mod auto;
+mod compact;
 mod context;
 mod describe;
 mod envelope;
+mod facets;
 mod failure;
 mod fit;
 mod input;
 mod logs;
 mod numfmt;
+mod outline;
 mod path;
 mod plan;
 mod records;
 mod report;
 mod shaper;
+mod suggest;
 mod text;
+mod view;
 
 pub use aggregate::{
     Aggregate, AggregateSpec, Aggregator, FieldStats, GroupBy, GroupCounts, MAX_BUCKETS, MAX_DISTINCT, MAX_KEY_BYTES,
     MAX_TOP, NONE_KEY, OTHER_KEY, RecentShare, RecentWindow, Window, WindowError, WindowUnit, round3,
 };
+pub use auto::table_records;
 pub use context::{Continuation, OffsetContinuation, Resume, ShapeContext};
 pub use envelope::{
     Data, Envelope, Next, Omitted, Original, Status, close_delimiter, open_delimiter, render, to_neutral_json,
@@ -56,8 +63,10 @@ pub use logs::{Level, LevelCounts, LevelError, SCAN_BYTES, level_counts, line_le
 pub use numfmt::{bytes as format_bytes, thousands};
 pub use path::{FieldPath, PathError, Segment};
 pub use plan::{
-    DEFAULT_BUDGET_TOKENS, Filter, FilterError, Form, Projection, RenderMode, ShapePlan, SortOrder, SortSpec, TextKeep,
-    TextSpec,
+    AutoSpec, DEFAULT_BUDGET_TOKENS, Filter, FilterError, Form, Projection, RenderMode, ShapePlan, SortOrder, SortSpec,
+    TextKeep, TextSpec,
 };
 pub use report::{ShapeError, ShapeReport, Shaped, Snapshot};
 pub use shaper::{MIN_BUDGET_TOKENS, PlanError, Shaper};
+pub use suggest::{Suggestion, suggest};
+pub use view::{MAX_PATTERN_CHARS, MAX_QUERY_CHARS, ViewError, ViewSpec, WHOLE_MEMBER_BYTES, make_view};

@@ -52,6 +52,8 @@ pub struct ShapePlan {
     pub noun: Option<String>,
     /// For `form: expect_one`: the argument that would narrow several matches to one.
     pub narrow_by: Option<String>,
+    /// What the shaping decides from the data when the plan names no fields.
+    pub auto: AutoSpec,
 }
 
 impl Default for ShapePlan {
@@ -72,6 +74,7 @@ impl Default for ShapePlan {
             text: TextSpec::default(),
             noun: None,
             narrow_by: None,
+            auto: AutoSpec::default(),
         }
     }
 }
@@ -105,13 +108,53 @@ impl ShapePlan {
             render: self.render,
             text: self.text.clone(),
             noun: self.noun.clone(),
+            // Pages look like the first read: a plan that named its fields keeps them.
+            auto: if self.decides_fields() { self.auto } else { AutoSpec::OFF },
         }
+    }
+
+    /// Whether the data decides what records show: the plan names no fields to keep.
+    pub fn decides_fields(&self) -> bool {
+        self.project.is_empty() && self.form == Form::Records
     }
 
     /// The word for records in summaries.
     pub fn noun(&self) -> &str {
         self.noun.as_deref().unwrap_or("records")
     }
+}
+
+/// What the shaping decides from the data when a plan does not say (no `project`). Each
+/// part can be turned off; all are on by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AutoSpec {
+    /// Compact records: leave out links, empty and repeated values and second ids,
+    /// collapse nested objects to the value that names them, cut long text.
+    pub compact: bool,
+    /// Show records that share their fields as a table (field names once, then rows).
+    pub table: bool,
+    /// Count values and find extremes over every record, in the summary.
+    pub facets: bool,
+    /// Give structured text a map (headings, files and hunks, columns, landmarks).
+    pub outline: bool,
+    /// Page into a field too large for one page instead of cutting it.
+    pub enter: bool,
+    /// Show the end of the result in the first read: the last record of a list, the last
+    /// lines of a text.
+    pub tail: bool,
+}
+
+impl Default for AutoSpec {
+    fn default() -> Self {
+        AutoSpec { compact: true, table: true, facets: true, outline: true, enter: true, tail: true }
+    }
+}
+
+impl AutoSpec {
+    /// Everything off: records as they come, text by lines only.
+    pub const OFF: AutoSpec =
+        AutoSpec { compact: false, table: false, facets: false, outline: false, enter: false, tail: false };
 }
 
 /// The kinds of answer a mask can give.

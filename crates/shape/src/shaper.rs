@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use toolshape_redact::{RedactError, RedactionCounts, Redactor};
 
 use crate::aggregate::{Aggregate, Aggregator};
+use crate::auto::AutoView;
 use crate::context::{Resume, ShapeContext};
 use crate::describe::{Describe, kind_name, object_envelope};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, widest_nonce};
@@ -74,11 +75,14 @@ impl Shaper {
         Shaper { plan: self.plan.for_pages(), redactor: Redactor::none() }
     }
 
-    /// The same plan without field caps (for [`Resume::Fields`]).
+    /// The same plan without field caps and without the compact view: full records (for
+    /// [`Resume::Fields`]).
     pub fn without_caps(&self) -> Shaper {
         let mut plan = self.plan.clone();
         plan.field_tokens.clear();
         plan.default_field_tokens = None;
+        plan.auto.compact = false;
+        plan.auto.table = false;
         Shaper { plan, redactor: self.redactor.clone() }
     }
 
@@ -209,6 +213,7 @@ impl Shaper {
                 reason: "reference".into(),
                 chars: None,
                 fields_cut: None,
+                fields: None,
                 original: Original { bytes: bytes_in, records: None, lines: (unit == "lines").then_some(count) },
             }),
             next: stored.then(|| ctx.continuation.next(&Resume::Handle)),
@@ -338,10 +343,25 @@ impl Shaper {
         let total = order.len() as u64;
         let before_filter = items.len() as u64;
         let start = match ctx.resume {
-            Some(Resume::Records { offset }) | Some(Resume::Fields { offset }) => offset.min(total),
+            Some(Resume::Records { offset, .. }) | Some(Resume::Fields { offset }) => offset.min(total),
             _ => 0,
         };
-        let describe = Describe { plan, wrapper, aggregate: aggregate.as_ref(), total, before_filter, start };
+        // Records the first read already showed at the end are not read again.
+        let end = match ctx.resume {
+            Some(Resume::Records { end: Some(end), .. }) => end.clamp(start, total),
+            _ => total,
+        };
+        let auto = AutoView::learn(plan, &self.record_shaper(), &self.redactor, items, &order, ctx.resume.is_none());
+        let describe = Describe {
+            plan,
+            wrapper,
+            aggregate: aggregate.as_ref(),
+            total,
+            before_filter,
+            start,
+            end,
+            auto: auto.as_ref(),
+        };
 
         match plan.form {
             Form::Reference => {
@@ -356,6 +376,7 @@ impl Shaper {
                         reason: "reference".into(),
                         chars: None,
                         fields_cut: None,
+                        fields: None,
                         original: Original { bytes: bytes_in, records: Some(total), lines: None },
                     }),
                     next: (total > 0).then_some(next),
@@ -397,20 +418,28 @@ impl Shaper {
         let ambiguous = plan.form == Form::ExpectOne && total > 1;
         // Several matches for an `expect_one` mask: a few candidates to tell apart, not a
         // page of full records to choose among.
-        let units = if ambiguous { (total - start).min(MAX_CANDIDATES) } else { total - start };
-        let fetch = |pos: u64, counts: &mut RedactionCounts| -> Value {
+        let units = if ambiguous { (total - start).min(MAX_CANDIDATES) } else { end - start };
+        // A first read that cannot hold every record shows the last one too, so the end of
+        // the result is in the first read; pages then stop before it.
+        let tail = (!ambiguous && ctx.resume.is_none() && plan.decides_fields() && plan.auto.tail && total > 2)
+            .then_some(total - 1);
+        let fetch = |pos: u64, counts: &mut RedactionCounts| -> (Value, Vec<String>) {
             let raw = items[order[pos as usize]];
             let mut rec = parse(raw);
             let redact_first = plan.filter.is_some();
             if redact_first {
                 self.record_shaper().redact_all(&mut rec, counts);
             }
-            self.record_shaper().shape(rec, redact_first, counts)
+            let rec = self.record_shaper().shape(rec, redact_first, counts);
+            match &auto {
+                Some(view) => view.unit(rec),
+                None => (rec, Vec::new()),
+            }
         };
-        let build = |kept: &[Value], fields_cut: &BTreeMap<String, u64>| -> Envelope {
-            describe.records_envelope(kept, fields_cut, ambiguous, bytes_in, ctx)
+        let build = |kept: &[Value], last: Option<&Value>, fields_cut: &BTreeMap<String, u64>| -> Envelope {
+            describe.records_envelope(kept, last, fields_cut, ambiguous, bytes_in, ctx)
         };
-        let units = Units { available: units, start, fetch, build };
+        let units = Units { available: units, start, tail, fetch, build };
         let mut shaped = Fit { shaper: self, ctx, bytes_in, units }.run(counts)?;
         if ambiguous {
             shaped.report.records_total = Some(total);
@@ -444,19 +473,19 @@ impl Shaper {
         let members: Vec<(String, Value)> = members.into_iter().collect();
         let total = members.len() as u64;
         let start = match ctx.resume {
-            Some(Resume::Records { offset }) | Some(Resume::Fields { offset }) => offset.min(total),
+            Some(Resume::Records { offset, .. }) | Some(Resume::Fields { offset }) => offset.min(total),
             _ => 0,
         };
-        let fetch = |pos: u64, _: &mut RedactionCounts| -> Value {
+        let fetch = |pos: u64, _: &mut RedactionCounts| -> (Value, Vec<String>) {
             let (k, v) = &members[pos as usize];
             let mut m = Map::new();
             m.insert(k.clone(), v.clone());
-            Value::Object(m)
+            (Value::Object(m), Vec::new())
         };
-        let build = |kept: &[Value], fields_cut: &BTreeMap<String, u64>| -> Envelope {
+        let build = |kept: &[Value], _: Option<&Value>, fields_cut: &BTreeMap<String, u64>| -> Envelope {
             object_envelope(kept, fields_cut, total, start, bytes_in, ctx)
         };
-        let units = Units { available: total - start, start, fetch, build };
+        let units = Units { available: total - start, start, tail: None, fetch, build };
         let mut shaped = Fit { shaper: self, ctx, bytes_in, units }.run(counts)?;
         shaped.report.records_total = None;
         Ok(shaped)

@@ -11,8 +11,13 @@ use crate::context::{Resume, ShapeContext};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, to_neutral_json};
 use crate::logs::level_counts;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
+use crate::outline::outline;
 use crate::plan::{RenderMode, ShapePlan, TextKeep};
 use crate::report::{ShapeError, ShapeReport, Shaped};
+
+/// The share of the budget, in percent, a text's map may take in the summary (as
+/// characters, at about four per token).
+const OUTLINE_BUDGET_PERCENT: usize = 20;
 
 /// Shape `text` (already redacted) under `plan`.
 pub(crate) fn shape_text(
@@ -76,8 +81,12 @@ struct TextPage<'a, 'c> {
     first_line: u64,
     /// The level count phrase of a log, on a first read only.
     levels: Option<String>,
+    /// The map of structured text, on a first read only.
+    map: Option<String>,
     /// Whether the page shows a tail as well as a head.
     head_tail: bool,
+    /// The text is JSON nested deeper than the parser reads, on a first read only.
+    too_deep: bool,
 }
 
 impl<'a, 'c> TextPage<'a, 'c> {
@@ -97,6 +106,11 @@ impl<'a, 'c> TextPage<'a, 'c> {
         } else {
             None
         };
+        // The map describes the whole text once, like the level counts.
+        let map = (plan.auto.outline && plan.decides_fields() && ctx.resume.is_none())
+            .then(|| outline(text, plan.budget_tokens * 4 * OUTLINE_BUDGET_PERCENT / 100))
+            .flatten();
+        let tail = plan.text.keep == TextKeep::HeadTail || (plan.auto.tail && plan.decides_fields());
         TextPage {
             plan,
             text,
@@ -108,7 +122,9 @@ impl<'a, 'c> TextPage<'a, 'c> {
             total_lines: count_lines(text),
             first_line,
             levels,
-            head_tail: plan.text.keep == TextKeep::HeadTail && ctx.resume.is_none(),
+            map,
+            head_tail: tail && ctx.resume.is_none(),
+            too_deep: ctx.resume.is_none() && nested_too_deep(text),
         }
     }
 
@@ -123,7 +139,8 @@ impl<'a, 'c> TextPage<'a, 'c> {
         let whole = begin == 0 && kept_end >= tail_start && tail_start >= end && end == text.len();
         let shown_lines = count_lines(&text[begin..kept_end]);
         let mut summary = if whole {
-            format!("{} lines ({})", thousands(self.total_lines), fmt_bytes(self.bytes_in))
+            let noun = if self.total_lines == 1 { "line" } else { "lines" };
+            format!("{} {noun} ({})", thousands(self.total_lines), fmt_bytes(self.bytes_in))
         } else if shown_lines == 0 {
             format!("no lines shown of {} ({})", thousands(self.total_lines), fmt_bytes(self.bytes_in))
         } else {
@@ -152,8 +169,16 @@ impl<'a, 'c> TextPage<'a, 'c> {
         if let Some(l) = &self.levels {
             summary.push_str(&format!("; log levels: {l}"));
         }
+        // A map helps find what a read leaves out; a read of the whole text needs none.
+        if let Some(m) = self.map.as_ref().filter(|_| kept_end < tail_start.min(end) || begin > 0) {
+            summary.push_str("; ");
+            summary.push_str(m);
+        }
         if self.lossy {
             summary.push_str("; invalid UTF-8 replaced with U+FFFD");
+        }
+        if self.too_deep {
+            summary.push_str("; JSON nested deeper than 128 levels, shown as text");
         }
         if kept_end < tail_start.min(end) {
             summary.push_str("; more with next");
@@ -198,6 +223,7 @@ impl<'a, 'c> TextPage<'a, 'c> {
                 reason: "budget".into(),
                 chars: Some(count_chars(left_bytes)),
                 fields_cut: None,
+                fields: None,
                 original: Original { bytes: self.bytes_in, records: None, lines: Some(self.total_lines) },
             }),
             next: remaining.then(|| self.ctx.continuation.next(&Resume::Text { offset: kept_end as u64, end: stop })),
@@ -328,4 +354,19 @@ pub(crate) fn count_lines(s: &str) -> u64 {
 /// Characters in `s`, counted from bytes that start a character.
 fn count_chars(s: &str) -> u64 {
     s.as_bytes().iter().filter(|b| (**b as i8) >= -0x40).count() as u64
+}
+
+/// Whether `text` is JSON that the parser stops reading only because it nests deeper than
+/// its limit (128 levels). The parser gives up at that depth, so this costs at most the
+/// bytes up to it, not the whole text.
+fn nested_too_deep(text: &str) -> bool {
+    let t = text.trim_start();
+    if !t.starts_with(['{', '[']) {
+        return false;
+    }
+    // `Value` counts depth (skipping does not): it stops at the limit, near the start.
+    match serde_json::from_str::<serde_json::Value>(t) {
+        Err(e) => e.to_string().starts_with("recursion limit exceeded"),
+        Ok(_) => false,
+    }
 }

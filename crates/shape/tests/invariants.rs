@@ -9,8 +9,8 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use toolshape_redact::RedactSpec;
 use toolshape_shape::{
-    Data, Envelope, OffsetContinuation, RenderMode, Resume, ShapeContext, ShapeError, ShapePlan, Shaped, Shaper,
-    SortOrder, SortSpec, Status, TextKeep,
+    AutoSpec, Data, Envelope, OffsetContinuation, RenderMode, Resume, ShapeContext, ShapeError, ShapePlan, Shaped,
+    Shaper, SortOrder, SortSpec, Status, TextKeep,
 };
 use toolshape_tokens::Tokenizer;
 
@@ -83,7 +83,7 @@ fn resume_from(e: &Envelope) -> Option<Resume> {
     if a.get("full_fields").is_some() {
         return None;
     }
-    Some(Resume::Records { offset })
+    Some(Resume::Records { offset, end: None })
 }
 
 fn arb_string() -> impl Strategy<Value = String> {
@@ -204,7 +204,8 @@ proptest! {
     /// 1, 2, 3: records are kept whole, as a prefix, with counts that add up.
     #[test]
     fn records_are_a_counted_prefix(records in arb_records(), budget in 150usize..3000) {
-        let plan = ShapePlan { budget_tokens: budget, redact: no_redaction(), ..ShapePlan::default() };
+        // Records as they come: the compact view has its own properties (tests/auto.rs).
+        let plan = ShapePlan { budget_tokens: budget, redact: no_redaction(), auto: AutoSpec::OFF, ..ShapePlan::default() };
         let shaper = Shaper::new(plan).unwrap();
         let input = serde_json::to_vec(&records).unwrap();
         let s = shape_with(&shaper, &input, None).unwrap();
@@ -409,8 +410,12 @@ fn following_next_always_terminates_on_an_oversized_field() {
         assert!(seen.insert(serde_json::to_string(&next.arguments).unwrap()), "the same next twice: {}", s.text);
         let a = &next.arguments;
         let offset = a["offset"].as_u64().unwrap();
-        resume =
-            Some(if a.get("full_fields").is_some() { Resume::Fields { offset } } else { Resume::Records { offset } });
+        let end = a.get("end").and_then(serde_json::Value::as_u64);
+        resume = Some(if a.get("full_fields").is_some() {
+            Resume::Fields { offset }
+        } else {
+            Resume::Records { offset, end }
+        });
     }
     panic!("next never ended");
 }

@@ -36,7 +36,7 @@ fn kind(shaped: &Shaped) -> Kind {
     match &shaped.envelope.data {
         Data::Text(_) => Kind::Text,
         Data::Value(Value::Object(_)) => Kind::Object,
-        Data::Records(_) => Kind::Records,
+        Data::Records(_) | Data::Table { .. } => Kind::Records,
         Data::Value(_) | Data::Null => Kind::OtherValue,
     }
 }

@@ -18,6 +18,7 @@ mod search;
 mod serve;
 mod shape;
 mod spans;
+mod suggest;
 mod tokens;
 mod tools;
 mod uninstall;
@@ -112,6 +113,8 @@ enum Command {
     Install(install::InstallArgs),
     /// Put back a client's config as it was before `install`, byte for byte.
     Uninstall(uninstall::UninstallArgs),
+    /// Write a mask's `result:` block (fields, caps, sort, counts) from a saved result.
+    Suggest(suggest::SuggestArgs),
 }
 
 pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
@@ -131,6 +134,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
         Command::Init(args) => init::run(args),
         Command::Install(args) => install::run(args),
         Command::Uninstall(args) => uninstall::run(args),
+        Command::Suggest(args) => suggest::run(args),
     }
 }
 

@@ -56,7 +56,7 @@ pub(crate) struct ShapeArgs {
     /// Resume text at byte N (from a previous `next`).
     #[arg(long, allow_negative_numbers = true, value_parser = parse_position)]
     byte: Option<u64>,
-    /// Stop text at byte N (from a previous `next`).
+    /// Stop at byte N of a text, or before record N (from a previous `next`).
     #[arg(long, allow_negative_numbers = true, value_parser = parse_position)]
     end: Option<u64>,
     /// Show the records from `--offset` without field caps.
@@ -139,7 +139,7 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
             return Err(Failure::usage(anyhow!("give --offset (records) or --byte (text), not both")));
         }
         (Some(offset), None) if args.full_fields => Some(Resume::Fields { offset }),
-        (Some(offset), None) => Some(Resume::Records { offset }),
+        (Some(offset), None) => Some(Resume::Records { offset, end: args.end }),
         (None, Some(offset)) => Some(Resume::Text { offset, end: args.end }),
         (None, None) => None,
     };

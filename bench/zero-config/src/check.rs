@@ -1,0 +1,245 @@
+//! How a read counts as answering a question.
+//!
+//! What the model read (one rendered envelope) is cut into units: each record of `data`,
+//! each row of a table, each line of text, each part of a JSON object no larger than
+//! [`UNIT_CHARS`] (written with the keys that lead to it), and each clause of the summary
+//! (split at `;` and at top-level `,`). Numbers lose their thousands separators. Then:
+//!
+//! - `Together`: one unit holds every string, each as a whole token (not inside a longer
+//!   word or number);
+//! - `Count`: one unit states the count right next to its label (`bug 31`, `"bug":31`,
+//!   `bug: 31`, `31 bugs`);
+//! - `Extreme`: one unit names the holder after a word for the direction (`max`,
+//!   `largest`, `highest`, `most`, `top`; `min`, `smallest`, `lowest`, `least`) within 80
+//!   characters;
+//! - and a count or an extreme is also answered by a read that shows every record with the
+//!   field the question is about, since the model can then work it out itself.
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::question::{Check, Question};
+
+/// The largest part of a JSON object judged as one unit.
+pub(crate) const UNIT_CHARS: usize = 2000;
+
+/// One rendered read, taken apart.
+pub(crate) struct Read {
+    /// The envelope (the JSON between the delimiters), when it parses.
+    pub(crate) envelope: Option<Value>,
+    pub(crate) units: Vec<String>,
+    /// Whether the read shows every record of the result (nothing left for `next`).
+    pub(crate) complete_records: bool,
+    /// The data as text, for the complete-records rule.
+    pub(crate) data_text: String,
+}
+
+impl Read {
+    pub(crate) fn new(rendered: &str) -> Read {
+        let inner =
+            rendered.split_once('\n').map_or("", |(_, rest)| rest.rsplit_once('\n').map_or(rest, |(body, _)| body));
+        let envelope: Option<Value> = serde_json::from_str(inner).ok();
+        let mut units = Vec::new();
+        let mut complete_records = false;
+        let mut data_text = String::new();
+        if let Some(env) = &envelope {
+            if let Some(summary) = env.get("summary").and_then(Value::as_str) {
+                units.extend(clauses(&plain_numbers(summary)));
+            }
+            let data = env.get("data").unwrap_or(&Value::Null);
+            data_text = data.to_string();
+            let mut rows = 0usize;
+            match data {
+                Value::String(t) => units.extend(t.lines().map(str::to_owned)),
+                Value::Array(items) => {
+                    rows = items.len();
+                    units.extend(items.iter().map(Value::to_string));
+                }
+                Value::Object(m) if m.contains_key("columns") && m.contains_key("rows") => {
+                    let rows_v = m.get("rows").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+                    rows = rows_v.len();
+                    units.extend(rows_v.iter().map(Value::to_string));
+                    for (k, v) in m {
+                        if k != "rows" && k != "columns" {
+                            object_units("", k, v, &mut units);
+                        }
+                    }
+                }
+                Value::Object(m) => {
+                    for (k, v) in m {
+                        object_units("", k, v, &mut units);
+                    }
+                }
+                _ => {}
+            }
+            let omitted = env.get("omitted").unwrap_or(&Value::Null);
+            let total = omitted.pointer("/original/records").and_then(Value::as_u64);
+            let records_left = omitted.get("unit").and_then(Value::as_str) == Some("records")
+                && omitted.get("count").and_then(Value::as_u64).unwrap_or(0) > 0;
+            complete_records = rows > 0 && !records_left && total.is_none_or(|t| t == rows as u64);
+        }
+        let units = units.iter().map(|u| plain_numbers(u)).collect();
+        Read { envelope, units, complete_records, data_text }
+    }
+
+    /// Whether this read answers `q`.
+    pub(crate) fn answers(&self, q: &Question) -> bool {
+        let stated = match &q.check {
+            Check::Together(must) => {
+                let pats: Vec<Regex> = must.iter().map(|m| token(&plain_numbers(m))).collect();
+                self.units.iter().any(|u| pats.iter().all(|p| p.is_match(u)))
+            }
+            Check::Count { labels, value } => {
+                let v = regex::escape(&plain_numbers(value));
+                labels.iter().any(|label| {
+                    let l = regex::escape(label);
+                    let re = Regex::new(&format!(
+                        r#"(?i)(^|[^\w]){l}s?["']?\s*[:=]?\s*\(?{v}([^\w.]|$)|(^|[^\w.]){v}\s+{l}s?([^\w]|$)"#
+                    ))
+                    .ok();
+                    re.is_some_and(|re| self.units.iter().any(|u| re.is_match(u)))
+                })
+            }
+            Check::Extreme { id, max } => {
+                let words = if *max {
+                    "max|maximum|largest|highest|most|top|peak|latest|slowest"
+                } else {
+                    "min|minimum|smallest|lowest|least|fewest|earliest"
+                };
+                let id = regex::escape(&plain_numbers(id));
+                Regex::new(&format!(r"(?i)\b({words})\b.{{0,80}}?(^|[^\w]){id}([^\w]|$)"))
+                    .ok()
+                    .is_some_and(|re| self.units.iter().any(|u| re.is_match(u)))
+            }
+        };
+        let worked_out = matches!(q.check, Check::Count { .. } | Check::Extreme { .. })
+            && self.complete_records
+            && q.field
+                .as_ref()
+                .is_some_and(|f| self.data_text.contains(&format!("\"{f}\"")) || self.data_text.contains(f.as_str()));
+        stated || worked_out
+    }
+}
+
+/// A pattern matching `s` as a whole token: not preceded or followed by a word character
+/// where `s` itself starts or ends with one.
+fn token(s: &str) -> Regex {
+    let starts = s.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let ends = s.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let pat = format!(
+        "{}{}{}",
+        if starts { r"(^|[^\w])" } else { "" },
+        regex::escape(s),
+        if ends { r"([^\w]|$)" } else { "" }
+    );
+    Regex::new(&pat).unwrap_or_else(|_| Regex::new("$^").expect("a valid pattern"))
+}
+
+/// `1,234,567` as `1234567`.
+fn plain_numbers(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    for (i, c) in s.char_indices() {
+        if c == ','
+            && i > 0
+            && b[i - 1].is_ascii_digit()
+            && b.len() >= i + 4
+            && b[i + 1..i + 4].iter().all(u8::is_ascii_digit)
+            && b.get(i + 4).is_none_or(|n| !n.is_ascii_digit())
+        {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The clauses of a summary: split at `;` and at `,` outside brackets and quotes.
+fn clauses(summary: &str) -> Vec<String> {
+    let mut out = vec![summary.to_owned()];
+    let mut depth = 0i32;
+    let mut quoted = false;
+    let mut cur = String::new();
+    for c in summary.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '(' | '[' | '{' if !quoted => depth += 1,
+            ')' | ']' | '}' if !quoted => depth -= 1,
+            _ => {}
+        }
+        if (c == ';' || (c == ',' && depth <= 0)) && !quoted {
+            out.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(c);
+        }
+    }
+    out.push(cur);
+    // The whole summary is a unit only for the count and extreme rules; for `Together`
+    // it would join unrelated clauses, so it is kept out when it has several.
+    if out.len() > 2 {
+        out.remove(0);
+    }
+    out.into_iter().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect()
+}
+
+/// Units of a JSON object member: itself when small, else its members (or elements),
+/// each written after the keys that lead to it.
+fn object_units(prefix: &str, key: &str, v: &Value, out: &mut Vec<String>) {
+    let path = if prefix.is_empty() { key.to_owned() } else { format!("{prefix}/{key}") };
+    let text = v.to_string();
+    if text.len() <= UNIT_CHARS {
+        out.push(format!("{path}: {text}"));
+        return;
+    }
+    match v {
+        Value::Object(m) => m.iter().for_each(|(k, v)| object_units(&path, k, v, out)),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, v)| object_units(&path, &i.to_string(), v, out)),
+        _ => out.push(format!("{path}: {text}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::question::Kind;
+
+    fn q(check: Check) -> Question {
+        Question { kind: Kind::Aggregate, text: String::new(), needle: None, check, field: None }
+    }
+
+    fn read(summary: &str, data: Value) -> Read {
+        let env = serde_json::json!({"status": "ok", "summary": summary, "data": data, "omitted": null, "next": null});
+        Read::new(&format!("<<<x>>>\n{env}\n<<<end x>>>"))
+    }
+
+    #[test]
+    fn counts_must_sit_next_to_their_label() {
+        let r = read("100 issues; labels: bug 31, ui 12", Value::Null);
+        assert!(r.answers(&q(Check::Count { labels: vec!["bug".into()], value: "31".into() })));
+        assert!(!r.answers(&q(Check::Count { labels: vec!["bug".into()], value: "12".into() })));
+        let r = read("", serde_json::json!([{"labels": ["bug"], "comments": 31}]));
+        assert!(
+            !r.answers(&q(Check::Count { labels: vec!["bug".into()], value: "31".into() })),
+            "a record is not a count"
+        );
+        assert!(
+            read("1,412 records", Value::Null)
+                .answers(&q(Check::Count { labels: vec!["records".into()], value: "1412".into() }))
+        );
+    }
+
+    #[test]
+    fn together_needs_one_unit_and_whole_tokens() {
+        let r = read("", serde_json::json!([{"number": 1347, "user": "ada"}, {"number": 13, "user": "bo"}]));
+        assert!(r.answers(&q(Check::Together(vec!["1347".into(), "ada".into()]))));
+        assert!(!r.answers(&q(Check::Together(vec!["1347".into(), "bo".into()]))));
+        assert!(!r.answers(&q(Check::Together(vec!["134".into()]))));
+    }
+
+    #[test]
+    fn extremes_follow_their_word() {
+        let r = read("amount: min 500 (ch_1), max 99,500 (ch_9)", Value::Null);
+        assert!(r.answers(&q(Check::Extreme { id: "ch_9".into(), max: true })));
+        assert!(!r.answers(&q(Check::Extreme { id: "ch_1".into(), max: true })));
+    }
+}

@@ -1,0 +1,118 @@
+//! The zero-config evaluation: real API result shapes at their real page sizes, questions
+//! with answers computed from the raw data, and a reader that reads as a model without a
+//! mask would (see `runner.rs`), under the default shaping and variants of it.
+//!
+//! ```text
+//! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
+//!                                      [--split dev|held|all] [--detail] [--questions] [--show SHAPE]
+//! ```
+//!
+//! Prints a markdown report: per variant and half of the catalog, the share of questions
+//! answered within three reads and in the first, per kind, with tokens read per answer.
+
+mod check;
+mod question;
+mod questions;
+mod report;
+mod runner;
+mod variants;
+
+use anyhow::{Result, bail};
+use clap::Parser;
+use toolshape_fixtures::apis::{CATALOG, Split};
+
+use crate::report::Row;
+use crate::runner::Reader;
+
+/// The seed every shape is generated with.
+const SEED: u64 = 1;
+
+#[derive(Parser)]
+#[command(about = "Answers found without a mask, over real API result shapes")]
+struct Args {
+    /// The token budget of every read.
+    #[arg(long, default_value_t = toolshape_shape::DEFAULT_BUDGET_TOKENS)]
+    budget: usize,
+    /// Variants to compare (comma-separated, or `all`).
+    #[arg(long, default_value = "before,default")]
+    variants: String,
+    /// Which half of the catalog: `dev`, `held` or `all`.
+    #[arg(long, default_value = "all")]
+    split: String,
+    /// Add a row per question.
+    #[arg(long)]
+    detail: bool,
+    /// Print the questions and their answers, and stop.
+    #[arg(long)]
+    questions: bool,
+    /// Print the first read of this shape under the first variant, and stop.
+    #[arg(long)]
+    show: Option<String>,
+    /// Print every read of the questions this shape's reader leaves unanswered.
+    #[arg(long)]
+    trace: Option<String>,
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    let variants = variants::pick(&args.variants);
+    if variants.is_empty() {
+        bail!("no such variant: {} (known: {}, or all)", args.variants, variants::names().join(", "));
+    }
+    let split = match args.split.as_str() {
+        "dev" => Some(Split::Dev),
+        "held" => Some(Split::Held),
+        "all" => None,
+        other => bail!("--split is dev, held or all, not {other}"),
+    };
+    if let Some(name) = &args.show {
+        let Some(shape) = toolshape_fixtures::apis::by_name(name) else { bail!("no shape called {name}") };
+        return emit(&Reader::new((variants[0].plan)(args.budget), shape.generate(SEED).bytes()).first_text());
+    }
+    let mut rows = Vec::new();
+    let mut listed = String::new();
+    for shape in CATALOG.iter().filter(|s| split.is_none_or(|want| s.split == want)) {
+        let result = shape.generate(SEED);
+        let payload = result.bytes();
+        let qs = questions::questions(shape, &result);
+        if args.questions {
+            for q in &qs {
+                listed.push_str(&format!("{} | {} | {} | {:?}\n", shape.name, q.kind.name(), q.text, q.check));
+            }
+            continue;
+        }
+        for v in &variants {
+            let mut reader = Reader::new((v.plan)(args.budget), payload.clone());
+            reader.shallow_views = v.shallow_views;
+            for smart in [true, false] {
+                for q in &qs {
+                    let outcome = reader.ask(q, smart);
+                    if smart && outcome.answered_at.is_none() && args.trace.as_deref() == Some(shape.name) {
+                        listed.push_str(&format!("=== {} {:?}\n", q.text, q.check));
+                        for c in &outcome.calls {
+                            listed.push_str(&format!("--- {} ({} tokens)\n{}\n", c.what, c.tokens, c.text));
+                        }
+                    }
+                    rows.push(Row::new(shape, v.name, smart, q, &outcome, payload.len()));
+                }
+            }
+        }
+    }
+    if args.questions || args.trace.is_some() {
+        return emit(&listed);
+    }
+    emit(&format!(
+        "Budget {} tokens per read; seed {SEED}.\n\n{}",
+        args.budget,
+        report::render(&rows, &variants, args.detail)
+    ))
+}
+
+/// Write `text` to standard output.
+fn emit(text: &str) -> Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,321 @@
+//! The questions asked of each shape of the catalog, written from its raw result with the
+//! builders of [`question`](crate::question): which records and fields a question is
+//! about is said here per shape (as a user of that API would ask), the answers are
+//! computed from the data.
+//!
+//! Lists of records get, where the fields allow: the first and last record (head, tail),
+//! two lookups (60% and 90% down the list, by a key that names one record), a count of a
+//! field's second most frequent value, and the holder of a field's largest value. Texts
+//! and documents get questions about their lines, sections, files or entries.
+
+use serde_json::Value;
+use toolshape_fixtures::apis::{ApiShape, Generated};
+
+use crate::question::{Check, Kind, Question, Records, text, value};
+
+/// Where a list's records are and which fields its questions are about (dotted paths).
+struct Spec {
+    records: &'static str,
+    key: &'static str,
+    field: &'static str,
+    category: Option<&'static str>,
+    number: Option<&'static str>,
+}
+
+fn spec(name: &str) -> Option<Spec> {
+    let s = |records, key, field, category, number| Some(Spec { records, key, field, category, number });
+    match name {
+        "github_issues" => s("", "number", "title", Some("state"), Some("comments")),
+        "slack_history" => s("messages", "ts", "text", Some("user"), None),
+        "aws_ec2" => s(
+            "Reservations",
+            "Instances[0].InstanceId",
+            "Instances[0].InstanceType",
+            Some("Instances[0].State.Name"),
+            None,
+        ),
+        "hubspot_contacts" => s("results", "id", "properties.company", Some("properties.lifecyclestage"), None),
+        "sql_rows" => s("", "order_id", "sku", Some("status"), Some("total")),
+        "linear_issues" => s("data.issues.nodes", "identifier", "title", Some("state.name"), None),
+        "prometheus_range" => s("data.result", "metric.pod", "metric.instance", Some("metric.container"), None),
+        "zendesk_tickets" => s("tickets", "id", "subject", Some("status"), None),
+        "jira_search" => {
+            s("issues", "key", "fields.summary", Some("fields.status.name"), Some("fields.watches.watchCount"))
+        }
+        "k8s_pods" => s("items", "metadata.name", "spec.nodeName", Some("status.phase"), None),
+        "stripe_charges" => s("data", "id", "description", Some("status"), Some("amount")),
+        "web_search" => s("web.results", "url", "title", Some("profile.name"), None),
+        "calendar_events" => s("items", "id", "summary", Some("location"), None),
+        "sentry_issues" => s("", "shortId", "title", Some("level"), Some("userCount")),
+        "notion_query" => s(
+            "results",
+            "id",
+            "properties.Task name.title[0].plain_text",
+            Some("properties.Status.status.name"),
+            Some("properties.Estimate.number"),
+        ),
+        "elasticsearch_hits" => s(
+            "hits.hits",
+            "_id",
+            "_source.url.path",
+            Some("_source.http.response.status_code"),
+            Some("_source.http.response.bytes"),
+        ),
+        _ => None,
+    }
+}
+
+fn list_questions(spec: &Spec, root: &Value) -> Vec<Question> {
+    let Some(list) = value(root, spec.records).and_then(Value::as_array) else { return Vec::new() };
+    let r = Records { list };
+    let (key, field) = (spec.key, spec.field);
+    let mut out = vec![
+        r.head(&format!("What is the {field} of the first record?"), field),
+        r.tail(&format!("What is the {field} of the last record?"), field),
+        r.lookup(&format!("What is the {field} of the record with {key} {{key}}?"), 0.6, key, field),
+        r.lookup(&format!("What is the {field} of the record with {key} {{key}}?"), 0.9, key, field),
+    ];
+    if let Some(c) = spec.category {
+        out.push(r.count(&format!("How many records have {c} {{value}}?"), c, None));
+    }
+    if let Some(n) = spec.number {
+        out.push(r.extreme(&format!("Which record has the largest {n}?"), n, key, true));
+    }
+    out.into_iter().flatten().collect()
+}
+
+fn together(kind: Kind, text: String, needle: Option<&str>, must: &[&str]) -> Question {
+    Question {
+        kind,
+        text,
+        needle: needle.map(str::to_owned),
+        check: Check::Together(must.iter().map(|s| (*s).to_owned()).collect()),
+        field: None,
+    }
+}
+
+fn count(text: &str, labels: &[&str], n: usize) -> Question {
+    Question {
+        kind: Kind::Aggregate,
+        text: text.to_owned(),
+        needle: None,
+        check: Check::Count { labels: labels.iter().map(|s| (*s).to_owned()).collect(), value: n.to_string() },
+        field: None,
+    }
+}
+
+/// Non-empty lines, without trailing blanks.
+fn lines(t: &str) -> Vec<&str> {
+    t.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect()
+}
+
+fn text_questions(name: &str, t: &str) -> Vec<Question> {
+    let ls = lines(t);
+    // A closing code fence says nothing; the last line with words does.
+    let last = ls.iter().rev().find(|l| l.chars().any(char::is_alphanumeric));
+    let (Some(first), Some(last)) = (ls.first(), last) else { return Vec::new() };
+    let mut out = vec![
+        together(Kind::Head, "What does the first line say?".into(), None, &[first.trim()]),
+        together(Kind::Tail, "What does the last line say?".into(), None, &[last.trim()]),
+    ];
+    let at = |n: usize, f: f64| ((n as f64 * f) as usize).min(n.saturating_sub(1));
+    match name {
+        "app_log" => {
+            for level in ["ERROR", "WARN"] {
+                let n = ls.iter().filter(|l| l.split_whitespace().nth(1) == Some(level)).count();
+                out.push(count(&format!("How many {level} lines?"), &[level], n));
+            }
+            for f in [0.6, 0.9] {
+                let line = ls[at(ls.len(), f)..].iter().find(|l| l.contains(" req=")).copied().unwrap_or("");
+                let req = line.split(" req=").nth(1).and_then(|r| r.split(' ').next()).unwrap_or("");
+                if !req.is_empty() {
+                    out.push(together(
+                        Kind::Lookup,
+                        format!("What happened in request {req}?"),
+                        Some(req),
+                        &[line.trim()],
+                    ));
+                }
+            }
+        }
+        "git_diff" => {
+            let files: Vec<&str> =
+                ls.iter().filter_map(|l| l.strip_prefix("diff --git a/")).filter_map(|l| l.split(' ').next()).collect();
+            out.push(count("How many files does the diff change?", &["files", "file"], files.len()));
+            for f in [0.6, 0.9] {
+                let file = files[at(files.len(), f)];
+                let hunk = t.split(&format!("+++ b/{file}\n")).nth(1).and_then(|r| r.lines().next()).unwrap_or("");
+                // The hunk's header line (its ranges and function), as the text holds it.
+                out.push(together(
+                    Kind::Lookup,
+                    format!("Which lines does the first hunk of {file} change?"),
+                    Some(file),
+                    &[hunk.trim()],
+                ));
+            }
+        }
+        "csv_table" => {
+            let rows: Vec<Vec<&str>> = ls.iter().skip(1).map(|l| l.split(',').collect()).collect();
+            let n = rows.iter().filter(|r| r.get(2) == Some(&"enterprise")).count();
+            out.push(count("How many accounts are on the enterprise plan?", &["enterprise"], n));
+            if let Some(top) = rows.iter().max_by_key(|r| r.get(4).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)) {
+                out.push(Question {
+                    kind: Kind::Aggregate,
+                    text: "Which account pays the largest mrr_usd?".into(),
+                    needle: None,
+                    check: Check::Extreme { id: top[0].to_owned(), max: true },
+                    field: Some("mrr_usd".into()),
+                });
+            }
+            for f in [0.6, 0.9] {
+                let r = &rows[at(rows.len(), f)];
+                out.push(together(
+                    Kind::Lookup,
+                    format!("Which company is account {}?", r[0]),
+                    Some(r[0]),
+                    &[r[0], r[1].trim_matches('"')],
+                ));
+            }
+        }
+        "markdown_doc" => {
+            let heads: Vec<&str> = ls.iter().filter_map(|l| l.strip_prefix("## ")).collect();
+            out.push(count(
+                "How many sections does the guide have?",
+                &["sections", "section", "headings"],
+                heads.len(),
+            ));
+            for f in [0.6, 0.9] {
+                let h = heads[at(heads.len(), f)];
+                let i = ls.iter().position(|l| l.strip_prefix("## ") == Some(h)).unwrap_or(0);
+                let body = ls.get(i + 1).map_or("", |l| l.trim());
+                let body: String = body.chars().take(40).collect();
+                let body = body.rsplit_once(' ').map_or(body.as_str(), |(a, _)| a).to_owned();
+                out.push(together(
+                    Kind::Lookup,
+                    format!("What does the section \"{h}\" start with?"),
+                    Some(h),
+                    &[&body],
+                ));
+            }
+        }
+        "a11y_snapshot" => {
+            let links = ls.iter().filter(|l| l.trim_start().starts_with("- link \"")).count();
+            out.push(count("How many links are on the page?", &["link", "links"], links));
+            let named: Vec<&str> = ls.iter().filter(|l| l.trim_start().starts_with("- button \"")).copied().collect();
+            for f in [0.6, 0.9] {
+                let line = named[at(named.len(), f)];
+                let name = line.split('"').nth(1).unwrap_or("");
+                let r = line.split("[ref=").nth(1).and_then(|r| r.split(']').next()).unwrap_or("");
+                out.push(together(
+                    Kind::Lookup,
+                    format!("What is the ref of the button \"{name}\"?"),
+                    Some(name),
+                    &[name, r],
+                ));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn object_questions(name: &str, v: &Value) -> Vec<Question> {
+    let s = |p: &str| value(v, p).map(text).unwrap_or_default();
+    let mut out = Vec::new();
+    match name {
+        "envoy_config_dump" => {
+            let clusters =
+                value(v, "configs[1].dynamic_active_clusters").and_then(Value::as_array).cloned().unwrap_or_default();
+            out.push(count(
+                "How many dynamic clusters are there?",
+                &["dynamic_active_clusters", "items"],
+                clusters.len(),
+            ));
+            let r = Records { list: &clusters };
+            out.extend(r.lookup("What is the lb_policy of cluster {key}?", 0.6, "cluster.name", "cluster.lb_policy"));
+            out.extend(r.lookup("What is the lb_policy of cluster {key}?", 0.9, "cluster.name", "cluster.lb_policy"));
+            let node = s("configs[0].bootstrap.node.id");
+            out.push(together(Kind::Head, "What is the node id?".into(), None, &[&node]));
+            let routes =
+                value(v, "configs[3].dynamic_route_configs").and_then(Value::as_array).cloned().unwrap_or_default();
+            out.extend(
+                Records { list: &routes }.tail("What is the name of the last route config?", "route_config.name"),
+            );
+        }
+        "openapi_spec" => {
+            let paths = value(v, "paths").and_then(Value::as_object).cloned().unwrap_or_default();
+            out.push(count("How many paths does the API have?", &["paths", "keys", "members"], paths.len()));
+            out.push(together(Kind::Head, "What is the API's title?".into(), None, &[&s("info.title")]));
+            let keys: Vec<&String> = paths.keys().collect();
+            for f in [0.6, 0.9] {
+                let p = keys[((keys.len() as f64 * f) as usize).min(keys.len() - 1)];
+                let op =
+                    paths[p].as_object().and_then(|m| m.values().next()).and_then(|o| o.get("operationId")).map(text);
+                out.push(together(
+                    Kind::Lookup,
+                    format!("What is the operationId of {p}?"),
+                    Some(p),
+                    &[&op.unwrap_or_default()],
+                ));
+            }
+            if let Some(last) =
+                value(v, "components.securitySchemes").and_then(Value::as_object).and_then(|m| m.keys().next_back())
+            {
+                out.push(together(Kind::Tail, "What is the last security scheme?".into(), None, &[last]));
+            }
+        }
+        "weather_forecast" => {
+            let col = |p: &str| value(v, p).and_then(Value::as_array).cloned().unwrap_or_default();
+            let (days, maxes) = (col("daily.time"), col("daily.temperature_2m_max"));
+            let warmest = maxes
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1.as_f64().unwrap_or(0.0).total_cmp(&b.1.as_f64().unwrap_or(0.0)));
+            if let Some((i, m)) = warmest {
+                out.push(together(
+                    Kind::Aggregate,
+                    "Which day is warmest, and how warm?".into(),
+                    None,
+                    &[&text(m), &text(&days[i])],
+                ));
+            }
+            let (times, temps) = (col("hourly.time"), col("hourly.temperature_2m"));
+            if !times.is_empty() {
+                let i = times.len() * 3 / 5;
+                out.push(together(Kind::Head, "What is the first hourly time?".into(), None, &[&text(&times[0])]));
+                out.push(together(
+                    Kind::Tail,
+                    "What is the last hourly temperature?".into(),
+                    None,
+                    &[&text(&temps[temps.len() - 1])],
+                ));
+                out.push(together(
+                    Kind::Lookup,
+                    format!("Which hour is at position {i}?"),
+                    Some(&text(&times[i])),
+                    &[&text(&times[i])],
+                ));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Every question about one shape's result.
+pub(crate) fn questions(shape: &ApiShape, result: &Generated) -> Vec<Question> {
+    let qs = match result {
+        Generated::Text(t) => text_questions(shape.name, t),
+        Generated::Json(v) => match spec(shape.name) {
+            Some(spec) => list_questions(&spec, v),
+            None => object_questions(shape.name, v),
+        },
+    };
+    qs.into_iter()
+        .filter(|q| match &q.check {
+            Check::Together(must) => must.iter().all(|s| !s.is_empty()),
+            Check::Count { labels, .. } => !labels.is_empty(),
+            Check::Extreme { id, .. } => !id.is_empty(),
+        })
+        .collect()
+}

@@ -1,0 +1,182 @@
+//! The view of records a plan gets when it names no fields: compact records (see
+//! [`compact`](crate::compact)), shown as a table when they share their fields, with facets
+//! of every record in the summary (see [`facets`](crate::facets)).
+//!
+//! Everything here is decided from the records: a sample of the first records teaches the
+//! compact view, every record is read once for facets (on a first read only; pages do not
+//! repeat them), and the same sample gives the same view on every page, since pages are
+//! read from the stored records in the same order.
+
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use toolshape_redact::{RedactionCounts, Redactor};
+
+use crate::compact::{Compactor, SAMPLE_BYTES, SAMPLE_RECORDS};
+use crate::envelope::Data;
+use crate::facets::Facets;
+use crate::records::{RecordShaper, parse};
+
+/// Tables are used when at least this share of the cells of the sample hold a value.
+const TABLE_FILL_PERCENT: usize = 60;
+/// The share of the budget, in percent, the values every record shares may take in the
+/// summary (as characters, at about four per token).
+const CONSTANTS_BUDGET_PERCENT: usize = 5;
+/// The share of the budget, in percent, facets may take in the summary (as characters,
+/// at about four per token).
+const FACET_BUDGET_PERCENT: usize = 15;
+
+/// The learned view of one result's records.
+pub(crate) struct AutoView {
+    compactor: Compactor,
+    /// Records are shown compact (else whole, with facets only).
+    compact: bool,
+    /// The table's columns, when records are shown as rows.
+    table: Option<Vec<String>>,
+    /// The facets phrase, on a first read.
+    facets: Option<String>,
+    /// Characters the values every record shares may take in the summary.
+    constants_room: usize,
+}
+
+impl AutoView {
+    /// Learn the view of `items` (in `order`), or `None` when the plan names its fields or
+    /// the records are not objects.
+    pub(crate) fn learn(
+        plan: &crate::plan::ShapePlan,
+        shaper: &RecordShaper<'_>,
+        redactor: &Redactor,
+        items: &[&RawValue],
+        order: &[usize],
+        first_read: bool,
+    ) -> Option<AutoView> {
+        let auto = plan.auto;
+        // A plan whose answer is its aggregate alone shows no records: nothing to view.
+        let aggregate_only = plan.aggregate.as_ref().is_some_and(|a| a.only);
+        if !plan.decides_fields() || aggregate_only || !(auto.compact || auto.table || auto.facets) {
+            return None;
+        }
+        let mut sample = Vec::new();
+        let mut bytes = 0usize;
+        for idx in order.iter().take(SAMPLE_RECORDS) {
+            let raw = items[*idx];
+            bytes += raw.get().len();
+            if bytes > SAMPLE_BYTES && !sample.is_empty() {
+                break;
+            }
+            sample.push(shaper.shape(parse(raw), false, &mut RedactionCounts::default()));
+        }
+        let compactor = Compactor::learn(&sample);
+        if !compactor.is_active() {
+            return None;
+        }
+        // A plan that declares its aggregate gets that one, not facets besides.
+        let facets = (auto.facets && first_read && plan.aggregate.is_none()).then(|| {
+            let mut f = Facets::new(&compactor);
+            if f.is_empty() {
+                return None;
+            }
+            for idx in order {
+                f.add(&parse(items[*idx]));
+            }
+            let room = plan.budget_tokens * 4 * FACET_BUDGET_PERCENT / 100;
+            let phrase = f.phrase(room)?;
+            // Facet values come from records before redaction: redact what is shown.
+            Some(redactor.redact_text(&phrase, &mut RedactionCounts::default()).into_owned())
+        });
+        let compact = auto.compact;
+        let caps = !plan.field_tokens.is_empty() || plan.default_field_tokens.is_some();
+        let table = (auto.table && compact && !caps).then(|| table_columns(&compactor, &sample)).flatten();
+        let constants_room = plan.budget_tokens * 4 * CONSTANTS_BUDGET_PERCENT / 100;
+        Some(AutoView { compactor, compact, table, facets: facets.flatten(), constants_room })
+    }
+
+    /// One record as shown, with the fields whose value was cut.
+    pub(crate) fn unit(&self, record: Value) -> (Value, Vec<String>) {
+        if !self.compact {
+            return (record, Vec::new());
+        }
+        let (compact, cut) = self.compactor.apply_noting_cuts(&record);
+        match (&self.table, compact) {
+            (Some(columns), Value::Object(mut m)) => {
+                (Value::Array(columns.iter().map(|c| m.remove(c).unwrap_or(Value::Null)).collect()), cut)
+            }
+            (Some(columns), other) => {
+                let mut row = vec![other];
+                row.resize(columns.len(), Value::Null);
+                (Value::Array(row), cut)
+            }
+            (None, other) => (other, cut),
+        }
+    }
+
+    /// The data of a page of units, with the last record when the page shows it.
+    pub(crate) fn data(&self, kept: &[Value], last: Option<&Value>) -> Data {
+        let row = |r: &Value| r.as_array().cloned().unwrap_or_else(|| vec![r.clone()]);
+        match (&self.table, last) {
+            (Some(columns), _) => Data::Table {
+                columns: columns.clone(),
+                rows: kept.iter().map(row).collect(),
+                last: last.map(row).into_iter().collect(),
+            },
+            (None, None) => Data::Records(kept.to_vec()),
+            (None, Some(l)) => {
+                let mut m = Map::new();
+                m.insert("records".into(), Value::Array(kept.to_vec()));
+                m.insert("last".into(), Value::Array(vec![l.clone()]));
+                Data::Value(Value::Object(m))
+            }
+        }
+    }
+
+    /// Fields left out of every record (and constants too long to say).
+    pub(crate) fn dropped(&self) -> Vec<String> {
+        if !self.compact {
+            return Vec::new();
+        }
+        let mut d = self.compactor.dropped.clone();
+        d.extend(self.compactor.unsaid_constants(self.constants_room).into_iter().map(str::to_owned));
+        d
+    }
+
+    /// What the summary adds: the values every record shares, and the facets.
+    pub(crate) fn qualifiers(&self) -> String {
+        let mut q = String::new();
+        if self.compact
+            && let Some(c) = self.compactor.constants_phrase(self.constants_room)
+        {
+            q.push_str(&format!("; same in every record that has it: {c}"));
+        }
+        if let Some(f) = &self.facets {
+            q.push_str("; ");
+            q.push_str(f);
+        }
+        q
+    }
+}
+
+/// The columns of a table of the compact sample, when its records share their fields.
+fn table_columns(compactor: &Compactor, sample: &[Value]) -> Option<Vec<String>> {
+    let columns: Vec<String> = compactor.columns.iter().map(|c| c.name.clone()).collect();
+    if columns.len() < 2 || sample.len() < 3 || !sample.iter().all(Value::is_object) {
+        return None;
+    }
+    let filled: usize = sample
+        .iter()
+        .map(|r| match compactor.apply(r) {
+            Value::Object(m) => m.len(),
+            _ => 0,
+        })
+        .sum();
+    (filled * 100 >= sample.len() * columns.len() * TABLE_FILL_PERCENT).then_some(columns)
+}
+
+/// The records a table shows, as objects again: what the rows stand for.
+pub fn table_records(columns: &[String], rows: &[Vec<Value>]) -> Vec<Value> {
+    rows.iter()
+        .map(|row| {
+            let m: Map<String, Value> =
+                columns.iter().zip(row).filter(|(_, v)| !v.is_null()).map(|(c, v)| (c.clone(), v.clone())).collect();
+            Value::Object(m)
+        })
+        .collect()
+}

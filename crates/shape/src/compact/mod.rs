@@ -1,0 +1,586 @@
+//! Compact records: what a model needs to see of each record first, learned from the
+//! records themselves.
+//!
+//! A sample of the records (the first [`SAMPLE_RECORDS`], at most [`SAMPLE_BYTES`]) is
+//! measured field by field ([`stats`]), and each field gets a rule from what its values
+//! look like, never from its name:
+//!
+//! - always null or empty: left out;
+//! - the same in every record: left out of the records and said once;
+//! - a link made of the record's other values (`…/issues/{number}`), or a link to an
+//!   image: left out;
+//! - a second random-looking id of a record that already has one (`node_id` next to `id`,
+//!   a UUID next to a name): left out;
+//! - the same value as an earlier field in every record: left out;
+//! - an object that recurs across records (a user, a status, a project): collapsed to the
+//!   member that names it (`user.login`, `status.name`), chosen as the member whose values
+//!   go one to one with the object's and read most like a name;
+//! - an object of its own per record: its members become fields (`metadata.name`);
+//! - a list holding one object: that object's members; a list of `{key, value}` pairs: an
+//!   object; a list of objects: the names of its items; a list too long to read at once:
+//!   its first items and a count;
+//! - free text: its first characters and a marker; a long random-looking string: its
+//!   start and a marker.
+//!
+//! Null and empty values are left out of each record too. Everything left out is listed
+//! ([`Compactor::dropped`]) and comes back with the full records.
+
+mod stats;
+
+use serde_json::{Map, Value};
+
+use self::stats::{Node, is_empty};
+use crate::numfmt::thousands;
+
+/// Records the fields are learned from, at most.
+pub(crate) const SAMPLE_RECORDS: usize = 200;
+/// Bytes of records the fields are learned from, at most.
+pub(crate) const SAMPLE_BYTES: usize = 2 << 20;
+/// Free text longer than this many characters is cut.
+const TEXT_CHARS: usize = 120;
+/// A random-looking string longer than this is cut.
+const OPAQUE_CHARS: usize = 40;
+/// The most characters the values said once take in a summary.
+const CONSTANTS_CHARS: usize = 240;
+/// A list longer than this keeps its first items and a count.
+const LONG_LIST: usize = 12;
+/// Items a long list keeps.
+const LIST_HEAD: usize = 3;
+
+/// One step from a record to a field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    Key(String),
+    /// The one item of a list.
+    First,
+}
+
+/// How a field's value is written in the compact record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Extract {
+    Value,
+    /// A list of objects, each written as its member at this path.
+    Names(String),
+    /// A list of `{key, value}` objects, written as one object.
+    Pairs {
+        key: String,
+        value: String,
+    },
+    /// Free text, cut to [`TEXT_CHARS`].
+    Text,
+    /// A random-looking string, cut to [`OPAQUE_CHARS`].
+    Opaque,
+    /// A long list: its first items and a count.
+    Head,
+}
+
+/// What a field holds, for facets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Holds {
+    /// Few distinct values (or lists of them): worth counting.
+    Categories,
+    /// Numbers.
+    Numbers,
+    /// Timestamps.
+    Times,
+    /// Anything else.
+    Other,
+}
+
+/// One field of the compact records.
+#[derive(Debug, Clone)]
+pub(crate) struct Column {
+    /// The name it is shown under (`user.login`).
+    pub(crate) name: String,
+    path: Vec<Step>,
+    extract: Extract,
+    pub(crate) holds: Holds,
+    /// Unique in every record of the sample.
+    pub(crate) unique: bool,
+}
+
+impl Column {
+    /// The field path a mask's `project` writes for this column (`user.login`,
+    /// `Instances[0].InstanceId`, `labels[].name`), keys quoted where they need it.
+    pub(crate) fn projection(&self) -> String {
+        let mut out = String::new();
+        for step in &self.path {
+            match step {
+                Step::First => out.push_str("[0]"),
+                Step::Key(k) if k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(k);
+                }
+                Step::Key(k) => out.push_str(&format!("[{}]", Value::String(k.clone()))),
+            }
+        }
+        if let Extract::Names(child) = &self.extract {
+            out.push_str(&format!("[].{child}"));
+        }
+        out
+    }
+
+    /// Whether the column holds free text the compact view cuts.
+    pub(crate) fn is_text(&self) -> bool {
+        matches!(self.extract, Extract::Text)
+    }
+}
+
+/// The learned rules for one result's records.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Compactor {
+    pub(crate) columns: Vec<Column>,
+    /// Fields left out of every record, as paths (`*.url` when left out everywhere).
+    pub(crate) dropped: Vec<String>,
+    /// Fields with one value in every record that has them: said once.
+    pub(crate) constants: Vec<(String, Value)>,
+    /// The column that names a record (unique, short), if any.
+    pub(crate) key: Option<usize>,
+}
+
+impl Compactor {
+    /// Learn the rules from a sample of records (objects; anything else is kept as is).
+    pub(crate) fn learn(sample: &[Value]) -> Compactor {
+        let objects = sample.iter().filter(|v| v.is_object()).count();
+        if sample.len() < 2 || objects * 10 < sample.len() * 9 {
+            return Compactor::default();
+        }
+        let root = stats::learn(sample);
+        let mut c = Compactor::default();
+        let mut opaque_keys: Vec<String> = Vec::new();
+        c.object(&root, &[], "", sample.len(), &mut opaque_keys);
+        c.drop_duplicates(sample);
+        c.drop_second_ids(&opaque_keys);
+        c.key = c.pick_key(sample);
+        c.dropped = c.group_dropped();
+        c
+    }
+
+    /// Left-out paths; a key left out in several places and kept nowhere is written once,
+    /// as `*.key`.
+    fn group_dropped(&self) -> Vec<String> {
+        let last = |p: &str| p.rsplit('.').next().unwrap_or(p).to_owned();
+        let mut out: Vec<String> = Vec::new();
+        for p in &self.dropped {
+            let key = last(p);
+            let everywhere = self.dropped.iter().filter(|q| last(q) == key).count() > 1
+                && !self.columns.iter().any(|c| last(&c.name) == key);
+            let entry = if everywhere { format!("*.{key}") } else { p.clone() };
+            if !out.contains(&entry) {
+                out.push(entry);
+            }
+        }
+        out
+    }
+
+    /// Whether there is anything to compact with.
+    pub(crate) fn is_active(&self) -> bool {
+        !self.columns.is_empty()
+    }
+
+    fn object(&mut self, node: &Node, path: &[Step], prefix: &str, n: usize, opaque_keys: &mut Vec<String>) {
+        for (key, child) in &node.children {
+            let name = format!("{prefix}{key}");
+            let mut p = path.to_vec();
+            p.push(Step::Key(key.clone()));
+            self.field(child, p, name, n, opaque_keys);
+        }
+    }
+
+    fn field(&mut self, node: &Node, path: Vec<Step>, name: String, n: usize, opaque_keys: &mut Vec<String>) {
+        if node.present == 0 {
+            self.dropped.push(name);
+            return;
+        }
+        let column = |extract: Extract, holds: Holds, unique: bool| Column {
+            name: name.clone(),
+            path: path.clone(),
+            extract,
+            holds,
+            unique,
+        };
+        // One value wherever the field is there (in at least half the records): said once.
+        if node.distinct() == 1 && !node.many && node.present >= 3 && node.present * 2 >= n {
+            self.columns.push(column(Extract::Value, Holds::Other, false));
+            self.constants.push((name, Value::Null));
+            return;
+        }
+        if node.objects * 10 >= node.present * 9 {
+            if recurs(node)
+                && let Some(id) = naming_member(node)
+            {
+                let mut p = path.clone();
+                p.push(Step::Key(id.clone()));
+                let holds = holds(node.child(&id).unwrap_or(node), n);
+                self.columns.push(Column {
+                    name: format!("{name}.{id}"),
+                    path: p,
+                    extract: Extract::Value,
+                    holds,
+                    unique: false,
+                });
+                return;
+            }
+            self.object(node, &path, &format!("{name}."), n, opaque_keys);
+            return;
+        }
+        if node.arrays * 10 >= node.present * 9 {
+            let Some(el) = node.elements.as_deref().filter(|e| e.present > 0) else {
+                self.dropped.push(name);
+                return;
+            };
+            if el.objects * 10 >= el.present * 9 {
+                if node.max_len <= 1 {
+                    let mut p = path;
+                    p.push(Step::First);
+                    return self.field(el, p, name, n, opaque_keys);
+                }
+                if let Some((k, v)) = pairs(el) {
+                    self.columns.push(column(Extract::Pairs { key: k, value: v }, Holds::Other, false));
+                } else if let Some(id) = naming_member(el) {
+                    let holds = if el.child(&id).is_some_and(|c| holds(c, n) == Holds::Categories) {
+                        Holds::Categories
+                    } else {
+                        Holds::Other
+                    };
+                    self.columns.push(column(Extract::Names(id), holds, false));
+                } else {
+                    self.dropped.push(name);
+                }
+                return;
+            }
+            let extract =
+                if node.nested_arrays > 0 || node.max_len > LONG_LIST { Extract::Head } else { Extract::Value };
+            let holds = if extract == Extract::Value && holds(el, n) == Holds::Categories {
+                Holds::Categories
+            } else {
+                Holds::Other
+            };
+            self.columns.push(column(extract, holds, false));
+            return;
+        }
+        // Scalars.
+        if node.urls * 10 >= node.present * 9 {
+            let made_of_values = node.url_templates.len() <= 2 || node.url_templates.len() * 10 <= node.present;
+            if made_of_values || node.images * 2 >= node.urls {
+                self.dropped.push(name.clone());
+                return;
+            }
+        }
+        let unique = node.distinct() == node.present && node.present == n && !node.many;
+        // An id of the records that have it (a message id that bot messages lack).
+        let unique_where_present = node.distinct() == node.present && node.present * 2 >= n && !node.many;
+        if node.long_text * 4 >= node.present || (node.spaced * 2 >= node.present && node.avg_bytes() > TEXT_CHARS + 2)
+        {
+            self.columns.push(column(Extract::Text, Holds::Other, false));
+            return;
+        }
+        if node.opaque * 10 >= node.present * 9 {
+            if unique_where_present {
+                opaque_keys.push(name.clone());
+            }
+            let extract = if node.avg_bytes() > OPAQUE_CHARS + 2 { Extract::Opaque } else { Extract::Value };
+            self.columns.push(column(extract, Holds::Other, unique));
+            return;
+        }
+        self.columns.push(column(Extract::Value, holds(node, n), unique));
+    }
+
+    /// Constants were pushed as columns to keep their place; now take them out, with the
+    /// value every record shares.
+    fn settle_constants(&mut self, sample: &[Value]) {
+        let names: Vec<String> = self.constants.iter().map(|(n, _)| n.clone()).collect();
+        let mut constants = Vec::new();
+        self.columns.retain(|c| {
+            if names.contains(&c.name) {
+                let v = sample.iter().find_map(|r| c.read(r)).unwrap_or(Value::Null);
+                constants.push((c.name.clone(), v));
+                false
+            } else {
+                true
+            }
+        });
+        self.constants = constants;
+    }
+
+    /// Leave out a field whose value equals an earlier field's in every record.
+    fn drop_duplicates(&mut self, sample: &[Value]) {
+        self.settle_constants(sample);
+        let values: Vec<Vec<Option<Value>>> =
+            self.columns.iter().map(|c| sample.iter().map(|r| c.read(r)).collect()).collect();
+        let mut keep = vec![true; self.columns.len()];
+        for j in 0..self.columns.len() {
+            let present = values[j].iter().filter(|v| v.is_some()).count();
+            if present == 0 {
+                continue;
+            }
+            if (0..j).any(|i| keep[i] && values[i] == values[j]) {
+                keep[j] = false;
+            }
+        }
+        let mut i = 0;
+        let mut dropped = Vec::new();
+        self.columns.retain(|c| {
+            let k = keep[i];
+            i += 1;
+            if !k {
+                dropped.push(c.name.clone());
+            }
+            k
+        });
+        self.dropped.extend(dropped);
+    }
+
+    /// Keep one random-looking id per record: the first, unless a readable unique field
+    /// comes before it.
+    fn drop_second_ids(&mut self, opaque_names: &[String]) {
+        let first_readable = self.columns.iter().position(|c| c.unique && !opaque_names.contains(&c.name));
+        let mut kept_one = false;
+        let mut dropped = Vec::new();
+        let mut index = 0;
+        self.columns.retain(|c| {
+            let here = index;
+            index += 1;
+            if !opaque_names.contains(&c.name) {
+                return true;
+            }
+            let readable_before = first_readable.is_some_and(|r| r < here);
+            if !kept_one && !readable_before {
+                kept_one = true;
+                return true;
+            }
+            dropped.push(c.name.clone());
+            false
+        });
+        self.dropped.extend(dropped);
+    }
+
+    /// The column that names a record: unique and short, a name before a number.
+    fn pick_key(&self, sample: &[Value]) -> Option<usize> {
+        self.columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.unique && c.extract == Extract::Value && c.holds != Holds::Times)
+            .map(|(i, c)| {
+                let len: usize = sample.iter().filter_map(|r| c.read(r)).map(|v| v.to_string().len()).sum::<usize>()
+                    / sample.len().max(1);
+                let values: Vec<Value> = sample.iter().filter_map(|r| c.read(r)).collect();
+                let numeric = values
+                    .iter()
+                    .all(|v| v.is_number() || v.as_str().is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit())));
+                // A name with spaces is a title, not an identifier.
+                let spaced = values.iter().any(|v| v.as_str().is_some_and(|s| s.contains(char::is_whitespace)));
+                (i, (usize::from(spaced), usize::from(numeric), len))
+            })
+            .min_by_key(|(_, score)| *score)
+            .map(|(i, _)| i)
+    }
+
+    /// The compact form of `record`.
+    pub(crate) fn apply(&self, record: &Value) -> Value {
+        self.apply_noting_cuts(record).0
+    }
+
+    /// The compact form of `record`, with the names of the fields whose value was cut.
+    pub(crate) fn apply_noting_cuts(&self, record: &Value) -> (Value, Vec<String>) {
+        if !self.is_active() || !record.is_object() {
+            return (record.clone(), Vec::new());
+        }
+        let mut out = Map::new();
+        let mut cut = Vec::new();
+        for c in &self.columns {
+            if let Some((v, was_cut)) = c.read_noting_cut(record) {
+                if was_cut {
+                    cut.push(c.name.clone());
+                }
+                out.insert(c.name.clone(), v);
+            }
+        }
+        (Value::Object(out), cut)
+    }
+
+    /// The value of column `i` in `record` (compacted), if any.
+    pub(crate) fn value(&self, i: usize, record: &Value) -> Option<Value> {
+        self.columns.get(i)?.read(record)
+    }
+
+    /// The constants said once, as one phrase (`kind=calendar#event, locked=false`): those
+    /// whose value is short, while the phrase stays within `room` characters (at most
+    /// [`CONSTANTS_CHARS`]).
+    pub(crate) fn constants_phrase(&self, room: usize) -> Option<String> {
+        let parts: Vec<String> = self.said_constants(room).map(|(k, v)| format!("{k}={v}")).collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
+    fn said_constants(&self, room: usize) -> impl Iterator<Item = (&str, String)> {
+        let mut room = room.min(CONSTANTS_CHARS);
+        self.constants.iter().filter_map(move |(k, v)| {
+            let v = match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let cost = k.len() + v.len() + 3;
+            (v.len() <= 40 && cost <= room).then(|| {
+                room -= cost;
+                (k.as_str(), v)
+            })
+        })
+    }
+
+    /// Constants not said once (too long, or past the room), to be listed with the fields
+    /// left out.
+    pub(crate) fn unsaid_constants(&self, room: usize) -> Vec<&str> {
+        let said: Vec<&str> = self.said_constants(room).map(|(k, _)| k).collect();
+        self.constants.iter().map(|(k, _)| k.as_str()).filter(|k| !said.contains(k)).collect()
+    }
+}
+
+impl Column {
+    /// This column's value in a raw record, compacted; `None` when null or empty.
+    fn read(&self, record: &Value) -> Option<Value> {
+        self.read_noting_cut(record).map(|(v, _)| v)
+    }
+
+    /// [`Column::read`], and whether the value was cut.
+    fn read_noting_cut(&self, record: &Value) -> Option<(Value, bool)> {
+        let mut cur = record;
+        for step in &self.path {
+            cur = match step {
+                Step::Key(k) => cur.get(k)?,
+                Step::First => cur.as_array()?.first()?,
+            };
+        }
+        if is_empty(cur) {
+            return None;
+        }
+        let mut cut = false;
+        let v = match &self.extract {
+            Extract::Value => cur.clone(),
+            Extract::Names(child) => {
+                let names: Vec<Value> =
+                    cur.as_array()?.iter().filter_map(|e| e.get(child)).filter(|v| !is_empty(v)).cloned().collect();
+                Value::Array(names)
+            }
+            Extract::Pairs { key, value } => {
+                let mut m = Map::new();
+                for e in cur.as_array()? {
+                    if let (Some(k), Some(v)) = (e.get(key), e.get(value)) {
+                        let k = match k {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        };
+                        m.insert(k, v.clone());
+                    }
+                }
+                Value::Object(m)
+            }
+            Extract::Text => match cur {
+                Value::String(s) if s.chars().count() > TEXT_CHARS => {
+                    cut = true;
+                    Value::String(cut_text(s, TEXT_CHARS))
+                }
+                other => other.clone(),
+            },
+            Extract::Opaque => match cur {
+                Value::String(s) if s.chars().count() > OPAQUE_CHARS => {
+                    cut = true;
+                    let head: String = s.chars().take(OPAQUE_CHARS / 2).collect();
+                    Value::String(format!(
+                        "{head}…[+{} chars]",
+                        thousands((s.chars().count() - OPAQUE_CHARS / 2) as u64)
+                    ))
+                }
+                other => other.clone(),
+            },
+            Extract::Head => match cur {
+                Value::Array(a) if a.len() > LONG_LIST => {
+                    cut = true;
+                    let mut head: Vec<Value> = a.iter().take(LIST_HEAD).cloned().collect();
+                    head.push(Value::String(format!("…[+{} items]", thousands((a.len() - LIST_HEAD) as u64))));
+                    Value::Array(head)
+                }
+                other => other.clone(),
+            },
+        };
+        (!is_empty(&v)).then_some((v, cut))
+    }
+}
+
+/// `s` cut to about `max` characters at a word boundary, with the marker caps use.
+pub(crate) fn cut_text(s: &str, max: usize) -> String {
+    let total = s.chars().count();
+    if total <= max {
+        return s.to_owned();
+    }
+    let head: String = s.chars().take(max).collect();
+    let head = match head.rfind(char::is_whitespace) {
+        Some(i) if i > max / 2 => &head[..i],
+        _ => head.as_str(),
+    };
+    let head = head.trim_end();
+    format!("{head} …[+{} chars]", thousands((total - head.chars().count()) as u64))
+}
+
+/// Objects that recur across records (the same user, status or project in several).
+fn recurs(node: &Node) -> bool {
+    node.present >= 3 && node.distinct() * 10 < node.present * 9 && !node.many
+}
+
+/// The member that names an object: present in (nearly) every occurrence, a short scalar
+/// that is not a link or a random id, whose values go one to one with the object's, and
+/// that reads most like a name (letters rather than digits; shorter).
+fn naming_member(node: &Node) -> Option<String> {
+    let objects = node.distinct().max(1);
+    node.children
+        .iter()
+        .filter(|(_, c)| c.present * 10 >= node.present * 9 && c.scalars * 10 >= c.present * 9)
+        .filter(|(_, c)| c.urls == 0 && c.opaque * 2 < c.present && c.long_text == 0 && c.avg_bytes() <= 64)
+        .filter(|(_, c)| c.distinct() > 1 || objects == 1)
+        .max_by_key(|(_, c)| {
+            let one_to_one = c.distinct() >= objects;
+            let wordy = c.strings * 2 >= c.present && c.numbers == 0 && c.digity * 2 < c.present;
+            (one_to_one, wordy, c.distinct().min(objects), std::cmp::Reverse(c.avg_bytes()))
+        })
+        .map(|(k, _)| k.clone())
+}
+
+/// `{key, value}` items: two scalar members, one of few names that repeat across records
+/// and one holding values.
+fn pairs(el: &Node) -> Option<(String, String)> {
+    if el.children.len() != 2 {
+        return None;
+    }
+    let (k, kn) = &el.children[0];
+    let (v, vn) = &el.children[1];
+    let names = kn.strings == kn.present && kn.distinct() * 2 <= kn.present && kn.distinct() <= 64;
+    // Values that vary more than the names: a map written as a list (tags, custom fields),
+    // not named things with one attribute (labels with their colour).
+    let varied = vn.distinct() > kn.distinct() || vn.many;
+    (names && varied && vn.scalars * 10 >= vn.present * 9 && kn.present == el.present).then(|| (k.clone(), v.clone()))
+}
+
+/// What a field holds, for facets.
+fn holds(node: &Node, n: usize) -> Holds {
+    if node.numbers * 10 >= node.present * 9 && node.present > 0 {
+        return Holds::Numbers;
+    }
+    if node.strings * 10 >= node.present * 9 && node.times * 10 >= node.present * 9 && node.present > 0 {
+        return Holds::Times;
+    }
+    // Worth counting: values that repeat, over enough records to count.
+    let few = node.distinct() <= 30
+        && !node.many
+        && node.distinct() < node.present
+        && (node.distinct() * 2 <= node.present || node.distinct() <= 5)
+        && node.present >= 4
+        && n >= 4;
+    if few && node.scalars * 10 >= node.present * 9 && node.spaced * 2 < node.present.max(1) {
+        return Holds::Categories;
+    }
+    Holds::Other
+}
+
+#[cfg(test)]
+mod tests;

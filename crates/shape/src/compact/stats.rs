@@ -1,0 +1,299 @@
+//! What a sample of records says about each field: how often it is there, how many
+//! distinct values it takes, how large they are and what they look like.
+
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use serde_json::{Map, Value};
+
+/// Distinct values remembered per field; past it, a field counts as "many".
+const DISTINCT_CAP: usize = 512;
+
+/// Statistics of one field (or of the elements of an array field) over a sample.
+#[derive(Debug, Default)]
+pub(crate) struct Node {
+    /// Occurrences with a value that is not null or empty.
+    pub(crate) present: usize,
+    /// Occurrences (the parent was there).
+    pub(crate) seen: usize,
+    /// Hashes of the distinct non-empty values (capped).
+    distinct: HashSet<u64>,
+    /// More distinct values than were kept.
+    pub(crate) many: bool,
+    /// Serialized bytes of the non-empty values.
+    pub(crate) bytes: usize,
+    pub(crate) scalars: usize,
+    pub(crate) strings: usize,
+    pub(crate) numbers: usize,
+    pub(crate) bools: usize,
+    pub(crate) objects: usize,
+    pub(crate) arrays: usize,
+    /// Strings that hold whitespace (free text).
+    pub(crate) spaced: usize,
+    /// Strings with a line break, or longer than a few sentences.
+    pub(crate) long_text: usize,
+    /// Strings that read as timestamps.
+    pub(crate) times: usize,
+    /// Strings of ten characters or more with more digits than letters (times, stamped
+    /// versions, numbers written as text): not names, where a short `v1.9` may be.
+    pub(crate) digity: usize,
+    /// Strings that are URLs or URL templates.
+    pub(crate) urls: usize,
+    /// URLs that point at an image.
+    pub(crate) images: usize,
+    /// URLs that are the same once the record's other values are taken out of them.
+    pub(crate) url_templates: HashSet<u64>,
+    /// Strings without whitespace that look random (hashes, tokens, UUIDs, base64).
+    pub(crate) opaque: usize,
+    /// Longest array seen, and the arrays of one element.
+    pub(crate) max_len: usize,
+    pub(crate) single: usize,
+    /// Arrays whose elements are arrays.
+    pub(crate) nested_arrays: usize,
+    /// Members of object values, in first-seen order.
+    pub(crate) children: Vec<(String, Node)>,
+    /// Elements of array values (objects or scalars).
+    pub(crate) elements: Option<Box<Node>>,
+}
+
+impl Node {
+    pub(crate) fn distinct(&self) -> usize {
+        self.distinct.len()
+    }
+
+    pub(crate) fn child(&self, key: &str) -> Option<&Node> {
+        self.children.iter().find(|(k, _)| k == key).map(|(_, n)| n)
+    }
+
+    fn child_mut(&mut self, key: &str) -> &mut Node {
+        if let Some(i) = self.children.iter().position(|(k, _)| k == key) {
+            return &mut self.children[i].1;
+        }
+        self.children.push((key.to_owned(), Node::default()));
+        let last = self.children.len() - 1;
+        &mut self.children[last].1
+    }
+
+    /// Average serialized size of a present value.
+    pub(crate) fn avg_bytes(&self) -> usize {
+        self.bytes / self.present.max(1)
+    }
+
+    /// Add one occurrence of `v`; `record_scalars` are the record's other short values,
+    /// taken out of URLs to tell a link made from them.
+    pub(crate) fn add(&mut self, v: &Value, record_scalars: &[String], depth: usize) {
+        self.seen += 1;
+        if is_empty(v) {
+            return;
+        }
+        self.present += 1;
+        let text = v.to_string();
+        self.bytes += text.len();
+        if self.distinct.len() < DISTINCT_CAP {
+            self.distinct.insert(hash(&text));
+        } else if !self.distinct.contains(&hash(&text)) {
+            self.many = true;
+        }
+        match v {
+            Value::String(s) => {
+                self.scalars += 1;
+                self.strings += 1;
+                if s.contains(char::is_whitespace) {
+                    self.spaced += 1;
+                }
+                let digits = s.chars().filter(char::is_ascii_digit).count();
+                if s.len() >= 10 && digits > s.chars().filter(|c| c.is_alphabetic()).count() {
+                    self.digity += 1;
+                }
+                if s.contains('\n') || s.len() > 280 {
+                    self.long_text += 1;
+                }
+                if s.len() >= 10
+                    && s.as_bytes().get(4) == Some(&b'-')
+                    && crate::aggregate::timestamp_millis(v).is_some()
+                {
+                    self.times += 1;
+                }
+                if is_url(s) {
+                    self.urls += 1;
+                    if is_image(s) {
+                        self.images += 1;
+                    }
+                    if self.url_templates.len() < DISTINCT_CAP {
+                        self.url_templates.insert(hash(&template(s, record_scalars)));
+                    }
+                } else if is_opaque(s) {
+                    self.opaque += 1;
+                }
+            }
+            Value::Number(_) => {
+                self.scalars += 1;
+                self.numbers += 1;
+            }
+            Value::Bool(_) => {
+                self.scalars += 1;
+                self.bools += 1;
+            }
+            Value::Object(m) if depth < MAX_DEPTH => {
+                self.objects += 1;
+                let scalars = scalars_of(m, record_scalars);
+                for (k, child) in m {
+                    self.child_mut(k).add(child, &scalars, depth + 1);
+                }
+            }
+            Value::Array(a) if depth < MAX_DEPTH => {
+                self.arrays += 1;
+                self.max_len = self.max_len.max(a.len());
+                self.single += usize::from(a.len() == 1);
+                if a.iter().any(Value::is_array) {
+                    self.nested_arrays += 1;
+                }
+                let elements = self.elements.get_or_insert_with(Box::default);
+                for item in a.iter().take(MAX_ELEMENTS) {
+                    elements.add(item, record_scalars, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Deeper values are not looked into: they are kept or dropped whole.
+const MAX_DEPTH: usize = 12;
+/// Elements of one array looked at.
+const MAX_ELEMENTS: usize = 64;
+
+/// Learn the statistics of `records`.
+pub(crate) fn learn(records: &[Value]) -> Node {
+    let mut root = Node::default();
+    for r in records {
+        let scalars = match r {
+            Value::Object(m) => scalars_of(m, &[]),
+            _ => Vec::new(),
+        };
+        root.add(r, &scalars, 0);
+    }
+    root
+}
+
+/// The short scalar values of an object (and those passed down), as text: what a URL
+/// made from the record would contain.
+fn scalars_of(m: &Map<String, Value>, inherited: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = inherited.to_vec();
+    for v in m.values() {
+        let s = match v {
+            Value::String(s) if s.len() >= 3 && s.len() <= 80 && !is_url(s) => s.clone(),
+            Value::Number(n) if n.to_string().len() >= 2 => n.to_string(),
+            _ => continue,
+        };
+        out.push(s);
+    }
+    out
+}
+
+pub(crate) fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.is_empty(),
+        _ => false,
+    }
+}
+
+pub(crate) fn is_url(s: &str) -> bool {
+    (s.starts_with("https://") || s.starts_with("http://")) && !s.contains(char::is_whitespace)
+}
+
+/// A URL whose path (or an encoded URL in its query) ends in an image file name.
+fn is_image(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    let path = lower.split(['?', '#']).next().unwrap_or("");
+    [".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico"]
+        .iter()
+        .any(|ext| path.ends_with(ext) || lower.ends_with(ext))
+}
+
+/// A string that reads as random: no whitespace, at least 16 characters of letters and
+/// digits (with `-`, `_`, `=`, `+`, `/`, `:`, `.`), and mostly not a word: digits mixed
+/// with letters throughout, as in hashes, UUIDs, tokens and base64 ids.
+pub(crate) fn is_opaque(s: &str) -> bool {
+    if s.len() < 16 || s.contains(char::is_whitespace) {
+        return false;
+    }
+    if !s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_=+/:.".contains(&b)) {
+        return false;
+    }
+    let digits = s.bytes().filter(u8::is_ascii_digit).count();
+    let letters = s.bytes().filter(u8::is_ascii_alphabetic).count();
+    if digits == 0 || letters == 0 {
+        return false;
+    }
+    let upper = s.bytes().any(|b| b.is_ascii_uppercase());
+    let lower = s.bytes().any(|b| b.is_ascii_lowercase());
+    let hex = s.bytes().filter(u8::is_ascii_hexdigit).count() + s.bytes().filter(|b| *b == b'-').count() == s.len();
+    // Switches between letters and digits: words and paths have few, random strings many.
+    let alnum: Vec<u8> = s.bytes().filter(u8::is_ascii_alphanumeric).collect();
+    let switches = alnum.windows(2).filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit()).count();
+    (upper && lower) || hex || (digits * 8 >= s.len() && switches * 5 >= s.len())
+}
+
+/// `s` with every occurrence of the record's other values replaced by `{}`.
+fn template(s: &str, scalars: &[String]) -> String {
+    let mut out = s.to_owned();
+    let mut by_length: Vec<&String> = scalars.iter().filter(|v| v.as_str() != s).collect();
+    by_length.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    for v in by_length {
+        if out.contains(v.as_str()) {
+            out = out.replace(v.as_str(), "{}");
+        }
+    }
+    out
+}
+
+fn hash(s: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn opaque_strings_are_told_from_words_and_names() {
+        for s in [
+            "MDU6SXNzdWUxMzQ3",
+            "5b10a2844c20165700ede21g",
+            "0f8fad5b-d9cb-469f-a165-70867728950e",
+            "ch_3RzmKrkbKgrSqxrFuXsLvQFG",
+        ] {
+            assert!(is_opaque(s), "{s}");
+        }
+        for s in [
+            "octocat",
+            "Search index crashes",
+            "api-prod-7",
+            "2025-12-31T10:00:00Z",
+            "/v1/projects/members",
+            "checkout.shop.svc",
+        ] {
+            assert!(!is_opaque(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn links_made_of_the_records_values_share_a_template() {
+        let recs = vec![
+            json!({"number": 12, "url": "https://api.x.com/issues/12"}),
+            json!({"number": 345, "url": "https://api.x.com/issues/345"}),
+        ];
+        let root = learn(&recs);
+        let url = root.child("url").unwrap();
+        assert_eq!(url.urls, 2);
+        assert_eq!(url.url_templates.len(), 1);
+        assert_eq!(root.child("number").unwrap().distinct(), 2);
+    }
+}

@@ -1,0 +1,81 @@
+use serde_json::{Value, json};
+
+use super::*;
+
+fn issues(n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            let login = ["ada", "bo", "cy"][i % 3];
+            json!({
+                "url": format!("https://api.x.com/repos/o/r/issues/{}", 100 + i),
+                "id": 9_000_000 + i * 7,
+                "node_id": format!("MDU6SXNzdWU{}x{}Q", 9_000_000 + i * 7, i * 13),
+                "number": 100 + i,
+                "title": format!("Parser crashes on input {i}"),
+                "user": {"login": login, "id": 10 + i % 3, "avatar_url": format!("https://avatars.x.com/u/{}.png", 10 + i % 3), "type": "User"},
+                "labels": [{"id": 1, "name": "bug", "color": "d73a4a"}, {"id": 2 + i % 2, "name": (["ui", "docs"][i % 2]), "color": "aaaaaa"}],
+                "state": if i % 4 == 0 { "closed" } else { "open" },
+                "locked": false,
+                "assignee": null,
+                "comments": i * 3 % 11,
+                "body": format!("{i} {}", "word ".repeat(80)),
+                "reactions": {"total_count": 0},
+                "tags": [{"Key": "team", "Value": (["core", "web"][i % 2])}, {"Key": "env", "Value": "prod"}]
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn fields_are_judged_by_their_values() {
+    let sample = issues(12);
+    let c = Compactor::learn(&sample);
+    let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["id", "number", "title", "user.login", "labels", "state", "comments", "body", "tags"],
+        "dropped: {:?}",
+        c.dropped
+    );
+    assert!(c.dropped.contains(&"url".to_owned()), "{:?}", c.dropped);
+    assert!(c.dropped.contains(&"node_id".to_owned()), "{:?}", c.dropped);
+    assert!(c.dropped.contains(&"assignee".to_owned()), "{:?}", c.dropped);
+    let constants: Vec<&str> = c.constants.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(constants, ["locked", "reactions"]);
+    assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("number"));
+    let one = c.apply(&sample[1]);
+    assert_eq!(one["user.login"], json!("bo"));
+    assert_eq!(one["labels"], json!(["bug", "docs"]));
+    assert_eq!(one["tags"], json!({"team": "web", "env": "prod"}));
+    assert!(one["body"].as_str().unwrap().ends_with("chars]"), "{one}");
+}
+
+#[test]
+fn lists_of_anything_but_objects_are_left_alone() {
+    let c = Compactor::learn(&[json!(1), json!(2), json!(3)]);
+    assert!(!c.is_active());
+    assert_eq!(c.apply(&json!(1)), json!(1));
+}
+
+#[test]
+fn text_is_cut_at_a_word_with_a_marker() {
+    let cut = cut_text(&"alpha beta ".repeat(40), 30);
+    assert!(cut.starts_with("alpha beta alpha beta alpha"), "{cut}");
+    assert!(cut.ends_with("chars]"), "{cut}");
+    assert_eq!(cut_text("short", 30), "short");
+}
+
+#[test]
+fn a_list_of_objects_is_named_by_words_not_by_stamps() {
+    let records: Vec<Value> = (0..6)
+        .map(|i| {
+            let items: Vec<Value> = (0..5)
+                .map(|k| json!({"version_info": format!("2025-12-2{k}T0{i}:05:53Z/{}", 40 + k), "label": format!("outbound|8080||{}-v{i}.shop.svc.cluster.local", ["api", "web", "db", "queue", "cache"][k])}))
+                .collect();
+            json!({"id": i, "items": items})
+        })
+        .collect();
+    let c = Compactor::learn(&records);
+    let names = c.apply(&records[2])["items"].clone();
+    assert_eq!(names[0], json!("outbound|8080||api-v2.shop.svc.cluster.local"), "{names}");
+}

@@ -1,0 +1,289 @@
+//! A map of structured text for the first read, with line numbers a reader can jump to:
+//! a diff's files and hunks, a Markdown document's headings, a CSV file's columns with
+//! facets of its rows, an accessibility tree's landmarks.
+//!
+//! Each kind is recognised by its syntax (diff headers, `#` headings outside code blocks,
+//! a delimiter count that holds on most lines, `- role "name" [ref=…]` lines), never by the
+//! tool that returned it. The map is a phrase for the summary, cut at whole entries to the
+//! room it is given.
+
+use serde_json::{Map, Value};
+
+use crate::compact::Compactor;
+use crate::facets::Facets;
+use crate::numfmt::thousands;
+
+/// A map of `text`, at most `room` characters, or `None` when it has no recognised
+/// structure.
+pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
+    if room < 40 {
+        return None;
+    }
+    diff(text, room).or_else(|| csv(text, room)).or_else(|| markdown(text, room)).or_else(|| landmarks(text, room))
+}
+
+/// Entries joined with `, ` while they fit `room` (after `head`), and a count of the rest.
+fn fit_entries(head: String, entries: &[String], room: usize, noun: &str) -> String {
+    let mut out = head;
+    let mut shown = 0;
+    for e in entries {
+        if out.len() + e.len() + 2 > room.saturating_sub(24) {
+            break;
+        }
+        if shown > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(e);
+        shown += 1;
+    }
+    if shown < entries.len() {
+        out.push_str(&format!(" (+{} more {noun})", thousands((entries.len() - shown) as u64)));
+    }
+    out
+}
+
+/// A unified diff: files with their line, lines added and removed, and the functions its
+/// hunk headers name.
+fn diff(text: &str, room: usize) -> Option<String> {
+    struct File {
+        line: usize,
+        path: String,
+        added: u64,
+        removed: u64,
+        hunks: Vec<String>,
+    }
+    let mut files: Vec<File> = Vec::new();
+    let mut hunks = 0u64;
+    // Inside a hunk, `+` and `-` lines are changes; between `diff --git` and the first
+    // `@@` of a file they are its header.
+    let mut in_hunk = false;
+    for (i, l) in text.lines().enumerate() {
+        let starts_file = l.starts_with("diff --git ") || (l.starts_with("--- ") && (in_hunk || files.is_empty()));
+        if starts_file && !(l.starts_with("--- ") && files.last().is_some_and(|f| f.path.is_empty() && !in_hunk)) {
+            files.push(File { line: i + 1, path: String::new(), added: 0, removed: 0, hunks: Vec::new() });
+            in_hunk = false;
+        } else if let (Some(p), false) = (l.strip_prefix("+++ "), in_hunk) {
+            if let Some(f) = files.last_mut() {
+                f.path = p.trim_start_matches("b/").to_owned();
+            }
+        } else if l.starts_with("@@ ") {
+            in_hunk = true;
+            hunks += 1;
+            if let Some(f) = files.last_mut()
+                && let Some(ctx) = l.splitn(3, "@@").nth(2).map(str::trim).filter(|c| !c.is_empty())
+            {
+                let ctx: String = ctx.chars().take(40).collect();
+                if !f.hunks.contains(&ctx) {
+                    f.hunks.push(ctx);
+                }
+            }
+        } else if let Some(f) = files.last_mut().filter(|_| in_hunk) {
+            if l.starts_with('+') {
+                f.added += 1;
+            } else if l.starts_with('-') {
+                f.removed += 1;
+            }
+        }
+    }
+    files.retain(|f| !f.path.is_empty());
+    if files.is_empty() || hunks == 0 {
+        return None;
+    }
+    let (added, removed) = files.iter().fold((0, 0), |(a, r), f| (a + f.added, r + f.removed));
+    let head = format!(
+        "diff of {} files, {} hunks, +{} -{}; files by line: ",
+        thousands(files.len() as u64),
+        thousands(hunks),
+        thousands(added),
+        thousands(removed)
+    );
+    let entries: Vec<String> = files
+        .iter()
+        .map(|f| {
+            let fns = if f.hunks.is_empty() { String::new() } else { format!(": {}", f.hunks.join(", ")) };
+            format!("{} {} (+{} -{}{fns})", f.line, f.path, f.added, f.removed)
+        })
+        .collect();
+    Some(fit_entries(head, &entries, room, "files"))
+}
+
+/// Markdown headings (ATX `#` lines outside fenced code), top levels first when the room
+/// is short.
+fn markdown(text: &str, room: usize) -> Option<String> {
+    let mut headings: Vec<(usize, usize, &str)> = Vec::new();
+    let mut fenced = false;
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced || !t.starts_with('#') {
+            continue;
+        }
+        let level = t.bytes().take_while(|b| *b == b'#').count();
+        let title = t[level..].trim();
+        if (1..=6).contains(&level) && t.as_bytes().get(level) == Some(&b' ') && !title.is_empty() {
+            headings.push((i + 1, level, title));
+        }
+    }
+    if headings.len() < 2 {
+        return None;
+    }
+    // The deepest level whose headings, with those above it, fit the room.
+    let entry = |(line, level, title): &(usize, usize, &str)| format!("{line} {} {title}", "#".repeat(*level));
+    let mut depth = 6;
+    while depth > 1 {
+        let cost: usize = headings.iter().filter(|h| h.1 <= depth).map(|h| entry(h).len() + 2).sum();
+        if cost + 40 <= room {
+            break;
+        }
+        depth -= 1;
+    }
+    let entries: Vec<String> = headings.iter().filter(|h| h.1 <= depth).map(entry).collect();
+    let head = format!("{} headings; by line: ", thousands(headings.len() as u64));
+    Some(fit_entries(head, &entries, room, "headings"))
+}
+
+/// An accessibility tree (`- role "name" [ref=…]` lines): its landmarks and headings.
+fn landmarks(text: &str, room: usize) -> Option<String> {
+    const LANDMARKS: &[&str] = &[
+        "banner",
+        "navigation",
+        "main",
+        "complementary",
+        "contentinfo",
+        "search",
+        "form",
+        "region",
+        "dialog",
+        "heading",
+    ];
+    let mut tree_lines = 0;
+    let mut entries = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim_start();
+        let Some(rest) = t.strip_prefix("- ") else { continue };
+        if rest.contains("[ref=") {
+            tree_lines += 1;
+        }
+        let role = rest.split([' ', ':']).next().unwrap_or("");
+        if LANDMARKS.contains(&role) {
+            let name = rest.split('"').nth(1).map(|n| format!(" \"{n}\"")).unwrap_or_default();
+            entries.push(format!("{} {role}{name}", i + 1));
+        }
+    }
+    if tree_lines < 10 || entries.is_empty() {
+        return None;
+    }
+    Some(fit_entries("landmarks by line: ".to_owned(), &entries, room, "landmarks"))
+}
+
+/// Delimited text (comma, tab or semicolon) whose lines mostly have the header's field
+/// count: its size, columns, and facets of its rows.
+fn csv(text: &str, room: usize) -> Option<String> {
+    let mut lines = text.lines();
+    let header = lines.next()?;
+    let delim = [',', '\t', ';'].into_iter().max_by_key(|d| split_row(header, *d).len())?;
+    let columns = split_row(header, delim);
+    if columns.len() < 2 || columns.iter().any(|c| c.is_empty() || c.len() > 64) {
+        return None;
+    }
+    let body: Vec<&str> = lines.filter(|l| !l.is_empty()).collect();
+    let probe = body.len().min(200);
+    let regular = body[..probe].iter().filter(|l| split_row(l, delim).len() == columns.len()).count();
+    if probe < 3 || regular * 10 < probe * 9 {
+        return None;
+    }
+    let record = |l: &str| -> Value {
+        let m: Map<String, Value> = columns
+            .iter()
+            .zip(split_row(l, delim))
+            .map(|(k, v)| {
+                // Numbers become numbers, except ones written with a leading zero (codes).
+                let plain = !v.starts_with('0') || v == "0" || v.starts_with("0.");
+                let v = match (v.parse::<i64>(), v.parse::<f64>()) {
+                    (Ok(n), _) if plain => Value::from(n),
+                    (_, Ok(x)) if plain && x.is_finite() => {
+                        serde_json::Number::from_f64(x).map_or(Value::String(v.clone()), Value::Number)
+                    }
+                    _ => Value::String(v),
+                };
+                (k.clone(), v)
+            })
+            .collect();
+        Value::Object(m)
+    };
+    let sample: Vec<Value> = body[..probe].iter().map(|l| record(l)).collect();
+    let compactor = Compactor::learn(&sample);
+    let mut facets = Facets::new(&compactor);
+    for l in &body {
+        facets.add(&record(l));
+    }
+    let head = format!(
+        "table of {} rows × {} columns, header on line 1: {}",
+        thousands(body.len() as u64),
+        columns.len(),
+        columns.join(", ")
+    );
+    let left = room.saturating_sub(head.len() + 2);
+    Some(match facets.phrase(left) {
+        Some(f) if left > 40 => format!("{head}; {f}"),
+        _ => head,
+    })
+}
+
+/// The fields of one delimited line, honouring double quotes.
+fn split_row(line: &str, delim: char) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        if c == '"' {
+            quoted = !quoted;
+        } else if c == delim && !quoted {
+            out.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(c);
+        }
+    }
+    out.push(cur);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_diff_lists_files_hunks_and_functions() {
+        let d = "diff --git a/x.rs b/x.rs\n--- a/x.rs\n+++ b/x.rs\n@@ -1,2 +1,3 @@ fn parse(\n a\n+b\n-c\ndiff --git a/y.rs b/y.rs\n--- a/y.rs\n+++ b/y.rs\n@@ -5 +5 @@\n+d\n";
+        let o = outline(d, 1000).unwrap();
+        assert_eq!(o, "diff of 2 files, 2 hunks, +2 -1; files by line: 1 x.rs (+1 -1: fn parse(), 8 y.rs (+1 -0)");
+    }
+
+    #[test]
+    fn markdown_headings_outside_code_with_lines() {
+        let md = "# Guide\n\ntext\n```\n# not a heading\n```\n## Setup\n### Details\n";
+        assert_eq!(outline(md, 1000).unwrap(), "3 headings; by line: 1 # Guide, 7 ## Setup, 8 ### Details");
+        // Short of room, deeper levels go first.
+        assert!(outline(md, 70).unwrap().contains("7 ## Setup"));
+    }
+
+    #[test]
+    fn csv_columns_and_facets() {
+        let mut t = String::from("id,plan,seats\n");
+        for i in 0..30 {
+            t.push_str(&format!("A-{i},{},{}\n", ["free", "team"][i % 2], i * 3));
+        }
+        let o = outline(&t, 2000).unwrap();
+        assert!(o.starts_with("table of 30 rows × 3 columns, header on line 1: id, plan, seats"), "{o}");
+        assert!(o.contains("plan: free 15, team 15"), "{o}");
+        assert!(o.contains("seats: max 87 (id A-29)"), "{o}");
+    }
+
+    #[test]
+    fn plain_text_has_no_map() {
+        assert_eq!(outline("just some words\nand more words\n", 1000), None);
+    }
+}

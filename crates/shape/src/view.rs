@@ -1,0 +1,317 @@
+//! Views of a stored result: what `result_read` makes when the model narrows a result with
+//! a `query`, a `pattern`, an `offset` or a `limit`, instead of reading the next page.
+//!
+//! A view is made over the whole stored result (the snapshot of its first read) and is then
+//! shaped from its start like any result. Pure: bytes in, bytes out, bounded by the size of
+//! what was stored.
+//!
+//! - `query`: RFC 9535 JSONPath over the stored JSON (`$` is the list of records).
+//! - `pattern`: a case-insensitive regular expression; keeps the lines of a text, the
+//!   records of a list, and in an object the members it matches. A member or record whose
+//!   compact JSON is at most [`WHOLE_MEMBER_BYTES`] is kept whole when anything in it
+//!   matches; a larger one is narrowed the same way, so a match deep in a large document
+//!   comes back with the keys that lead to it and not with the whole branch.
+//! - `offset` and `limit`: slice the lines, records or members left.
+
+use regex::{Regex, RegexBuilder};
+use serde_json::{Map, Value};
+
+/// Longest `query` accepted, in characters.
+pub const MAX_QUERY_CHARS: usize = 500;
+/// Longest `pattern` accepted, in characters.
+pub const MAX_PATTERN_CHARS: usize = 200;
+/// An object member at most this large (compact JSON) is kept whole when a pattern matches
+/// anywhere in it; a larger one is narrowed to what matches inside.
+pub const WHOLE_MEMBER_BYTES: usize = 4096;
+/// A record narrowed by a pattern keeps its own scalar members up to this size (JSON).
+const RECORD_SCALAR_BYTES: usize = 512;
+/// Most bytes a view may have, as a multiple of the stored result (plus a floor): a query
+/// like `$..*` repeats nested values, and this keeps it bounded.
+const VIEW_GROWTH: usize = 4;
+const VIEW_FLOOR: usize = 1 << 20;
+
+/// What to keep of a stored result.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ViewSpec {
+    /// An RFC 9535 JSONPath query over the stored JSON.
+    pub query: Option<String>,
+    /// A regular expression (case-insensitive).
+    pub pattern: Option<String>,
+    /// Skip this many lines, records or members.
+    pub offset: Option<u64>,
+    /// Keep at most this many lines, records or members.
+    pub limit: Option<u64>,
+}
+
+impl ViewSpec {
+    /// Whether anything narrows the stored result.
+    pub fn is_empty(&self) -> bool {
+        self.query.is_none() && self.pattern.is_none() && self.offset.is_none() && self.limit.is_none()
+    }
+}
+
+/// Why a view could not be made; each message says what to do instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ViewError {
+    /// The query is not valid JSONPath, or too long.
+    #[error("invalid query: {0}")]
+    Query(String),
+    /// The pattern is not a valid regular expression, or too long or complex.
+    #[error("invalid pattern: {0}")]
+    Pattern(String),
+    /// A query was given for a text result.
+    #[error("`query` works on JSON results; this one is text: use `pattern`, `offset` and `limit`")]
+    QueryOnText,
+    /// The view would be too large.
+    #[error("the view would exceed {limit} bytes; narrow the query or pattern")]
+    TooLarge {
+        /// The bound that was hit.
+        limit: usize,
+    },
+}
+
+/// Make the view `spec` asks for over a stored result (a JSON value or text).
+pub fn make_view(stored: &[u8], spec: &ViewSpec) -> Result<Vec<u8>, ViewError> {
+    let limit_bytes = stored.len().saturating_mul(VIEW_GROWTH).max(VIEW_FLOOR);
+    let pattern = spec.pattern.as_deref().map(compile_pattern).transpose()?;
+    match serde_json::from_slice::<Value>(stored) {
+        Ok(mut value) => {
+            if let Some(q) = &spec.query {
+                value = Value::Array(run_query(q, &value, limit_bytes)?);
+            }
+            let out = match value {
+                Value::Object(members) => {
+                    let members = match &pattern {
+                        Some(re) => narrow_members(members, re),
+                        None => members,
+                    };
+                    Value::Object(slice(members.into_iter().collect(), spec.offset, spec.limit).into_iter().collect())
+                }
+                Value::Array(items) => {
+                    let items = match &pattern {
+                        Some(re) => narrow_items(items, re),
+                        None => items,
+                    };
+                    Value::Array(slice(items, spec.offset, spec.limit))
+                }
+                other => {
+                    let keep = pattern.as_ref().is_none_or(|re| re.is_match(&other.to_string()));
+                    Value::Array(slice(if keep { vec![other] } else { Vec::new() }, spec.offset, spec.limit))
+                }
+            };
+            let bytes = serde_json::to_vec(&out).unwrap_or_default();
+            if bytes.len() > limit_bytes {
+                return Err(ViewError::TooLarge { limit: limit_bytes });
+            }
+            Ok(bytes)
+        }
+        Err(_) => {
+            if spec.query.is_some() {
+                return Err(ViewError::QueryOnText);
+            }
+            let text = String::from_utf8_lossy(stored);
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            let kept: Vec<&str> = match &pattern {
+                Some(re) => lines.into_iter().filter(|l| re.is_match(l.trim_end_matches(['\n', '\r']))).collect(),
+                None => lines,
+            };
+            Ok(slice(kept, spec.offset, spec.limit).concat().into_bytes())
+        }
+    }
+}
+
+/// The members of an object that `re` matches: by name (kept whole), or inside (kept whole
+/// when small, else narrowed in turn). Iterative over the members, recursive over depth,
+/// which the parser already bounded.
+fn narrow_members(members: Map<String, Value>, re: &Regex) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (key, value) in members {
+        let member_text = format!("{}:{value}", Value::String(key.clone()));
+        if !re.is_match(&member_text) {
+            continue;
+        }
+        if re.is_match(&Value::String(key.clone()).to_string()) || member_text.len() <= WHOLE_MEMBER_BYTES {
+            out.insert(key, value);
+            continue;
+        }
+        let narrowed = match value {
+            Value::Object(inner) => Value::Object(narrow_members(inner, re)),
+            Value::Array(items) => Value::Array(narrow_items(items, re)),
+            other => other,
+        };
+        out.insert(key, narrowed);
+    }
+    out
+}
+
+/// The items of a list that `re` matches; an object item larger than
+/// [`WHOLE_MEMBER_BYTES`] is narrowed to its matching members, and keeps its own short
+/// scalar members besides: an item of a list is a record, and a match deep inside it is
+/// only useful with the values that say which record it is (its id, title, state).
+fn narrow_items(items: Vec<Value>, re: &Regex) -> Vec<Value> {
+    items
+        .into_iter()
+        .filter(|v| re.is_match(&v.to_string()))
+        .map(|v| match v {
+            Value::Object(inner) if inner_len(&inner) > WHOLE_MEMBER_BYTES => {
+                let scalars: Map<String, Value> =
+                    inner.iter().filter(|(_, v)| is_short_scalar(v)).map(|(k, v)| (k.clone(), v.clone())).collect();
+                let mut narrowed = narrow_members(inner.clone(), re);
+                // In the record's own order: its scalars, and what matched.
+                let mut out = Map::new();
+                for key in inner.keys() {
+                    if let Some(v) = narrowed.remove(key).or_else(|| scalars.get(key).cloned()) {
+                        out.insert(key.clone(), v);
+                    }
+                }
+                Value::Object(out)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// A string, number or boolean of at most [`RECORD_SCALAR_BYTES`] as JSON.
+fn is_short_scalar(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.len() + 2 <= RECORD_SCALAR_BYTES,
+        Value::Number(_) | Value::Bool(_) => true,
+        _ => false,
+    }
+}
+
+fn inner_len(m: &Map<String, Value>) -> usize {
+    m.iter().map(|(k, v)| k.len() + v.to_string().len() + 4).sum()
+}
+
+fn compile_pattern(p: &str) -> Result<Regex, ViewError> {
+    if p.chars().count() > MAX_PATTERN_CHARS {
+        return Err(ViewError::Pattern(format!("at most {MAX_PATTERN_CHARS} characters")));
+    }
+    // Bounded compiled size: a hostile pattern cannot make the regex engine take much memory.
+    RegexBuilder::new(p)
+        .case_insensitive(true)
+        .size_limit(1 << 20)
+        .dfa_size_limit(1 << 20)
+        .build()
+        .map_err(|e| ViewError::Pattern(e.to_string().lines().last().unwrap_or("not a regular expression").to_owned()))
+}
+
+fn run_query(q: &str, value: &Value, limit_bytes: usize) -> Result<Vec<Value>, ViewError> {
+    if q.chars().count() > MAX_QUERY_CHARS {
+        return Err(ViewError::Query(format!("at most {MAX_QUERY_CHARS} characters")));
+    }
+    let path = serde_json_path::JsonPath::parse(q.trim()).map_err(|e| {
+        ViewError::Query(format!("{e} (write RFC 9535 JSONPath starting with `$`, like `$[?@.state == 'open'].title`)"))
+    })?;
+    let mut out = Vec::new();
+    let mut size = 0usize;
+    for v in path.query(value).all() {
+        // Counted before cloning, so a query that repeats huge subtrees stops early.
+        size = size.saturating_add(approx_size(v, limit_bytes));
+        if size > limit_bytes {
+            return Err(ViewError::TooLarge { limit: limit_bytes });
+        }
+        out.push(v.clone());
+    }
+    Ok(out)
+}
+
+/// The serialized size of `v`, counted only up to `cap`.
+fn approx_size(v: &Value, cap: usize) -> usize {
+    struct Counter {
+        n: usize,
+        cap: usize,
+    }
+    impl std::io::Write for Counter {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.n += b.len();
+            if self.n > self.cap { Err(std::io::Error::other("over")) } else { Ok(b.len()) }
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Counter { n: 0, cap };
+    let _ = serde_json::to_writer(&mut c, v);
+    c.n
+}
+
+fn slice<T>(items: Vec<T>, offset: Option<u64>, limit: Option<u64>) -> Vec<T> {
+    let skip = usize::try_from(offset.unwrap_or(0)).unwrap_or(usize::MAX);
+    let take = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+    items.into_iter().skip(skip).take(take).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn view(stored: &Value, spec: ViewSpec) -> Value {
+        serde_json::from_slice(&make_view(stored.to_string().as_bytes(), &spec).unwrap()).unwrap()
+    }
+
+    fn pattern(p: &str) -> ViewSpec {
+        ViewSpec { pattern: Some(p.into()), ..ViewSpec::default() }
+    }
+
+    #[test]
+    fn records_queries_patterns_and_slices() {
+        let stored = json!([{"n": 1, "state": "open"}, {"n": 2, "state": "closed", "t": "CRASH"}, {"n": 3, "state": "open", "t": "crash"}]);
+        assert_eq!(
+            view(&stored, ViewSpec { query: Some("$[?@.state == 'open'].n".into()), ..ViewSpec::default() }),
+            json!([1, 3])
+        );
+        assert_eq!(
+            view(&stored, ViewSpec { offset: Some(1), ..pattern("CRASH") }),
+            json!([{"n": 3, "state": "open", "t": "crash"}])
+        );
+        assert_eq!(
+            view(&stored, ViewSpec { limit: Some(1), ..ViewSpec::default() }),
+            json!([{"n": 1, "state": "open"}])
+        );
+        assert!(matches!(make_view(b"[]", &pattern("(")), Err(ViewError::Pattern(_))));
+    }
+
+    #[test]
+    fn a_match_deep_in_a_large_object_keeps_the_keys_that_lead_to_it() {
+        let mut paths = Map::new();
+        for k in 0..200 {
+            paths.insert(
+                format!("/v1/items{k}"),
+                json!({"get": {"operationId": format!("getItem{k}"), "description": "x".repeat(40)}}),
+            );
+        }
+        let doc = json!({"openapi": "3.0.3", "paths": paths});
+        let v = view(&doc, pattern("getItem117\\b"));
+        assert_eq!(
+            v,
+            json!({"paths": {"/v1/items117": {"get": {"operationId": "getItem117", "description": "x".repeat(40)}}}})
+        );
+        // A small object is filtered by its members, each kept whole.
+        assert_eq!(view(&json!({"a": {"x": 1}, "b": 2}), pattern("x")), json!({"a": {"x": 1}}));
+    }
+
+    #[test]
+    fn a_large_record_found_deep_inside_keeps_the_values_that_name_it() {
+        let record = |n: u64| json!({"number": n, "title": format!("issue {n}"), "body": "b".repeat(900), "links": {"self": format!("https://x/issues/{n}"), "pad": "p".repeat(5000)}});
+        let stored = json!([record(1), record(2), record(3)]);
+        let v = view(&stored, pattern("issues/2\\b"));
+        assert_eq!(v, json!([{"number": 2, "title": "issue 2", "links": {"self": "https://x/issues/2"}}]));
+    }
+
+    #[test]
+    fn text_keeps_matching_lines_and_refuses_queries() {
+        let stored = b"INFO start\nerror: one\nWARN two\nerror: three\n";
+        assert_eq!(make_view(stored, &pattern("^error")).unwrap(), b"error: one\nerror: three\n");
+        assert_eq!(
+            make_view(stored, &ViewSpec { offset: Some(1), limit: Some(2), ..ViewSpec::default() }).unwrap(),
+            b"error: one\nWARN two\n"
+        );
+        assert_eq!(
+            make_view(stored, &ViewSpec { query: Some("$".into()), ..ViewSpec::default() }),
+            Err(ViewError::QueryOnText)
+        );
+    }
+}

@@ -1,0 +1,216 @@
+//! Properties of the view a plan without fields gets (compact records, tables, facets, the
+//! last record in the first read), over arbitrary records:
+//!
+//! - every field listed as left out is absent from every record shown, and comes back with
+//!   the full records;
+//! - facet counts equal the counts over the input, and an extreme names a record that holds it;
+//! - a table stands for exactly the records the same page shows without the table;
+//! - following `next` from the first read yields every record once.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+use toolshape_redact::RedactSpec;
+use toolshape_shape::{
+    AutoSpec, Data, OffsetContinuation, Resume, ShapeContext, ShapePlan, Shaped, Shaper, table_records,
+};
+use toolshape_tokens::Tokenizer;
+
+const NONCE: &str = "0123456789abcdef";
+
+fn no_redaction() -> RedactSpec {
+    RedactSpec { builtins: false, ..RedactSpec::default() }
+}
+
+fn shape(shaper: &Shaper, input: &[u8], resume: Option<Resume>) -> Shaped {
+    let next = OffsetContinuation { tool: "read".into(), base: Map::new() };
+    let ctx = ShapeContext {
+        tool: "t",
+        tokenizer: Tokenizer::default(),
+        nonce: NONCE,
+        now_unix: None,
+        resume,
+        continuation: &next,
+    };
+    shaper.shape(input, &ctx).expect("a budget this size always fits an envelope")
+}
+
+fn snapshot(shaper: &Shaper, input: &[u8]) -> Vec<u8> {
+    let next = OffsetContinuation { tool: "read".into(), base: Map::new() };
+    let ctx = ShapeContext {
+        tool: "t",
+        tokenizer: Tokenizer::default(),
+        nonce: NONCE,
+        now_unix: None,
+        resume: None,
+        continuation: &next,
+    };
+    shaper.snapshot(input, &ctx).bytes
+}
+
+fn plan(budget: usize) -> ShapePlan {
+    ShapePlan { budget_tokens: budget, redact: no_redaction(), ..ShapePlan::default() }
+}
+
+/// Records of a realistic kind: an id, a status of few values, an amount, a link made of
+/// the id, a user object that recurs, labels, sometimes a null, and text.
+fn arb_records() -> impl Strategy<Value = Vec<Value>> {
+    let row =
+        (0usize..4, 0i64..100_000, 0usize..9, prop::collection::vec(0usize..4, 0..3), any::<bool>(), "[a-z ]{0,200}");
+    prop::collection::vec(row, 3..90).prop_map(|rows| {
+        rows.into_iter()
+            .enumerate()
+            .map(|(i, (status, amount, user, labels, gone, text))| {
+                json!({
+                    "id": format!("rec-{i}"),
+                    "url": format!("https://api.example.com/things/rec-{i}"),
+                    "status": (["open", "closed", "blocked", "draft"][status]),
+                    "amount": amount,
+                    "user": {"login": format!("user{user}"), "id": 100 + user, "avatar_url": format!("https://img.example.com/u/{}.png", 100 + user)},
+                    "labels": labels.iter().map(|l| json!({"name": (["bug", "ui", "docs", "api"][*l]), "color": "ededed"})).collect::<Vec<_>>(),
+                    "closed_at": if gone { Value::Null } else { json!("2025-12-01T10:00:00Z") },
+                    "body": text,
+                })
+            })
+            .collect()
+    })
+}
+
+/// The records a page shows, as objects: rows of a table, records, or the head and the last.
+fn shown(data: &Data) -> Vec<Value> {
+    match data {
+        Data::Table { columns, rows, last } => {
+            let mut all = table_records(columns, rows);
+            all.extend(table_records(columns, last));
+            all
+        }
+        Data::Records(r) => r.clone(),
+        Data::Value(Value::Object(m)) => {
+            let mut all: Vec<Value> = m.get("records").and_then(Value::as_array).cloned().unwrap_or_default();
+            all.extend(m.get("last").and_then(Value::as_array).cloned().unwrap_or_default());
+            all
+        }
+        _ => Vec::new(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+    /// Fields listed as left out are in no record shown, and the full records have them.
+    #[test]
+    fn dropped_fields_are_absent_and_come_back(records in arb_records(), budget in 800usize..6000) {
+        let shaper = Shaper::new(plan(budget)).unwrap();
+        let input = serde_json::to_vec(&records).unwrap();
+        let first = shape(&shaper, &input, None);
+        let Some(fields) = first.envelope.omitted.as_ref().and_then(|o| o.fields.clone()) else { return Ok(()) };
+        for rec in shown(&first.envelope.data) {
+            for f in &fields {
+                let name = f.trim_start_matches("*.");
+                let present = rec.as_object().unwrap().keys().any(|k| k == name || k.ends_with(&format!(".{name}")));
+                prop_assert!(!present, "`{}` is listed as left out but shown: {}", f, rec);
+            }
+        }
+        // The full records, read as `next` offers them, have every field of the input.
+        let full = shape(&shaper.for_pages().without_caps(), &snapshot(&shaper, &input), Some(Resume::Fields { offset: 0 }));
+        if let Data::Records(full) = &full.envelope.data {
+            prop_assert_eq!(full.as_slice(), &records[..full.len()]);
+        } else {
+            prop_assert!(false, "full records expected: {}", full.text);
+        }
+    }
+
+    /// Facet counts are the counts over every record, and the extreme names its holder.
+    #[test]
+    fn facet_counts_equal_counts_over_the_input(records in arb_records()) {
+        let shaper = Shaper::new(plan(8000)).unwrap();
+        let s = shape(&shaper, &serde_json::to_vec(&records).unwrap(), None);
+        let summary = &s.envelope.summary;
+        let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+        for r in &records {
+            *counts.entry(r["status"].as_str().unwrap()).or_default() += 1;
+        }
+        let clause = summary.split("; ").find_map(|c| c.split_once("status: ").map(|(_, rest)| rest));
+        // Eight records or more of at most four values always repeat enough to be counted.
+        if records.len() >= 8 && counts.len() > 1 {
+            prop_assert!(clause.is_some(), "status is not counted: {}", summary);
+        }
+        if let Some(clause) = clause {
+            let mut stated: Vec<&str> = clause.split(", ").collect();
+            let mut want: Vec<String> = counts.iter().map(|(s, n)| format!("{s} {n}")).collect();
+            stated.sort_unstable();
+            want.sort();
+            prop_assert_eq!(stated, want, "in: {}", summary);
+        }
+        let max = records.iter().map(|r| r["amount"].as_i64().unwrap()).max().unwrap();
+        let holders: Vec<String> = records.iter().filter(|r| r["amount"] == json!(max)).map(|r| r["id"].as_str().unwrap().to_owned()).collect();
+        if let Some(i) = summary.find("amount: max ") {
+            let clause = &summary[i..];
+            prop_assert!(clause.starts_with(&format!("amount: max {max} (")), "{}", clause);
+            prop_assert!(holders.iter().any(|h| clause.contains(&format!("(id {h})"))), "{} not held by {:?}", clause, holders);
+        }
+    }
+
+    /// A table stands for the records the same page shows without tables.
+    #[test]
+    fn tables_round_trip_to_the_records_shown(records in arb_records(), budget in 600usize..5000) {
+        let input = serde_json::to_vec(&records).unwrap();
+        let with = shape(&Shaper::new(plan(budget)).unwrap(), &input, None);
+        let mut p = plan(budget);
+        p.auto.table = false;
+        let without = shape(&Shaper::new(p).unwrap(), &input, None);
+        if let Data::Table { columns, rows, .. } = &with.envelope.data {
+            let from_table = table_records(columns, rows);
+            let plain = match &without.envelope.data {
+                Data::Value(Value::Object(m)) => m.get("records").and_then(Value::as_array).cloned().unwrap_or_default(),
+                other => shown(other),
+            };
+            // The table fits more rows in the same budget; those it shares must be equal.
+            let n = from_table.len().min(plain.len());
+            prop_assert_eq!(&from_table[..n], &plain[..n]);
+        }
+    }
+
+    /// Following `next` from the first read (which also shows the last record) yields every
+    /// record once.
+    #[test]
+    fn pages_after_the_first_read_yield_every_record_once(records in arb_records(), budget in 500usize..3000) {
+        let shaper = Shaper::new(plan(budget)).unwrap();
+        let input = serde_json::to_vec(&records).unwrap();
+        let first = shape(&shaper, &input, None);
+        let stored = snapshot(&shaper, &input);
+        let pages = shaper.for_pages();
+        let mut ids: Vec<String> = shown(&first.envelope.data).iter().map(|r| r["id"].as_str().unwrap().to_owned()).collect();
+        let mut next = first.envelope.next.clone();
+        let mut guard = 0;
+        while let Some(n) = next {
+            let a = &n.arguments;
+            if a.get("full_fields").is_some() {
+                break;
+            }
+            let offset = a["offset"].as_u64().unwrap();
+            let end = a.get("end").and_then(Value::as_u64);
+            let page = shape(&pages, &stored, Some(Resume::Records { offset, end }));
+            let more = shown(&page.envelope.data);
+            prop_assert!(!more.is_empty(), "a page must make progress: {}", page.text);
+            ids.extend(more.iter().map(|r| r["id"].as_str().unwrap().to_owned()));
+            next = page.envelope.next.clone();
+            guard += 1;
+            prop_assert!(guard < 200);
+        }
+        let mut want: Vec<String> = records.iter().map(|r| r["id"].as_str().unwrap().to_owned()).collect();
+        let mut got = ids.clone();
+        want.sort();
+        got.sort();
+        prop_assert_eq!(got, want, "ids read: {:?}", ids);
+    }
+}
+
+#[test]
+fn the_full_view_is_off_switchable() {
+    let records: Vec<Value> = (0..20).map(|i| json!({"id": i, "url": format!("https://x/{i}"), "s": "a"})).collect();
+    let input = serde_json::to_vec(&records).unwrap();
+    let off = shape(&Shaper::new(ShapePlan { auto: AutoSpec::OFF, ..plan(4000) }).unwrap(), &input, None);
+    assert_eq!(off.envelope.data, Data::Records(records));
+}
