@@ -1,9 +1,10 @@
-//! Re-encoding a fitted image: JPEG stays JPEG (photographs), everything else becomes PNG
-//! (lossless, keeps transparency; a GIF's or WebP's first frame included).
+//! Re-encoding a fitted image: JPEG stays JPEG (photographs; written with the SIMD
+//! `jpeg-encoder`, about three times faster than the `image` crate's own), everything else
+//! becomes PNG (lossless, keeps transparency; a GIF's or WebP's first frame included).
 
 use image::DynamicImage;
-use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+use jpeg_encoder::{ColorType, Encoder as JpegEncoder};
 
 use crate::format::ImageKind;
 use crate::note::MediaNote;
@@ -39,21 +40,25 @@ pub fn output_kind(source: ImageKind) -> ImageKind {
 /// [`MediaNote::EncodeFailed`] with the encoder's message.
 pub fn encode(image: &DynamicImage, source: ImageKind) -> Result<EncodedImage, MediaNote> {
     let kind = output_kind(source);
+    let failed = |detail: String| MediaNote::EncodeFailed { detail };
     let mut bytes = Vec::new();
-    let result = match kind {
-        ImageKind::Jpeg => DynamicImage::ImageRgb8(image.to_rgb8())
-            .write_with_encoder(JpegEncoder::new_with_quality(&mut bytes, JPEG_QUALITY)),
-        _ => {
-            let encoder = PngEncoder::new_with_quality(&mut bytes, CompressionType::Fast, FilterType::Adaptive);
-            // Eight bits per channel: what every client decodes.
-            let eight_bit = if image.color().has_alpha() {
-                DynamicImage::ImageRgba8(image.to_rgba8())
-            } else {
-                DynamicImage::ImageRgb8(image.to_rgb8())
-            };
-            eight_bit.write_with_encoder(encoder)
-        }
-    };
-    result.map_err(|e| MediaNote::EncodeFailed { detail: e.to_string() })?;
+    if kind == ImageKind::Jpeg {
+        let rgb = image.to_rgb8();
+        let (Ok(width), Ok(height)) = (u16::try_from(rgb.width()), u16::try_from(rgb.height())) else {
+            return Err(failed("a JPEG is at most 65,535 pixels a side".to_owned()));
+        };
+        JpegEncoder::new(&mut bytes, JPEG_QUALITY)
+            .encode(rgb.as_raw(), width, height, ColorType::Rgb)
+            .map_err(|e| failed(e.to_string()))?;
+    } else {
+        let encoder = PngEncoder::new_with_quality(&mut bytes, CompressionType::Fast, FilterType::Adaptive);
+        // Eight bits per channel: what every client decodes.
+        let eight_bit = if image.color().has_alpha() {
+            DynamicImage::ImageRgba8(image.to_rgba8())
+        } else {
+            DynamicImage::ImageRgb8(image.to_rgb8())
+        };
+        eight_bit.write_with_encoder(encoder).map_err(|e| failed(e.to_string()))?;
+    }
     Ok(EncodedImage { bytes, kind, width: image.width(), height: image.height() })
 }
