@@ -42,15 +42,15 @@ const SESSION_TAG_LEN: usize = 16;
 /// The most bytes all request headers together may take; more is answered `431`. Far above
 /// what an MCP client sends (a token, a session id, a few standard headers), far below
 /// what the HTTP parser would buffer.
-pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+pub(crate) const MAX_HEADER_BYTES: usize = 16 * 1024;
 
 /// The principal a request authenticated as, in the request's extensions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Authenticated {
+pub(crate) struct Authenticated {
     /// The principal's name in `auth.principals`.
-    pub name: Arc<str>,
+    pub(crate) name: Arc<str>,
     /// The profile whose tools it sees; every tool (or the gateway's profile) when `None`.
-    pub profile: Option<Arc<str>>,
+    pub(crate) profile: Option<Arc<str>>,
 }
 
 /// One configured principal, with the hash of its token (the token itself is not kept).
@@ -60,7 +60,7 @@ struct Known {
 }
 
 /// Checks bearer tokens against the configured principals.
-pub struct Authenticator {
+pub(crate) struct Authenticator {
     known: Vec<Known>,
 }
 
@@ -74,7 +74,7 @@ impl std::fmt::Debug for Authenticator {
 
 /// Why a request was not authenticated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// No `Authorization: Bearer` header.
     Missing,
     /// A bearer token that belongs to no principal.
@@ -87,7 +87,7 @@ fn digest(token: &[u8]) -> [u8; 32] {
 
 impl Authenticator {
     /// The principals of `auth` (token values as loaded from the environment).
-    pub fn new(auth: &AuthConfig) -> Authenticator {
+    pub(crate) fn new(auth: &AuthConfig) -> Authenticator {
         let known = auth
             .credentials()
             .map(|(name, token, profile)| Known {
@@ -99,12 +99,12 @@ impl Authenticator {
     }
 
     /// Whether any principal is configured, so that requests need a token.
-    pub fn is_enabled(&self) -> bool {
+    pub(crate) fn is_enabled(&self) -> bool {
         !self.known.is_empty()
     }
 
     /// The principal whose token `headers` carry.
-    pub fn authenticate(&self, headers: &HeaderMap) -> Result<&Authenticated, Refusal> {
+    pub(crate) fn authenticate(&self, headers: &HeaderMap) -> Result<&Authenticated, Refusal> {
         let token = bearer_token(headers).ok_or(Refusal::Missing)?;
         let presented = digest(token);
         // Every principal is compared, and the match is selected without branching, so the
@@ -133,7 +133,7 @@ fn bearer_token(headers: &HeaderMap) -> Option<&[u8]> {
 }
 
 /// Binds session ids to principals with a keyed tag.
-pub struct SessionBinder {
+pub(crate) struct SessionBinder {
     key: [u8; 32],
 }
 
@@ -146,7 +146,7 @@ impl std::fmt::Debug for SessionBinder {
 impl SessionBinder {
     /// A binder keyed from `secret` (replicas sharing it accept each other's session ids),
     /// or from a random key when there is none.
-    pub fn new(secret: Option<&[u8]>) -> SessionBinder {
+    pub(crate) fn new(secret: Option<&[u8]>) -> SessionBinder {
         let mut key = [0u8; 32];
         match secret {
             Some(secret) => {
@@ -155,7 +155,7 @@ impl SessionBinder {
                 h.update(secret);
                 key = h.finalize().into();
             }
-            None => crate::random::fill(&mut key),
+            None => toolshape_util::random::fill(&mut key),
         }
         SessionBinder { key }
     }
@@ -172,12 +172,12 @@ impl SessionBinder {
     }
 
     /// The session id `principal` is given for the session `inner`.
-    pub fn seal(&self, principal: &str, inner: &str) -> String {
+    pub(crate) fn seal(&self, principal: &str, inner: &str) -> String {
         format!("{inner}.{}", URL_SAFE_NO_PAD.encode(self.tag(principal, inner)))
     }
 
     /// The session behind `outer`, when `outer` was sealed for `principal`.
-    pub fn open<'a>(&self, principal: &str, outer: &'a str) -> Option<&'a str> {
+    pub(crate) fn open<'a>(&self, principal: &str, outer: &'a str) -> Option<&'a str> {
         let (inner, tag) = outer.rsplit_once('.')?;
         let tag = URL_SAFE_NO_PAD.decode(tag).ok()?;
         bool::from(tag.as_slice().ct_eq(&self.tag(principal, inner))).then_some(inner)
@@ -186,11 +186,11 @@ impl SessionBinder {
 
 /// What the HTTP guard checks on every request: header size, bearer token, session owner.
 #[derive(Debug)]
-pub struct Guard {
+pub(crate) struct Guard {
     /// The principals; when none is configured, requests pass without a token.
-    pub authenticator: Authenticator,
+    pub(crate) authenticator: Authenticator,
     /// Binds session ids to principals.
-    pub sessions: SessionBinder,
+    pub(crate) sessions: SessionBinder,
 }
 
 /// A plain-text refusal.
@@ -209,7 +209,7 @@ fn header_bytes(headers: &HeaderMap) -> usize {
 /// The axum middleware in front of `/mcp`: refuses oversized headers (`431`), missing or
 /// wrong bearer tokens (`401`) and sessions of another principal (`404`); passes the
 /// principal on in the request's extensions, and seals the session ids it hands out.
-pub async fn guard(State(guard): State<Arc<Guard>>, mut request: Request, next: Next) -> Response {
+pub(crate) async fn guard(State(guard): State<Arc<Guard>>, mut request: Request, next: Next) -> Response {
     if header_bytes(request.headers()) > MAX_HEADER_BYTES {
         return refuse(
             StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,

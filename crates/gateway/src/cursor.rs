@@ -30,38 +30,38 @@ const MAX_CURSOR_CHARS: usize = 200;
 
 /// A snapshot's identity: 16 random bytes, written as 32 hex characters in store keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SnapshotId(pub [u8; 16]);
+pub(crate) struct SnapshotId(pub(crate) [u8; 16]);
 
 impl SnapshotId {
     /// A fresh random id.
-    pub fn random() -> SnapshotId {
+    pub(crate) fn random() -> SnapshotId {
         let mut b = [0u8; 16];
-        crate::random::fill(&mut b);
+        toolshape_util::random::fill(&mut b);
         SnapshotId(b)
     }
 
     /// The id as 32 lowercase hex characters.
-    pub fn hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    pub(crate) fn hex(&self) -> String {
+        toolshape_util::hex(&self.0)
     }
 }
 
 /// What a cursor says: which snapshot, from where, for whom, until when.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cursor {
+pub(crate) struct Cursor {
     /// The snapshot it reads.
-    pub snapshot: SnapshotId,
+    pub(crate) snapshot: SnapshotId,
     /// Where reading resumes.
-    pub resume: Resume,
+    pub(crate) resume: Resume,
     /// Unix seconds after which it is refused.
-    pub expires_unix: u32,
+    pub(crate) expires_unix: u32,
     /// The scope tag of the principal or session it belongs to.
-    pub scope: [u8; SCOPE_LEN],
+    pub(crate) scope: [u8; SCOPE_LEN],
 }
 
 /// Why a cursor was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CursorError {
+pub(crate) enum CursorError {
     /// Not a cursor toolshape wrote (bad base64, wrong length or version).
     #[error("it is not a cursor toolshape wrote")]
     Malformed,
@@ -78,7 +78,7 @@ pub enum CursorError {
 
 /// The secret that signs cursors.
 #[derive(Clone)]
-pub struct CursorKey {
+pub(crate) struct CursorKey {
     key: [u8; 32],
 }
 
@@ -92,7 +92,7 @@ impl std::fmt::Debug for CursorKey {
 impl CursorKey {
     /// A key derived from a configured secret (any length; hashed to 32 bytes), so that
     /// several processes sharing the secret accept each other's cursors.
-    pub fn from_secret(secret: &[u8]) -> CursorKey {
+    pub(crate) fn from_secret(secret: &[u8]) -> CursorKey {
         let mut h = Sha256::new();
         h.update(b"toolshape cursor key v1\0");
         h.update(secret);
@@ -100,14 +100,14 @@ impl CursorKey {
     }
 
     /// A random key, good for this process only.
-    pub fn random() -> CursorKey {
+    pub(crate) fn random() -> CursorKey {
         let mut key = [0u8; 32];
-        crate::random::fill(&mut key);
+        toolshape_util::random::fill(&mut key);
         CursorKey { key }
     }
 
     /// The scope tag for a principal or session name.
-    pub fn scope_tag(scope: &str) -> [u8; SCOPE_LEN] {
+    pub(crate) fn scope_tag(scope: &str) -> [u8; SCOPE_LEN] {
         let mut h = Sha256::new();
         h.update(b"toolshape scope\0");
         h.update(scope.as_bytes());
@@ -131,7 +131,7 @@ impl CursorKey {
     }
 
     /// Write `cursor` as signed text.
-    pub fn encode(&self, cursor: &Cursor) -> String {
+    pub(crate) fn encode(&self, cursor: &Cursor) -> String {
         let mut body = Vec::with_capacity(64);
         body.push(VERSION);
         body.extend_from_slice(&cursor.snapshot.0);
@@ -164,7 +164,7 @@ impl CursorKey {
 
     /// Read and check a cursor: its signature, its expiry against `now_unix`, and that it
     /// belongs to `scope`.
-    pub fn decode(&self, text: &str, scope: &[u8; SCOPE_LEN], now_unix: u64) -> Result<Cursor, CursorError> {
+    pub(crate) fn decode(&self, text: &str, scope: &[u8; SCOPE_LEN], now_unix: u64) -> Result<Cursor, CursorError> {
         let text = text.trim();
         if text.is_empty() || text.len() > MAX_CURSOR_CHARS {
             return Err(CursorError::Malformed);

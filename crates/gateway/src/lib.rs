@@ -2,25 +2,33 @@
 //! where every call passes.
 //!
 //! Toward the agent it serves MCP over stdio or Streamable HTTP ([`serve_stdio`],
-//! [`serve_http`]): the masked surface of the config, the unmasked upstream tools it
+//! [`serve_http_with`]): the masked surface of the config, the unmasked upstream tools it
 //! exposes, and toolshape's own `result_read`. Toward upstreams it starts child processes or
 //! connects Streamable HTTP servers, each under a time-out, a response size cap and a
 //! concurrency limit, restarted with backoff after a crash.
 //!
 //! Modules, from the agent inward:
-//! - `server`: the rmcp `ServerHandler`; converts between MCP messages and [`Gateway`] calls.
-//!   The only module that implements rmcp server traits, kept thin.
-//! - [`gateway`]: [`Gateway::call`], the one dispatch path, and the snapshots behind cursors.
-//! - `input`: calls of 2026-07-28 agents parked while they wait for the agent's input.
-//! - `listeners`: the agent sessions and subscriptions told of list changes.
-//! - `watches`: resource subscriptions, by session, made once per resource upstream.
+//! - `serve`: stdio and Streamable HTTP serving, and the HTTP layers that guard it.
+//! - `server`: the rmcp `ServerHandler`, the only module that knows rmcp's server handles:
+//!   `server::link` (the [`AgentLink`](agent) over a session's peer), `server::input`
+//!   (calls of 2026-07-28 agents parked while they wait for the agent's input),
+//!   `server::client` (what is decided per client at `initialize`).
+//! - `agent`: the `AgentLink` seam: what the rest of the gateway needs of an agent.
+//! - `auth`: bearer tokens, principals and sessions bound to them (HTTP mode).
+//! - `sessions`: MCP session records in the store, so any replica can resume a session.
+//! - [`gateway`]: [`Gateway`], its parts and [`Gateway::call`], the one dispatch path
+//!   (`gateway/call.rs`), with the tool catalog, tool search, shaping, snapshots, call
+//!   records, the pass-through of prompts and resources, list-change listeners and
+//!   resource watches each in a file of its own.
+//! - `search`: tool search as served (index per surface, the search and call tools).
+//! - `read`: `result_read` arguments and views (JSONPath queries, patterns, slices).
+//! - `cursor`: signed, expiring, scoped cursors.
+//! - `store`: the store the config names (re-exported from `toolshape-store`).
 //! - `log_levels`: the log level each session set; upstream log messages are filtered by it.
-//! - [`read`]: `result_read` arguments and views (JSONPath queries, patterns, slices).
-//! - [`cursor`]: signed, expiring, scoped cursors.
-//! - [`auth`]: bearer tokens, principals and sessions bound to them (HTTP mode).
-//! - [`store`]: the [`Store`] trait and the bounded in-memory store.
-//! - [`sessions`]: MCP session records in the store, so any replica can resume a session.
-//! - `upstream`: connections to upstream servers (rmcp client side).
+//! - `upstream`: connections to upstream servers (rmcp client side): lifecycle, requests,
+//!   content reduction, failures, relays, child processes, the stdout line guard and the
+//!   stdio transport.
+//! - `error`: [`GatewayError`], why the gateway could not start or keep serving.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -34,27 +42,25 @@
 //! # Ok(()) }
 //! ```
 
-pub mod auth;
-pub mod cursor;
+mod agent;
+mod auth;
+mod cursor;
 mod error;
 pub mod gateway;
-mod input;
-mod listeners;
 mod log_levels;
-mod random;
-pub mod read;
+mod read;
 mod search;
 mod serve;
 mod server;
-pub mod sessions;
-pub mod store;
+mod sessions;
+mod store;
 mod upstream;
-mod watches;
-mod wire;
 
-pub use cursor::{Cursor, CursorError, CursorKey, SnapshotId};
 pub use error::GatewayError;
-pub use gateway::{Caller, Gateway, GatewayOptions, Outcome, ResourceError};
-pub use serve::{HttpOptions, check_bind, check_exposure, serve_http, serve_http_with, serve_io, serve_stdio};
+pub use gateway::{Caller, FailureKind, Gateway, GatewayOptions, Outcome, RequestError};
+pub use serve::{HttpOptions, check_bind, check_exposure, serve_http_with, serve_io, serve_stdio};
 pub use server::GatewayServer;
+/// How often a replica checks that an HTTP session it holds still has its record in the
+/// shared store (a session ended on another replica ends here within this time).
+pub use sessions::RECHECK_AFTER as SESSION_RECHECK_INTERVAL;
 pub use store::{MemoryStore, Store, StoreError, StoreFuture, StoreStats};

@@ -20,12 +20,12 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 /// The tool's name.
-pub const TOOL_NAME: &str = "result_read";
+pub(crate) const TOOL_NAME: &str = "result_read";
 
 /// Longest `query` accepted, in characters.
-pub const MAX_QUERY_CHARS: usize = 500;
+pub(crate) const MAX_QUERY_CHARS: usize = 500;
 /// Longest `pattern` accepted, in characters.
-pub const MAX_PATTERN_CHARS: usize = 200;
+pub(crate) const MAX_PATTERN_CHARS: usize = 200;
 /// Most bytes a view may have, as a multiple of the stored result (plus a floor): a query
 /// like `$..*` repeats nested values, and this keeps it bounded.
 const VIEW_GROWTH: usize = 4;
@@ -34,55 +34,66 @@ const VIEW_FLOOR: usize = 1 << 20;
 /// The arguments of `result_read`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ReadArgs {
+pub(crate) struct ReadArgs {
     /// A cursor from a `next`.
     #[serde(default)]
-    pub cursor: Option<String>,
+    pub(crate) cursor: Option<String>,
     /// A handle from a reference result (same format as a cursor).
     #[serde(default)]
-    pub handle: Option<String>,
+    pub(crate) handle: Option<String>,
     /// An RFC 9535 JSONPath query over the stored result.
     #[serde(default)]
-    pub query: Option<String>,
+    pub(crate) query: Option<String>,
     /// A regular expression; keeps matching lines (text) or records (JSON).
     #[serde(default)]
-    pub pattern: Option<String>,
+    pub(crate) pattern: Option<String>,
     /// Skip this many lines or records of the view.
     #[serde(default)]
-    pub offset: Option<u64>,
+    pub(crate) offset: Option<u64>,
     /// Keep at most this many lines or records of the view.
     #[serde(default)]
-    pub limit: Option<u64>,
+    pub(crate) limit: Option<u64>,
 }
 
 impl ReadArgs {
-    /// Parse the model's arguments; the message says what to fix.
-    pub fn parse(args: Option<&Map<String, Value>>) -> Result<ReadArgs, String> {
+    /// Parse the model's arguments; the error says what to fix.
+    pub(crate) fn parse(args: Option<&Map<String, Value>>) -> Result<ReadArgs, ReadArgsError> {
         let v = Value::Object(args.cloned().unwrap_or_default());
-        let parsed: ReadArgs = serde_json::from_value(v).map_err(|e| {
-            let m = e.to_string();
-            format!("{m} (result_read takes cursor or handle, and optionally query, pattern, offset, limit)")
-        })?;
+        let parsed: ReadArgs = serde_json::from_value(v).map_err(|e| ReadArgsError::Malformed(e.to_string()))?;
         match (&parsed.cursor, &parsed.handle) {
-            (None, None) => Err("give `cursor` (from a result's `next`) or `handle`".to_owned()),
-            (Some(_), Some(_)) => Err("give either `cursor` or `handle`, not both".to_owned()),
+            (None, None) => Err(ReadArgsError::NoToken),
+            (Some(_), Some(_)) => Err(ReadArgsError::BothTokens),
             _ => Ok(parsed),
         }
     }
 
     /// The cursor or handle text.
-    pub fn token(&self) -> &str {
+    pub(crate) fn token(&self) -> &str {
         self.cursor.as_deref().or(self.handle.as_deref()).unwrap_or_default()
     }
 
     /// Whether a view must be made (anything beyond reading the cursor's page).
-    pub fn wants_view(&self) -> bool {
+    pub(crate) fn wants_view(&self) -> bool {
         self.query.is_some() || self.pattern.is_some() || self.offset.is_some() || self.limit.is_some()
     }
 }
 
+/// Why `result_read`'s arguments were refused; each message says what to write instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ReadArgsError {
+    /// Unknown arguments or values of the wrong type, as the parser put it.
+    #[error("{0} (result_read takes cursor or handle, and optionally query, pattern, offset, limit)")]
+    Malformed(String),
+    /// Neither a cursor nor a handle.
+    #[error("give `cursor` (from a result's `next`) or `handle`")]
+    NoToken,
+    /// Both a cursor and a handle.
+    #[error("give either `cursor` or `handle`, not both")]
+    BothTokens,
+}
+
 /// The input schema `result_read` is listed with.
-pub fn input_schema() -> Value {
+pub(crate) fn input_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
@@ -98,12 +109,12 @@ pub fn input_schema() -> Value {
 }
 
 /// The description `result_read` is listed with.
-pub const DESCRIPTION: &str = "Read more of a result that did not fit: pass the `cursor` from its `next` (or a `handle`). \
+pub(crate) const DESCRIPTION: &str = "Read more of a result that did not fit: pass the `cursor` from its `next` (or a `handle`). \
 Optionally narrow the stored result with `query` (JSONPath), `pattern` (regex over lines or records), `offset` and `limit`.";
 
 /// Why a view could not be made; each message says what to do instead.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ViewError {
+pub(crate) enum ViewError {
     /// The query is not valid JSONPath, or too long.
     #[error("invalid query: {0}")]
     Query(String),
@@ -122,7 +133,7 @@ pub enum ViewError {
 }
 
 /// Make the view `args` asks for over a stored result (a JSON value or text).
-pub fn make_view(stored: &[u8], args: &ReadArgs) -> Result<Vec<u8>, ViewError> {
+pub(crate) fn make_view(stored: &[u8], args: &ReadArgs) -> Result<Vec<u8>, ViewError> {
     let limit_bytes = stored.len().saturating_mul(VIEW_GROWTH).max(VIEW_FLOOR);
     let pattern = match &args.pattern {
         Some(p) => Some(compile_pattern(p)?),
@@ -269,7 +280,7 @@ mod tests {
     fn parses_and_refuses_arguments() {
         assert!(ReadArgs::parse(json!({}).as_object()).is_err());
         assert!(ReadArgs::parse(json!({"cursor": "a", "handle": "b"}).as_object()).is_err());
-        let e = ReadArgs::parse(json!({"cursor": "a", "bogus": 1}).as_object()).unwrap_err();
+        let e = ReadArgs::parse(json!({"cursor": "a", "bogus": 1}).as_object()).unwrap_err().to_string();
         assert!(e.contains("bogus"), "{e}");
         assert!(!args(json!({"cursor": "a"})).wants_view());
         assert!(args(json!({"handle": "a", "limit": 3})).wants_view());

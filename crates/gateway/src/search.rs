@@ -84,6 +84,36 @@ fn collect_params(schema: &Value, prefix: &str, depth: usize, out: &mut Vec<Para
     }
 }
 
+/// Why the arguments of the search tool or the generic call tool were refused; each
+/// message says what to write instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ArgsError {
+    /// The search tool was given an argument it does not take.
+    #[error("unknown argument `{0}`; the arguments are `query`, `mode` and `limit`")]
+    UnknownSearchArgument(String),
+    /// No query, or an empty one.
+    #[error("`query` is missing; say what the tool should do, like \"read a file\"")]
+    MissingQuery,
+    /// A query that is not text.
+    #[error("`query` must be a string")]
+    QueryNotText,
+    /// A mode other than the two.
+    #[error("`mode` must be \"bm25\" (keywords) or \"regex\"")]
+    UnknownMode,
+    /// A limit out of range.
+    #[error("`limit` must be a whole number from 1 to {MAX_SEARCH_LIMIT}")]
+    LimitOutOfRange,
+    /// The call tool was given an argument it does not take.
+    #[error("unknown argument `{0}`; the arguments are `name` and `arguments`")]
+    UnknownCallArgument(String),
+    /// No tool name.
+    #[error("`name` is missing; give the name of a tool found by search")]
+    MissingName,
+    /// Arguments that are not an object.
+    #[error("`arguments` must be an object of the tool's arguments")]
+    ArgumentsNotObject,
+}
+
 /// What a search call asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SearchArgs {
@@ -94,30 +124,31 @@ pub(crate) struct SearchArgs {
 
 impl SearchArgs {
     /// Read the search tool's arguments, with the config's defaults.
-    pub(crate) fn parse(arguments: Option<&Map<String, Value>>, config: &SearchConfig) -> Result<SearchArgs, String> {
+    pub(crate) fn parse(
+        arguments: Option<&Map<String, Value>>,
+        config: &SearchConfig,
+    ) -> Result<SearchArgs, ArgsError> {
         let empty = Map::new();
         let args = arguments.unwrap_or(&empty);
         if let Some(unknown) = args.keys().find(|k| !matches!(k.as_str(), "query" | "mode" | "limit")) {
-            return Err(format!("unknown argument `{unknown}`; the arguments are `query`, `mode` and `limit`"));
+            return Err(ArgsError::UnknownSearchArgument(unknown.clone()));
         }
         let query = match args.get("query") {
             Some(Value::String(q)) if !q.trim().is_empty() => q.clone(),
-            Some(Value::String(_)) | None => {
-                return Err("`query` is missing; say what the tool should do, like \"read a file\"".into());
-            }
-            Some(_) => return Err("`query` must be a string".into()),
+            Some(Value::String(_)) | None => return Err(ArgsError::MissingQuery),
+            Some(_) => return Err(ArgsError::QueryNotText),
         };
         let mode = match args.get("mode") {
             None | Some(Value::Null) => config.mode,
             Some(Value::String(m)) if m == "bm25" => SearchMode::Bm25,
             Some(Value::String(m)) if m == "regex" => SearchMode::Regex,
-            Some(_) => return Err("`mode` must be \"bm25\" (keywords) or \"regex\"".into()),
+            Some(_) => return Err(ArgsError::UnknownMode),
         };
         let limit = match args.get("limit") {
             None | Some(Value::Null) => config.limit,
             Some(v) => match v.as_u64() {
                 Some(n) if (1..=MAX_SEARCH_LIMIT as u64).contains(&n) => n as usize,
-                _ => return Err(format!("`limit` must be a whole number from 1 to {MAX_SEARCH_LIMIT}")),
+                _ => return Err(ArgsError::LimitOutOfRange),
             },
         };
         Ok(SearchArgs { query, mode, limit })
@@ -127,19 +158,19 @@ impl SearchArgs {
 /// What a generic call asked for: a tool name and its arguments.
 pub(crate) fn parse_call(
     arguments: Option<Map<String, Value>>,
-) -> Result<(String, Option<Map<String, Value>>), String> {
+) -> Result<(String, Option<Map<String, Value>>), ArgsError> {
     let mut args = arguments.unwrap_or_default();
     if let Some(unknown) = args.keys().find(|k| !matches!(k.as_str(), "name" | "arguments")) {
-        return Err(format!("unknown argument `{unknown}`; the arguments are `name` and `arguments`"));
+        return Err(ArgsError::UnknownCallArgument(unknown.clone()));
     }
     let name = match args.remove("name") {
         Some(Value::String(n)) if !n.is_empty() => n,
-        _ => return Err("`name` is missing; give the name of a tool found by search".into()),
+        _ => return Err(ArgsError::MissingName),
     };
     let inner = match args.remove("arguments") {
         None | Some(Value::Null) => None,
         Some(Value::Object(m)) => Some(m),
-        Some(_) => return Err("`arguments` must be an object of the tool's arguments".into()),
+        Some(_) => return Err(ArgsError::ArgumentsNotObject),
     };
     Ok((name, inner))
 }
@@ -294,7 +325,7 @@ mod tests {
             (json!({"query": "x", "limit": 51}), "`limit` must be"),
             (json!({"query": "x", "top": 3}), "unknown argument `top`"),
         ] {
-            let e = SearchArgs::parse(bad.as_object(), &c).unwrap_err();
+            let e = SearchArgs::parse(bad.as_object(), &c).unwrap_err().to_string();
             assert!(e.contains(says), "{bad}: {e}");
         }
     }
@@ -304,11 +335,10 @@ mod tests {
         let (name, inner) = parse_call(json!({"name": "t", "arguments": {"a": 1}}).as_object().cloned()).unwrap();
         assert_eq!(name, "t");
         assert_eq!(inner.unwrap()["a"], 1);
-        assert!(parse_call(None).unwrap_err().contains("`name` is missing"));
-        assert!(
-            parse_call(json!({"name": "t", "arguments": [1]}).as_object().cloned()).unwrap_err().contains("object")
-        );
-        assert!(parse_call(json!({"name": "t", "args": {}}).as_object().cloned()).unwrap_err().contains("`args`"));
+        let refused = |args: Option<Map<String, Value>>| parse_call(args).unwrap_err().to_string();
+        assert!(refused(None).contains("`name` is missing"));
+        assert!(refused(json!({"name": "t", "arguments": [1]}).as_object().cloned()).contains("object"));
+        assert!(refused(json!({"name": "t", "args": {}}).as_object().cloned()).contains("`args`"));
     }
 
     #[test]

@@ -210,23 +210,6 @@ impl HttpOptions {
     }
 }
 
-/// Listen on `addr` (see [`check_bind`]) and serve Streamable HTTP at `/mcp` until
-/// `shutdown` fires, without authentication. `allowed_hosts` adds `Host` header values to
-/// the loopback ones. See [`serve_http_with`] for the guarded form.
-pub async fn serve_http(
-    gateway: Arc<Gateway>,
-    addr: SocketAddr,
-    allow_remote: bool,
-    allowed_hosts: Vec<String>,
-    shutdown: CancellationToken,
-    ready: Option<tokio::sync::oneshot::Sender<SocketAddr>>,
-) -> Result<(), GatewayError> {
-    let mut options = HttpOptions::new(addr);
-    options.allow_remote = allow_remote;
-    options.http.allowed_hosts = allowed_hosts;
-    serve_http_with(gateway, options, shutdown, ready).await
-}
-
 /// The `Origin` values accepted: each allowed host's own origins on any port, then the
 /// configured ones as written.
 fn allowed_origins(hosts: &[String], configured: &[String]) -> Vec<String> {

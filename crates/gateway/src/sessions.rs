@@ -15,7 +15,7 @@
 //! one.
 //!
 //! A record's time to live is renewed every time a replica restores the session from it, so
-//! a session in use keeps its record; one untouched for [`SessionRecords::ttl`] is gone and
+//! a session in use keeps its record; one untouched for its time to live is gone and
 //! its client must initialize again (it gets `404 Session not found`, as the MCP spec asks).
 //!
 //! When the store cannot be reached, a session this process does not hold cannot be restored:
@@ -57,11 +57,11 @@ const KEY_PREFIX: &str = "session:";
 
 /// The shortest time a session record is kept: sessions usually outlive the results they
 /// page through, and a record is a few hundred bytes.
-pub const MIN_SESSION_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+pub(crate) const MIN_SESSION_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// MCP session records kept in a [`Store`], for rmcp to restore sessions from.
 #[derive(Clone)]
-pub struct SessionRecords {
+pub(crate) struct SessionRecords {
     store: Arc<dyn Store>,
     ttl: Duration,
 }
@@ -74,13 +74,8 @@ impl std::fmt::Debug for SessionRecords {
 
 impl SessionRecords {
     /// Records in `store`, each kept for `ttl` after it was written or last restored.
-    pub fn new(store: Arc<dyn Store>, ttl: Duration) -> SessionRecords {
+    pub(crate) fn new(store: Arc<dyn Store>, ttl: Duration) -> SessionRecords {
         SessionRecords { store, ttl }
-    }
-
-    /// How long a record is kept after it was written or last restored.
-    pub fn ttl(&self) -> Duration {
-        self.ttl
     }
 
     /// The store key of session `id`.
@@ -93,7 +88,7 @@ impl SessionRecords {
 /// (SQLite or Redis), kept for the snapshot time to live or [`MIN_SESSION_TTL`], whichever
 /// is longer; `None` with the in-memory store, where only this process could read the
 /// records and rmcp's own in-memory sessions suffice.
-pub fn for_gateway(gateway: &Gateway) -> Option<Arc<dyn SessionStore>> {
+pub(crate) fn for_gateway(gateway: &Gateway) -> Option<Arc<dyn SessionStore>> {
     gateway
         .store_is_shared()
         .then(|| Arc::new(SessionRecords::new(gateway.store(), gateway.snapshot_ttl().max(MIN_SESSION_TTL))) as _)
@@ -107,7 +102,7 @@ const MAX_ERROR_BODY: usize = 4096;
 /// axum middleware: answer `503 Service Unavailable` with `Retry-After: 1` instead of rmcp's
 /// `500` when a session could not be restored because the store is unavailable. Every other
 /// response passes unchanged (streams included: only `500` bodies are read).
-pub async fn outage_as_unavailable(request: Request, next: Next) -> Response {
+pub(crate) async fn outage_as_unavailable(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
     if response.status() != StatusCode::INTERNAL_SERVER_ERROR {
         return response;
@@ -142,7 +137,7 @@ const CHECKS_KEPT: usize = 4096;
 /// Where the sessions of one HTTP endpoint live, for [`session_guard`] to tell one that
 /// exists from one that does not.
 #[derive(Clone)]
-pub struct SessionPlaces {
+pub(crate) struct SessionPlaces {
     /// The sessions this process holds.
     held: Arc<LocalSessionManager>,
     /// The shared records any replica may restore a session from, if any.
@@ -159,7 +154,7 @@ impl std::fmt::Debug for SessionPlaces {
 
 impl SessionPlaces {
     /// The sessions `held` here, with `records` shared with other replicas (if any).
-    pub fn new(held: Arc<LocalSessionManager>, records: Option<Arc<dyn SessionStore>>) -> SessionPlaces {
+    pub(crate) fn new(held: Arc<LocalSessionManager>, records: Option<Arc<dyn SessionStore>>) -> SessionPlaces {
         SessionPlaces { held, records, checked: Arc::default() }
     }
 
@@ -231,7 +226,7 @@ fn plain(status: StatusCode, message: &'static str) -> Response {
 /// `202 Accepted` becomes `200 OK`, the answer MCP clients expect for a session that is over.
 /// Any other request naming a session held here whose shared record is gone (ended on another
 /// replica) gets `404`. Everything else passes unchanged.
-pub async fn session_guard(State(places): State<SessionPlaces>, request: Request, next: Next) -> Response {
+pub(crate) async fn session_guard(State(places): State<SessionPlaces>, request: Request, next: Next) -> Response {
     // Without a session id, rmcp answers (or asks for one) itself.
     let Some(id) = request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()).map(str::to_owned) else {
         return next.run(request).await;

@@ -1,21 +1,20 @@
 //! Where snapshots live between a call and the `result_read` calls that page through it.
 //!
-//! The store is its own crate, `toolshape-store`; this module re-exports it under the names
-//! the gateway has always used. [`Store`] is the interface the gateway holds (an
-//! `Arc<dyn Store>`): opaque keys and byte values, each with a time to live. [`MemoryStore`]
-//! is the default; [`SqliteStore`] and [`RedisStore`] are chosen by a [`StoreSpec`] through
-//! [`open`]; [`spec`] reads one from the config's `store:` section.
+//! The store is its own crate, `toolshape-store`; the gateway re-exports what a caller of
+//! [`Gateway::launch_with_store`](crate::Gateway::launch_with_store) needs. [`Store`] is the
+//! interface the gateway holds (an `Arc<dyn Store>`): opaque keys and byte values, each with
+//! a time to live. [`MemoryStore`] is the default; SQLite and Redis stores are chosen by a
+//! [`StoreSpec`] through [`open`]; [`spec`] reads one from the config's `store:` section.
 
 use toolshape_mask::{StoreBackend, StoreConfig};
-pub use toolshape_store::{
-    MemoryStore, RedisOptions, RedisStore, SqliteStore, Store, StoreError, StoreFuture, StoreSpec, StoreStats, open,
-};
+pub use toolshape_store::{MemoryStore, Store, StoreError, StoreFuture, StoreStats};
+pub(crate) use toolshape_store::{StoreSpec, open};
 
 use crate::GatewayError;
 
 /// The store `config` describes, holding at most `max_bytes` when given (a command-line
 /// override of `store.max_bytes`).
-pub fn spec(config: &StoreConfig, max_bytes: Option<usize>) -> Result<StoreSpec, GatewayError> {
+pub(crate) fn spec(config: &StoreConfig, max_bytes: Option<usize>) -> Result<StoreSpec, GatewayError> {
     let max_bytes = max_bytes.unwrap_or_else(|| usize::try_from(config.max_bytes).unwrap_or(usize::MAX)).max(1);
     let max_entry_bytes = usize::try_from(config.max_entry_bytes).unwrap_or(usize::MAX).max(1);
     let missing =

@@ -526,7 +526,8 @@ async fn streamable_http_serves_keeps_cursors_per_session_and_checks_hosts() {
     let (tx, rx) = tokio::sync::oneshot::channel();
     let stop = shutdown.clone();
     tokio::spawn(async move {
-        toolshape_gateway::serve_http(gateway, "127.0.0.1:0".parse().unwrap(), false, vec![], stop, Some(tx)).await
+        let options = toolshape_gateway::HttpOptions::new("127.0.0.1:0".parse().unwrap());
+        toolshape_gateway::serve_http_with(gateway, options, stop, Some(tx)).await
     });
     let addr = rx.await.unwrap();
     let url = format!("http://{addr}/mcp");

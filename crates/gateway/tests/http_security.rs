@@ -565,7 +565,7 @@ async fn an_ended_session_is_not_restored_by_another_replica() {
     }
     // The replica that still holds it in memory learns that it ended within a recheck
     // interval, closes it, and refuses it from then on.
-    tokio::time::sleep(toolshape_gateway::sessions::RECHECK_AFTER + Duration::from_millis(100)).await;
+    tokio::time::sleep(toolshape_gateway::SESSION_RECHECK_INTERVAL + Duration::from_millis(100)).await;
     for _ in 0..2 {
         let after = post(&second.url(), &own, LIST_TOOLS).await;
         assert_eq!(after.status, 404, "the replica holding the session still served it: {}", after.body);

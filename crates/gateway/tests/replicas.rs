@@ -12,8 +12,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use toolshape_gateway::store::{SqliteStore, Store, StoreError, StoreFuture};
 use toolshape_gateway::{Caller, Gateway, GatewayOptions, Outcome};
+use toolshape_gateway::{Store, StoreError, StoreFuture};
+use toolshape_store::SqliteStore;
 
 /// Records the echo tool sends back: several pages under the configured budget.
 const RECORDS: u64 = 400;

@@ -38,10 +38,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use toolshape_shape::aggregate::MAX_KEY_BYTES;
-use toolshape_shape::envelope::to_neutral_json;
-use toolshape_shape::failure::TOOL_ERROR_MAX;
-use toolshape_shape::path::Segment;
+use toolshape_shape::MAX_KEY_BYTES;
+use toolshape_shape::Segment;
+use toolshape_shape::TOOL_ERROR_MAX;
+use toolshape_shape::to_neutral_json;
 use toolshape_shape::{Data, Envelope, Form, Projection, ShapePlan, Status, render};
 use toolshape_tokens::Tokenizer;
 

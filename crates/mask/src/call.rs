@@ -11,6 +11,7 @@
 
 use serde_json::{Map, Value, json};
 use toolshape_shape::Shaper;
+use toolshape_util::json_kind;
 
 use crate::compile::{CompiledMask, HandlerCall, MaskSet, Route};
 use crate::config::UnknownArguments;
@@ -263,17 +264,6 @@ impl MaskSet {
             arguments,
             shaper,
         })
-    }
-}
-
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -217,7 +217,7 @@ pub struct Defaults {
 impl Default for Defaults {
     fn default() -> Self {
         Defaults {
-            budget_tokens: toolshape_shape::plan::DEFAULT_BUDGET_TOKENS,
+            budget_tokens: toolshape_shape::DEFAULT_BUDGET_TOKENS,
             tokenizer: Encoding::O200kBase,
             render: RenderMode::Json,
             expose_unmasked: true,

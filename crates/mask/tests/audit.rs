@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use toolshape_mask::audit::{AnswerKind, Knowledge, OutputSchemas, ToolAudit, audit, audit_plan, fit};
 use toolshape_mask::{CallContext, load};
-use toolshape_shape::aggregate::{AggregateSpec, GroupBy};
+use toolshape_shape::{AggregateSpec, GroupBy};
 use toolshape_shape::{
     Data, FieldPath, Form, OffsetContinuation, Projection, RenderMode, ShapeContext, ShapePlan, Shaper,
 };
@@ -401,7 +401,7 @@ proptest! {
         let shaped = call.shaper.shape(&payload, &ctx).unwrap();
         let seen = upstream_tokens(&shaped.envelope.data, &tok);
         prop_assert!(seen <= ceiling, "{seen} > {ceiling}");
-        prop_assert!(shaped.report.tokens_out as usize <= report.tools[0].plan.max_tokens);
+        prop_assert!(shaped.report.tokens_out.is_some_and(|t| t as usize <= report.tools[0].plan.max_tokens));
     }
 }
 

@@ -47,7 +47,7 @@ fn shaped_text(masks: &MaskSet, tool: &str, args: Value, payload: &[u8]) -> Stri
     let call = masks.prepare_call(&surface, tool, args, &CallContext::default()).expect("call");
     let tokenizer = Tokenizer::new(masks.defaults().tokenizer);
     let shaped = shape(call.shaper, tool, payload, tokenizer);
-    assert!(shaped.report.tokens_out as usize <= call.shaper.plan().budget_tokens);
+    assert!(shaped.report.tokens_out.is_some_and(|t| t as usize <= call.shaper.plan().budget_tokens));
     shaped.text
 }
 

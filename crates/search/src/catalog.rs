@@ -6,6 +6,7 @@
 //! (nested object properties and array items included, named by their path).
 
 use serde_json::Value;
+use toolshape_util::json_kind;
 
 /// How deep nested parameter schemas are followed; deeper levels are rare and a hostile
 /// schema must not make indexing recurse without bound.
@@ -78,14 +79,14 @@ impl ToolDoc {
     pub fn from_mcp_tool(tool: &Value) -> Result<ToolDoc, CatalogError> {
         let invalid = |reason: &str| CatalogError::InvalidTool { reason: reason.to_owned() };
         let object = tool.as_object().ok_or_else(|| CatalogError::InvalidTool {
-            reason: format!("it is {}, not a JSON object with a `name`", kind_of(tool)),
+            reason: format!("it is {}, not a JSON object with a `name`", json_kind(tool)),
         })?;
         let name = match object.get("name") {
             Some(Value::String(name)) if !name.trim().is_empty() => name.clone(),
             Some(Value::String(_)) => return Err(invalid("its `name` is empty")),
             Some(other) => {
                 return Err(CatalogError::InvalidTool {
-                    reason: format!("its `name` is {}, not a string", kind_of(other)),
+                    reason: format!("its `name` is {}, not a string", json_kind(other)),
                 });
             }
             None => return Err(invalid("it has no `name`")),
@@ -95,7 +96,7 @@ impl ToolDoc {
             Some(Value::String(text)) => text.clone(),
             Some(other) => {
                 return Err(CatalogError::InvalidTool {
-                    reason: format!("its `description` is {}, not a string", kind_of(other)),
+                    reason: format!("its `description` is {}, not a string", json_kind(other)),
                 });
             }
         };
@@ -105,7 +106,7 @@ impl ToolDoc {
             Some(schema @ Value::Object(_)) => collect_params(schema, "", 0, &mut params),
             Some(other) => {
                 return Err(CatalogError::InvalidTool {
-                    reason: format!("its `inputSchema` is {}, not a JSON object", kind_of(other)),
+                    reason: format!("its `inputSchema` is {}, not a JSON object", json_kind(other)),
                 });
             }
         }
@@ -127,12 +128,12 @@ pub fn parse_catalog(json_text: &str) -> Result<Vec<ToolDoc>, CatalogError> {
             Some(Value::Array(entries)) => entries,
             Some(other) => {
                 return Err(CatalogError::NotACatalog {
-                    found: format!("an object whose `tools` is {}", kind_of(other)),
+                    found: format!("an object whose `tools` is {}", json_kind(other)),
                 });
             }
             None => return Err(CatalogError::NotACatalog { found: "an object without a `tools` array".to_owned() }),
         },
-        other => return Err(CatalogError::NotACatalog { found: kind_of(other).to_owned() }),
+        other => return Err(CatalogError::NotACatalog { found: json_kind(other).to_owned() }),
     };
     entries
         .iter()
@@ -170,18 +171,6 @@ fn collect_params(schema: &Value, prefix: &str, depth: usize, params: &mut Vec<P
         let description = property.get("description").and_then(Value::as_str).unwrap_or_default().to_owned();
         params.push(ParamDoc { name: path.clone(), description });
         collect_params(property, &path, depth + 1, params);
-    }
-}
-
-/// A short phrase naming a JSON value's type, for messages.
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -225,7 +225,7 @@ pub fn to_neutral_json<T: Serialize + ?Sized>(value: &T) -> String {
 }
 
 /// Prose-mode text with every `<<<` run broken.
-pub fn neutralize_text(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn neutralize_text(text: &str) -> std::borrow::Cow<'_, str> {
     if text.contains("<<<") {
         std::borrow::Cow::Owned(text.replace("<<<", "\u{2039}<<"))
     } else {

@@ -22,27 +22,42 @@
 //! };
 //! let payload = serde_json::to_vec(&(0..100).map(|n| serde_json::json!({"n": n})).collect::<Vec<_>>()).unwrap();
 //! let shaped = shaper.shape(&payload, &ctx).unwrap();
-//! assert!(shaped.report.tokens_out <= 200);
+//! assert!(shaped.report.tokens_out.is_some_and(|tokens| tokens <= 200));
 //! assert_eq!(shaped.envelope.status, toolshape_shape::Status::Partial);
 //! ```
 
-pub mod aggregate;
-pub mod envelope;
-pub mod failure;
+mod aggregate;
+mod context;
+mod describe;
+mod envelope;
+mod failure;
+mod fit;
 mod input;
-pub mod logs;
-pub mod numfmt;
-pub mod path;
-pub mod plan;
+mod logs;
+mod numfmt;
+mod path;
+mod plan;
 mod records;
+mod report;
 mod shaper;
 mod text;
 
-pub use envelope::{Data, Envelope, Next, Omitted, Original, Status, render};
-pub use failure::Failure;
-pub use path::{FieldPath, PathError};
-pub use plan::{Filter, FilterError, Form, Projection, RenderMode, ShapePlan, SortOrder, SortSpec, TextKeep, TextSpec};
-pub use shaper::{
-    Continuation, MIN_BUDGET_TOKENS, OffsetContinuation, PlanError, Resume, ShapeContext, ShapeError, ShapeReport,
-    Shaped, Shaper, Snapshot,
+pub use aggregate::{
+    Aggregate, AggregateSpec, Aggregator, FieldStats, GroupBy, GroupCounts, MAX_BUCKETS, MAX_DISTINCT, MAX_KEY_BYTES,
+    MAX_TOP, NONE_KEY, OTHER_KEY, RecentShare, RecentWindow, Window, WindowError, WindowUnit, round3,
 };
+pub use context::{Continuation, OffsetContinuation, Resume, ShapeContext};
+pub use envelope::{
+    Data, Envelope, Next, Omitted, Original, Status, close_delimiter, open_delimiter, render, to_neutral_json,
+    widest_nonce,
+};
+pub use failure::{FRAMES_KEPT, Failure, LINE_MAX, TOOL_ERROR_MAX, shrink_trace, shrink_traces};
+pub use logs::{Level, LevelCounts, LevelError, SCAN_BYTES, level_counts, line_level};
+pub use numfmt::{bytes as format_bytes, thousands};
+pub use path::{FieldPath, PathError, Segment};
+pub use plan::{
+    DEFAULT_BUDGET_TOKENS, Filter, FilterError, Form, Projection, RenderMode, ShapePlan, SortOrder, SortSpec, TextKeep,
+    TextSpec,
+};
+pub use report::{ShapeError, ShapeReport, Shaped, Snapshot};
+pub use shaper::{MIN_BUDGET_TOKENS, PlanError, Shaper};

@@ -29,7 +29,7 @@ pub fn bytes(n: u64) -> String {
 }
 
 /// A share in whole percent, `part` of `whole`; `0%` when `whole` is zero.
-pub fn percent(part: u64, whole: u64) -> String {
+pub(crate) fn percent(part: u64, whole: u64) -> String {
     if whole == 0 {
         return "0%".to_owned();
     }

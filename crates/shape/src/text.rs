@@ -7,11 +7,12 @@
 use serde_json::Value;
 use toolshape_redact::RedactionCounts;
 
+use crate::context::{Resume, ShapeContext};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, to_neutral_json};
 use crate::logs::level_counts;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{RenderMode, ShapePlan, TextKeep};
-use crate::shaper::{Resume, ShapeContext, ShapeError, ShapeReport, Shaped};
+use crate::report::{ShapeError, ShapeReport, Shaped};
 
 /// Shape `text` (already redacted) under `plan`.
 pub(crate) fn shape_text(
@@ -22,43 +23,116 @@ pub(crate) fn shape_text(
     counts: RedactionCounts,
     ctx: &ShapeContext<'_>,
 ) -> Result<Shaped, ShapeError> {
-    let tok = &ctx.tokenizer;
+    let page = TextPage::new(plan, text, lossy, bytes_in, ctx);
     let budget = plan.budget_tokens;
-    let (begin, end) = match ctx.resume {
-        Some(Resume::Text { offset, end }) => {
-            let end = end.map_or(text.len(), |e| text.floor_char_boundary(e as usize));
-            (text.floor_char_boundary(offset as usize).min(end), end)
+    let skeleton = page.render(&page.envelope(page.begin, page.end));
+    let overhead = ctx.tokenizer.count(&skeleton) + 8;
+    if overhead >= budget {
+        return Err(ShapeError::BudgetTooSmall { budget, minimum: overhead + 1 });
+    }
+    let (env, rendered, tokens, kept_end) = match page.whole() {
+        Some(fitted) => fitted,
+        None => {
+            let room = budget - overhead;
+            let (head_room, tail_room) = if page.head_tail { (room * 2 / 3, room - room * 2 / 3) } else { (room, 0) };
+            let kept_end = page.head(head_room);
+            let (kept_end, tail_start) = page.tail(kept_end, tail_room);
+            page.settle(kept_end, tail_start)?
         }
-        _ => (0, text.len()),
     };
-    let total_lines = count_lines(text);
-    let line_of = |byte: usize| memchr::memchr_iter(b'\n', &text.as_bytes()[..byte]).count() as u64;
-    let first_line = line_of(begin);
-    // Level counts describe the whole text once, on the first call; pages do not repeat them.
-    let levels = if plan.text.log_levels && ctx.resume.is_none() {
-        let c = level_counts(text);
-        if c.looks_like_log() { c.phrase() } else { None }
-    } else {
-        None
+    let report = ShapeReport {
+        bytes_in,
+        bytes_out: rendered.len() as u64,
+        tokens_out: Some(tokens as u64),
+        records_total: None,
+        records_kept: 0,
+        records_omitted: 0,
+        cut_at: env.next.as_ref().map(|_| format!("byte {kept_end}")),
+        redactions: counts,
+        fields_cut: 0,
+        needs_snapshot: env.next.is_some(),
     };
-    let head_tail = plan.text.keep == TextKeep::HeadTail && ctx.resume.is_none();
+    Ok(Shaped { envelope: env, text: rendered, report })
+}
 
-    let describe = |kept_end: usize, tail_start: usize| -> Envelope {
+/// A page that fits: its envelope, the text the model reads, its tokens, and where the
+/// head it shows ends.
+type Fitted = (Envelope, String, usize, usize);
+
+/// One page of a text being fitted: the bytes `begin..end` it may show, and what the
+/// summary says of the whole text.
+struct TextPage<'a, 'c> {
+    plan: &'a ShapePlan,
+    text: &'a str,
+    lossy: bool,
+    bytes_in: u64,
+    ctx: &'a ShapeContext<'c>,
+    /// Where this page starts (a resume point, or 0).
+    begin: usize,
+    /// Where this page must stop (a tail already shown, or the end).
+    end: usize,
+    total_lines: u64,
+    /// The zero-based line `begin` falls in.
+    first_line: u64,
+    /// The level count phrase of a log, on a first read only.
+    levels: Option<String>,
+    /// Whether the page shows a tail as well as a head.
+    head_tail: bool,
+}
+
+impl<'a, 'c> TextPage<'a, 'c> {
+    fn new(plan: &'a ShapePlan, text: &'a str, lossy: bool, bytes_in: u64, ctx: &'a ShapeContext<'c>) -> Self {
+        let (begin, end) = match ctx.resume {
+            Some(Resume::Text { offset, end }) => {
+                let end = end.map_or(text.len(), |e| text.floor_char_boundary(e as usize));
+                (text.floor_char_boundary(offset as usize).min(end), end)
+            }
+            _ => (0, text.len()),
+        };
+        let first_line = memchr::memchr_iter(b'\n', &text.as_bytes()[..begin]).count() as u64;
+        // Level counts describe the whole text once, on the first call; pages do not repeat them.
+        let levels = if plan.text.log_levels && ctx.resume.is_none() {
+            let c = level_counts(text);
+            if c.looks_like_log() { c.phrase() } else { None }
+        } else {
+            None
+        };
+        TextPage {
+            plan,
+            text,
+            lossy,
+            bytes_in,
+            ctx,
+            begin,
+            end,
+            total_lines: count_lines(text),
+            first_line,
+            levels,
+            head_tail: plan.text.keep == TextKeep::HeadTail && ctx.resume.is_none(),
+        }
+    }
+
+    fn render(&self, env: &Envelope) -> String {
+        render(env, self.plan.render, self.ctx.nonce)
+    }
+
+    /// The summary of a page showing `begin..kept_end` and, when `tail_start < end`, the
+    /// tail `tail_start..end`.
+    fn summary(&self, kept_end: usize, tail_start: usize) -> String {
+        let (text, begin, end) = (self.text, self.begin, self.end);
         let whole = begin == 0 && kept_end >= tail_start && tail_start >= end && end == text.len();
         let shown_lines = count_lines(&text[begin..kept_end]);
-        let left_bytes = &text[kept_end..tail_start.max(kept_end)];
-        let left_lines = count_lines(left_bytes);
         let mut summary = if whole {
-            format!("{} lines ({})", thousands(total_lines), fmt_bytes(bytes_in))
+            format!("{} lines ({})", thousands(self.total_lines), fmt_bytes(self.bytes_in))
         } else if shown_lines == 0 {
-            format!("no lines shown of {} ({})", thousands(total_lines), fmt_bytes(bytes_in))
+            format!("no lines shown of {} ({})", thousands(self.total_lines), fmt_bytes(self.bytes_in))
         } else {
             format!(
                 "lines {}-{} of {} ({})",
-                thousands(first_line + 1),
-                thousands(first_line + shown_lines),
-                thousands(total_lines),
-                fmt_bytes(bytes_in)
+                thousands(self.first_line + 1),
+                thousands(self.first_line + shown_lines),
+                thousands(self.total_lines),
+                fmt_bytes(self.bytes_in)
             )
         };
         if tail_start < end {
@@ -70,17 +144,28 @@ pub(crate) fn shape_text(
             let line_end = text[kept_end..].find('\n').map_or(text.len(), |i| kept_end + i);
             summary.push_str(&format!(
                 "; line {} cut after {} of its {} characters",
-                thousands(first_line + shown_lines),
+                thousands(self.first_line + shown_lines),
                 thousands(count_chars(&text[line_start..kept_end])),
                 thousands(count_chars(&text[line_start..line_end]))
             ));
         }
-        if let Some(l) = &levels {
+        if let Some(l) = &self.levels {
             summary.push_str(&format!("; log levels: {l}"));
         }
-        if lossy {
+        if self.lossy {
             summary.push_str("; invalid UTF-8 replaced with U+FFFD");
         }
+        if kept_end < tail_start.min(end) {
+            summary.push_str("; more with next");
+        }
+        summary
+    }
+
+    /// The envelope of a page showing `begin..kept_end` and the tail from `tail_start`.
+    fn envelope(&self, kept_end: usize, tail_start: usize) -> Envelope {
+        let (text, begin, end) = (self.text, self.begin, self.end);
+        let left_bytes = &text[kept_end..tail_start.max(kept_end)];
+        let left_lines = count_lines(left_bytes);
         let data_text = if tail_start < end {
             let head = &text[begin..kept_end];
             // The marker gets a line of its own without adding a blank line to the text.
@@ -97,9 +182,6 @@ pub(crate) fn shape_text(
             None
         };
         let remaining = kept_end < tail_start.min(end);
-        if remaining {
-            summary.push_str("; more with next");
-        }
         Envelope {
             status: if remaining {
                 Status::Partial
@@ -108,7 +190,7 @@ pub(crate) fn shape_text(
             } else {
                 Status::Ok
             },
-            summary,
+            summary: self.summary(kept_end, tail_start),
             data: if text.is_empty() { Data::Null } else { Data::Text(data_text) },
             omitted: remaining.then(|| Omitted {
                 count: left_lines.max(1),
@@ -116,115 +198,106 @@ pub(crate) fn shape_text(
                 reason: "budget".into(),
                 chars: Some(count_chars(left_bytes)),
                 fields_cut: None,
-                original: Original { bytes: bytes_in, records: None, lines: Some(total_lines) },
+                original: Original { bytes: self.bytes_in, records: None, lines: Some(self.total_lines) },
             }),
-            next: remaining.then(|| ctx.continuation.next(&Resume::Text { offset: kept_end as u64, end: stop })),
+            next: remaining.then(|| self.ctx.continuation.next(&Resume::Text { offset: kept_end as u64, end: stop })),
         }
-    };
-
-    let skeleton = render(&describe(begin, end), plan.render, ctx.nonce);
-    let overhead = tok.count(&skeleton) + 8;
-    if overhead >= budget {
-        return Err(ShapeError::BudgetTooSmall { budget, minimum: overhead + 1 });
     }
-    let room = budget - overhead;
-    let (head_room, tail_room) = if head_tail { (room * 2 / 3, room - room * 2 / 3) } else { (room, 0) };
 
-    let piece_cost = |s: &str, limit: usize| -> Option<usize> {
-        match plan.render {
+    /// The tokens `s` adds to the rendering, if at most `limit`.
+    fn piece_cost(&self, s: &str, limit: usize) -> Option<usize> {
+        let tok = &self.ctx.tokenizer;
+        match self.plan.render {
             // Inside a JSON string, escapes change the count; count the escaped form.
             RenderMode::Json => tok
                 .count_till_limit(&to_neutral_json(&Value::String(s.to_owned())), limit + 1)
                 .map(|n| n.saturating_sub(1)),
             RenderMode::Prose => tok.count_till_limit(s, limit),
         }
-    };
+    }
 
-    // Everything fits: one count of the whole rendering settles it, instead of a count per
-    // line and another of the result. Only tried when the text could fit at all (a token is
-    // rarely over 32 bytes), so a huge text is never copied or escaped whole.
-    let everything = (end - begin <= budget.saturating_mul(32)).then(|| {
-        let env = describe(end, end);
-        let text = render(&env, plan.render, ctx.nonce);
-        (env, text)
-    });
-    let fits_whole = everything.and_then(|(env, text)| tok.count_till_limit(&text, budget).map(|n| (env, text, n)));
-    let (env, rendered, tokens, kept_end) = if let Some((env, text, tokens)) = fits_whole {
-        (env, text, tokens, end)
-    } else {
-        // Head: whole lines while they fit; a first line too long for the room is cut.
-        let mut kept_end = begin;
+    /// The whole page, when it fits: one count of the whole rendering settles it, instead
+    /// of a count per line and another of the result. Only tried when the text could fit at
+    /// all (a token is rarely over 32 bytes), so a huge text is never copied or escaped whole.
+    fn whole(&self) -> Option<Fitted> {
+        let budget = self.plan.budget_tokens;
+        if self.end - self.begin > budget.saturating_mul(32) {
+            return None;
+        }
+        let env = self.envelope(self.end, self.end);
+        let rendered = self.render(&env);
+        let tokens = self.ctx.tokenizer.count_till_limit(&rendered, budget)?;
+        Some((env, rendered, tokens, self.end))
+    }
+
+    /// Where the head ends: whole lines while they fit `room`; a first line too long for it
+    /// is cut.
+    fn head(&self, room: usize) -> usize {
+        let mut kept_end = self.begin;
         let mut used = 0usize;
-        for line in text[begin..end].split_inclusive('\n') {
-            match piece_cost(line, head_room.saturating_sub(used)) {
+        for line in self.text[self.begin..self.end].split_inclusive('\n') {
+            match self.piece_cost(line, room.saturating_sub(used)) {
                 Some(c) => {
                     used += c;
                     kept_end += line.len();
                 }
                 None => {
-                    if kept_end == begin {
-                        kept_end += cut_line(line, head_room, &piece_cost);
+                    if kept_end == self.begin {
+                        kept_end += cut_line(line, room, &|s, limit| self.piece_cost(s, limit));
                     }
                     break;
                 }
             }
         }
-        // Tail: whole lines from the end, never overlapping the head.
+        kept_end
+    }
+
+    /// Where the tail starts: whole lines from the end that fit `room`, never overlapping
+    /// the head. Returns the head's end too, which is the end when head and tail meet.
+    fn tail(&self, kept_end: usize, room: usize) -> (usize, usize) {
+        let end = self.end;
+        if !self.head_tail || kept_end >= end {
+            return (kept_end, end);
+        }
         let mut tail_start = end;
-        if head_tail && kept_end < end {
-            let mut used_tail = 0usize;
-            let region = &text[kept_end..end];
-            for line in region.split_inclusive('\n').rev() {
-                match piece_cost(line, tail_room.saturating_sub(used_tail)) {
-                    Some(c) => {
-                        used_tail += c;
-                        tail_start -= line.len();
-                    }
-                    None => break,
+        let mut used = 0usize;
+        for line in self.text[kept_end..end].split_inclusive('\n').rev() {
+            match self.piece_cost(line, room.saturating_sub(used)) {
+                Some(c) => {
+                    used += c;
+                    tail_start -= line.len();
                 }
-            }
-            if tail_start <= kept_end {
-                kept_end = end;
-                tail_start = end;
+                None => break,
             }
         }
+        if tail_start <= kept_end { (end, end) } else { (kept_end, tail_start) }
+    }
 
-        let (env, rendered, tokens, kept_end) = loop {
-            let env = describe(kept_end, tail_start);
-            let rendered = render(&env, plan.render, ctx.nonce);
-            if let Some(tokens) = tok.count_till_limit(&rendered, budget) {
-                break (env, rendered, tokens, kept_end);
+    /// Render the page and count it exactly; over by a little, give back the tail first,
+    /// then head lines, keeping progress.
+    fn settle(&self, mut kept_end: usize, mut tail_start: usize) -> Result<Fitted, ShapeError> {
+        let budget = self.plan.budget_tokens;
+        loop {
+            let env = self.envelope(kept_end, tail_start);
+            let rendered = self.render(&env);
+            if let Some(tokens) = self.ctx.tokenizer.count_till_limit(&rendered, budget) {
+                return Ok((env, rendered, tokens, kept_end));
             }
-            // Over by a little: give back the tail first, then head lines, keeping progress.
-            if tail_start < end {
-                tail_start = end;
+            if tail_start < self.end {
+                tail_start = self.end;
                 continue;
             }
-            let shown = &text[begin..kept_end];
+            let shown = &self.text[self.begin..kept_end];
             let shorter = match shown.trim_end_matches('\n').rfind('\n') {
-                Some(i) => begin + i + 1,
-                None => begin + shown.floor_char_boundary(shown.len() * 3 / 4),
+                Some(i) => self.begin + i + 1,
+                None => self.begin + shown.floor_char_boundary(shown.len() * 3 / 4),
             };
-            if shorter <= begin {
-                return Err(ShapeError::BudgetTooSmall { budget, minimum: tok.count(&rendered) });
+            if shorter <= self.begin {
+                return Err(ShapeError::BudgetTooSmall { budget, minimum: self.ctx.tokenizer.count(&rendered) });
             }
             kept_end = shorter;
-        };
-        (env, rendered, tokens, kept_end)
-    };
-    let report = ShapeReport {
-        bytes_in,
-        bytes_out: rendered.len() as u64,
-        tokens_out: tokens as u64,
-        records_total: None,
-        records_kept: 0,
-        records_omitted: 0,
-        cut_at: env.next.as_ref().map(|_| format!("byte {kept_end}")),
-        redactions: counts,
-        fields_cut: 0,
-        needs_snapshot: env.next.is_some(),
-    };
-    Ok(Shaped { envelope: env, text: rendered, report })
+        }
+    }
 }
 
 /// How many bytes of `line` fit `room`, at a character boundary; at least one character so

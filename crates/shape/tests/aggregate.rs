@@ -9,10 +9,10 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolshape_shape::aggregate::{
+use toolshape_shape::FieldPath;
+use toolshape_shape::{
     AggregateSpec, Aggregator, GroupBy, MAX_BUCKETS, MAX_DISTINCT, RecentWindow, Window, WindowUnit, round3,
 };
-use toolshape_shape::path::FieldPath;
 
 fn path(p: &str) -> FieldPath {
     FieldPath::parse(p).unwrap()
@@ -22,7 +22,7 @@ fn spec(v: Value) -> AggregateSpec {
     serde_json::from_value(v).unwrap()
 }
 
-fn run(spec: &AggregateSpec, now: Option<i64>, records: &[Value]) -> toolshape_shape::aggregate::Aggregate {
+fn run(spec: &AggregateSpec, now: Option<i64>, records: &[Value]) -> toolshape_shape::Aggregate {
     let mut agg = Aggregator::new(spec, now);
     for r in records {
         agg.add(r);

@@ -4,8 +4,8 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use proptest::prelude::*;
-use toolshape_shape::failure::{Failure, LINE_MAX, TOOL_ERROR_MAX, shrink_trace, shrink_traces};
-use toolshape_shape::numfmt::thousands;
+use toolshape_shape::thousands;
+use toolshape_shape::{Failure, LINE_MAX, TOOL_ERROR_MAX, shrink_trace, shrink_traces};
 
 fn all_variants() -> Vec<Failure> {
     vec![
@@ -160,7 +160,7 @@ fn tool_error_text_is_cut_with_an_exact_count() {
 }
 
 fn fmt_thousands(n: usize) -> String {
-    toolshape_shape::numfmt::thousands(n as u64)
+    toolshape_shape::thousands(n as u64)
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! generated log whose counts are known.
 
 use proptest::prelude::*;
-use toolshape_shape::logs::{Level, LevelCounts, level_counts, line_level};
+use toolshape_shape::{Level, LevelCounts, SCAN_BYTES, level_counts, line_level};
 
 #[test]
 fn detection_table() {
@@ -152,10 +152,8 @@ fn counts_a_generated_log_exactly() {
     assert_eq!(got, expected);
     assert!(got.looks_like_log());
     let phrase = got.phrase().unwrap();
-    let want: Vec<String> = Level::ALL
-        .iter()
-        .map(|&l| format!("{} {}", l.as_str(), toolshape_shape::numfmt::thousands(expected.get(l))))
-        .collect();
+    let want: Vec<String> =
+        Level::ALL.iter().map(|&l| format!("{} {}", l.as_str(), toolshape_shape::thousands(expected.get(l)))).collect();
     assert_eq!(phrase, want.join(", "));
 }
 
@@ -235,9 +233,39 @@ proptest! {
         prop_assert_eq!(by_line, c.leveled());
     }
 
+    /// A level word is found wherever it starts in a line, as long as it ends within the
+    /// scanned bytes; one that starts past them is never judged, and nothing past the first
+    /// bytes of a line changes its level, however long the line.
     #[test]
-    fn level_words_in_lines_of_any_length(prefix in "[ -~]{0,200}", word in "(ERROR|WARN|info|level=error)") {
-        let line = format!("{prefix}{word}");
-        let _ = line_level(&line);
+    fn level_words_in_lines_of_any_length(
+        prefix in "[xyz0-9 ,./-]{0,200}",
+        word in "(ERROR|WARN|\\[info\\]|level=error)",
+        rest in "[ -~]{0,300}",
+    ) {
+        let line = format!("{prefix} {word} {rest}");
+        let expected = match word.as_str() {
+            "ERROR" | "level=error" => Level::Error,
+            "WARN" => Level::Warn,
+            _ => Level::Info,
+        };
+        let start = prefix.len() + 1;
+        let found = line_level(&line);
+        if start + word.len() < SCAN_BYTES {
+            // The prefix holds no level of its own, so the word decides, unless `rest` holds
+            // a level field (which wins) inside the scanned bytes.
+            let lower = rest.to_ascii_lowercase();
+            if !["level", "lvl", "severity"].iter().any(|key| lower.contains(key)) {
+                prop_assert_eq!(found, Some(expected), "{}", line);
+            }
+        } else if start >= SCAN_BYTES {
+            prop_assert_eq!(found, None, "{}", line);
+        } else {
+            // Cut by the scan limit: either not judged, or judged right.
+            prop_assert!(found.is_none() || found == Some(expected), "{line}: {found:?}");
+        }
+        // Only the scanned bytes and the one after them (which tells whether the last word
+        // was cut) decide.
+        let window = &line[..line.len().min(SCAN_BYTES + 1)];
+        prop_assert_eq!(line_level(window), found, "{}", line);
     }
 }

@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use toolshape_shape::numfmt::thousands;
+use toolshape_shape::thousands;
 
 use crate::report::{Report, ToolReport, format_time, percent, ratio};
 

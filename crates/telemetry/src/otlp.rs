@@ -32,6 +32,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use toolshape_util::random;
 
 use crate::metrics::{Histogram, TOKEN_BUCKETS};
 use crate::span::CallStatus;
@@ -223,8 +224,8 @@ fn otel_span(span: &Span) -> Value {
     // Status codes: 0 unset, 1 ok, 2 error. Kind 2 is server.
     let status = if span.status == CallStatus::Error { json!({ "code": 2 }) } else { json!({ "code": 0 }) };
     json!({
-        "traceId": random_hex(16),
-        "spanId": random_hex(8),
+        "traceId": random::hex(16),
+        "spanId": random::hex(8),
         "name": format!("tools/call {}", span.tool),
         "kind": 2,
         "startTimeUnixNano": (end_ns - took_ns).max(0).to_string(),
@@ -300,21 +301,6 @@ fn attribute(key: &str, value: Value) -> Value {
     json!({ "key": key, "value": value })
 }
 
-/// `n` random bytes as lowercase hex (trace and span ids).
-fn random_hex(n: usize) -> String {
-    let mut bytes = vec![0u8; n];
-    if getrandom::fill(&mut bytes).is_err() {
-        // Ids only need to be unlikely to collide; fall back to the clock and a counter.
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static COUNTER: AtomicU64 = AtomicU64::new(1);
-        let seed = (now_unix_ms() as u64).rotate_left(20) ^ COUNTER.fetch_add(1, Ordering::Relaxed);
-        for (i, b) in bytes.iter_mut().enumerate() {
-            *b = (seed.rotate_left(8 * (i as u32 % 8)) & 0xff) as u8 ^ i as u8;
-        }
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// One HTTP/1.1 POST of a JSON body; `Ok` on a 2xx answer.
 fn post_json(endpoint: &Endpoint, path: &str, body: &Value) -> Result<(), String> {
     let body = serde_json::to_vec(body).map_err(|e| e.to_string())?;
@@ -362,9 +348,9 @@ mod tests {
 
     #[test]
     fn ids_are_hex_of_the_right_length() {
-        let id = random_hex(16);
+        let id = random::hex(16);
         assert_eq!(id.len(), 32);
         assert!(id.chars().all(|c| c.is_ascii_hexdigit()));
-        assert_ne!(random_hex(8), random_hex(8));
+        assert_ne!(random::hex(8), random::hex(8));
     }
 }

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use serde::Serialize;
-use toolshape_shape::numfmt::thousands;
+use toolshape_shape::thousands;
 
 use crate::TelemetryError;
 use crate::span::{CallStatus, Span};

@@ -228,7 +228,9 @@ impl Span {
     ) -> Span {
         Span {
             tokens_before,
-            tokens_after: report.tokens_out,
+            // A report left uncounted (`Shaper::shape_uncounted`) is counted by the caller
+            // before its span is made; the gateway does so once the answer is sent.
+            tokens_after: report.tokens_out.unwrap_or_default(),
             bytes_before: report.bytes_in,
             bytes_after: report.bytes_out,
             records_kept: report.records_kept,
@@ -268,7 +270,7 @@ mod tests {
         let mut report = ShapeReport {
             bytes_in: 4000,
             bytes_out: 900,
-            tokens_out: 210,
+            tokens_out: Some(210),
             records_total: Some(50),
             records_kept: 10,
             records_omitted: 40,

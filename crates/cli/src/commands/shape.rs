@@ -19,7 +19,7 @@ use super::{Failure, display_input, load_masks, print_line, read_input};
 #[derive(Debug, Args)]
 pub(crate) struct ShapeArgs {
     /// The most tokens the model may read, delimiters included.
-    #[arg(long, default_value_t = toolshape_shape::plan::DEFAULT_BUDGET_TOKENS)]
+    #[arg(long, default_value_t = toolshape_shape::DEFAULT_BUDGET_TOKENS)]
     budget: usize,
     /// `text`: exactly what the model reads; `json`: the envelope alone.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -122,7 +122,8 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
     let nonce = match &args.nonce {
         Some(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric()) => n.clone(),
         Some(_) => return Err(Failure::plan(anyhow!("--nonce takes letters and digits only"))),
-        None => random_nonce(),
+        // As strong as the gateway's: the nonce is what keeps upstream text inside its delimiters.
+        None => toolshape_util::random::nonce(),
     };
     let mut base = Map::new();
     base.insert("file".into(), Value::String(display_input(args.file.as_ref())));
@@ -169,7 +170,7 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
     }
     match args.format {
         Format::Text => print_line(&shaped.text),
-        Format::Json => print_line(&toolshape_shape::envelope::to_neutral_json(&shaped.envelope)),
+        Format::Json => print_line(&toolshape_shape::to_neutral_json(&shaped.envelope)),
     }
 }
 
@@ -227,16 +228,4 @@ fn plan_from_args(args: &ShapeArgs) -> anyhow::Result<ShapePlan> {
     }
     plan.field_tokens = caps;
     Ok(plan)
-}
-
-/// A fresh 16-hex-digit nonce from the operating system's random source.
-fn random_nonce() -> String {
-    let mut bytes = [0u8; 8];
-    if getrandom::fill(&mut bytes).is_err() {
-        // Without OS randomness, fall back to time-derived bits; still unpredictable to an
-        // upstream that cannot see this process's clock at nanosecond resolution.
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-        bytes = (nanos as u64 ^ u64::from(std::process::id()).rotate_left(32)).to_le_bytes();
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

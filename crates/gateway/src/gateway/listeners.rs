@@ -8,55 +8,18 @@
 //! A change that concerns one caller only (tools its search activated) goes to that caller:
 //! its session, or the subscriptions whose scope is the caller's (`Listeners::notify_caller`).
 
+use std::sync::Arc;
 use std::sync::Mutex as StdMutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rmcp::model::{
-    PromptListChangedNotification, ResourceListChangedNotification, ServerNotification, ToolListChangedNotification,
-};
-use rmcp::service::SubscriptionSink;
-use rmcp::{Peer, RoleServer};
-
-/// Which list changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ListKind {
-    /// `notifications/tools/list_changed`.
-    Tools,
-    /// `notifications/prompts/list_changed`.
-    Prompts,
-    /// `notifications/resources/list_changed`.
-    Resources,
-}
-
-impl ListKind {
-    fn notification(self) -> ServerNotification {
-        match self {
-            ListKind::Tools => ServerNotification::ToolListChangedNotification(ToolListChangedNotification::default()),
-            ListKind::Prompts => {
-                ServerNotification::PromptListChangedNotification(PromptListChangedNotification::default())
-            }
-            ListKind::Resources => {
-                ServerNotification::ResourceListChangedNotification(ResourceListChangedNotification::default())
-            }
-        }
-    }
-
-    /// Whether a subscription asked for this list.
-    fn wanted_by(self, sink: &SubscriptionSink) -> bool {
-        let filter = sink.accepted();
-        let asked = match self {
-            ListKind::Tools => filter.tools_list_changed,
-            ListKind::Prompts => filter.prompts_list_changed,
-            ListKind::Resources => filter.resources_list_changed,
-        };
-        asked == Some(true)
-    }
-}
+use crate::agent::{AgentLink, AgentNote, ListKind};
 
 /// One open `subscriptions/listen` request.
 struct Subscription {
     id: u64,
-    sink: SubscriptionSink,
+    link: Arc<dyn AgentLink>,
+    /// The lists it asked for.
+    lists: Vec<ListKind>,
     /// The caller scope of the request that opened it (see `GatewayServer::caller`).
     scope: String,
 }
@@ -64,7 +27,7 @@ struct Subscription {
 /// Everyone listening for list changes.
 #[derive(Default)]
 pub(crate) struct Listeners {
-    sessions: StdMutex<Vec<Peer<RoleServer>>>,
+    sessions: StdMutex<Vec<Arc<dyn AgentLink>>>,
     subscriptions: StdMutex<Vec<Subscription>>,
     next_id: AtomicU64,
 }
@@ -85,18 +48,23 @@ impl Drop for SubscriptionGuard<'_> {
 
 impl Listeners {
     /// Remember a session's connection until it closes.
-    pub(crate) fn add_session(&self, peer: Peer<RoleServer>) {
+    pub(crate) fn add_session(&self, session: Arc<dyn AgentLink>) {
         if let Ok(mut p) = self.sessions.lock() {
-            p.retain(|x| !x.is_transport_closed());
-            p.push(peer);
+            p.retain(|x| !x.is_closed());
+            p.push(session);
         }
     }
 
-    /// Tell `sink` of changes for as long as the returned guard lives.
-    pub(crate) fn subscribe(&self, sink: SubscriptionSink, scope: &str) -> SubscriptionGuard<'_> {
+    /// Tell `link` of changes to `lists` for as long as the returned guard lives.
+    pub(crate) fn subscribe(
+        &self,
+        link: Arc<dyn AgentLink>,
+        lists: Vec<ListKind>,
+        scope: &str,
+    ) -> SubscriptionGuard<'_> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut subs) = self.subscriptions.lock() {
-            subs.push(Subscription { id, sink, scope: scope.to_owned() });
+            subs.push(Subscription { id, link, lists, scope: scope.to_owned() });
         }
         SubscriptionGuard { listeners: self, id }
     }
@@ -105,45 +73,45 @@ impl Listeners {
     pub(crate) async fn notify_all(&self, kind: ListKind) {
         let sessions = match self.sessions.lock() {
             Ok(mut p) => {
-                p.retain(|x| !x.is_transport_closed());
+                p.retain(|x| !x.is_closed());
                 p.clone()
             }
             Err(_) => Vec::new(),
         };
-        for peer in sessions {
-            notify_session(&peer, kind).await;
+        for session in sessions {
+            notify(session.as_ref(), kind).await;
         }
         self.notify_subscriptions(kind, None).await;
     }
 
     /// Tell one caller only: its session when it has one (`session`), otherwise the
     /// subscriptions opened in its `scope` that asked for `kind`.
-    pub(crate) async fn notify_caller(&self, session: Option<&Peer<RoleServer>>, scope: &str, kind: ListKind) {
+    pub(crate) async fn notify_caller(&self, session: Option<&dyn AgentLink>, scope: &str, kind: ListKind) {
         match session {
-            Some(peer) => notify_session(peer, kind).await,
+            Some(session) => notify(session, kind).await,
             None => self.notify_subscriptions(kind, Some(scope)).await,
         }
     }
 
     async fn notify_subscriptions(&self, kind: ListKind, scope: Option<&str>) {
-        let sinks: Vec<SubscriptionSink> = match self.subscriptions.lock() {
+        let links: Vec<Arc<dyn AgentLink>> = match self.subscriptions.lock() {
             Ok(subs) => subs
                 .iter()
-                .filter(|s| kind.wanted_by(&s.sink) && scope.is_none_or(|sc| sc == s.scope))
-                .map(|s| s.sink.clone())
+                .filter(|s| s.lists.contains(&kind) && scope.is_none_or(|sc| sc == s.scope))
+                .map(|s| s.link.clone())
                 .collect(),
             Err(_) => Vec::new(),
         };
-        for sink in sinks {
-            if let Err(e) = sink.send(kind.notification()).await {
+        for link in links {
+            if let Err(e) = link.notify(AgentNote::ListChanged(kind)).await {
                 tracing::debug!(error = %e, ?kind, "could not tell a subscription of a list change");
             }
         }
     }
 }
 
-async fn notify_session(peer: &Peer<RoleServer>, kind: ListKind) {
-    if let Err(e) = peer.send_notification(kind.notification()).await {
+async fn notify(session: &dyn AgentLink, kind: ListKind) {
+    if let Err(e) = session.notify(AgentNote::ListChanged(kind)).await {
         tracing::debug!(error = %e, ?kind, "could not tell an agent session of a list change");
     }
 }

@@ -1,12 +1,20 @@
 //! Toward the agent: the rmcp `ServerHandler`, implemented by hand because the tool list
-//! changes at run time.
+//! changes at run time. This module is the only one that knows rmcp's server handles: the
+//! rest of the gateway reaches an agent through [`AgentLink`](crate::agent::AgentLink),
+//! which `link` implements over a session's peer.
+//!
+//! Adding an MCP method means adding its handler here (converting the request and the
+//! answer) and, if it reaches upstreams, a method of [`Gateway`] (in `gateway/passthrough.rs`
+//! for requests passed through) and of `Upstream` (in `upstream/requests.rs`).
 //!
 //! Every method converts between MCP messages and [`Gateway`] calls and does nothing else:
 //! `tools/call` becomes [`Gateway::call`], and its outcome becomes a `CallToolResult` whose
 //! one text block is exactly what the model reads and whose `structuredContent` is the
 //! envelope. For a 2026-07-28 agent (no session) a tool call, a prompt or a resource read
-//! runs through `crate::input`, which can answer `input_required` between rounds, and list
-//! changes go to its `subscriptions/listen` (`crate::listeners`). Tool definitions advertise
+//! runs through `input`, which can answer `input_required` between rounds, and list
+//! changes go to its `subscriptions/listen` (see `Listeners`). What is decided per client
+//! when its session begins (whether results carry `structuredContent`) is decided in
+//! `client`. Tool definitions advertise
 //! the envelope's schema as `outputSchema` (or none), never an upstream's, so clients that
 //! validate structured content accept every result.
 
@@ -29,10 +37,15 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use toolshape_shape::Envelope;
 
-use crate::gateway::{Caller, Gateway, ResourceError};
-use crate::input::{Finished, ParkedCalls, RequestKind, Resumed, Round, Running};
-use crate::listeners::ListKind;
-use crate::upstream::{AgentInputs, ProgressSink};
+pub(crate) mod client;
+pub(crate) mod input;
+pub(crate) mod link;
+
+use self::client::ClientPolicy;
+use self::input::{Finished, ParkedCalls, RequestKind, Resumed, Round, Running};
+use self::link::{ListenLink, PeerLink};
+use crate::agent::{AgentCall, AgentInputs, AgentLink, ListKind};
+use crate::gateway::{Caller, Gateway, RequestError};
 
 /// What the gateway tells a client it is for.
 const INSTRUCTIONS: &str = "Every tool result is an envelope {status, summary, data, omitted, next} inside \
@@ -95,10 +108,8 @@ impl GatewayServer {
         caller.cancel = context.ct.clone();
         // Every call carries its agent session, not only calls that asked for progress: an
         // upstream's sampling and elicitation requests are relayed to it.
-        caller.progress = Some(ProgressSink {
-            peer: context.peer.clone(),
-            token: context.meta.get_progress_token(),
-            request_id: context.id.clone(),
+        caller.agent = Some(AgentCall {
+            link: PeerLink::request(context.peer.clone(), context.meta.get_progress_token(), context.id.clone()),
             session: caller.scope.as_str().into(),
             inputs: None,
         });
@@ -123,7 +134,7 @@ impl GatewayServer {
     /// with a session takes upstream requests as requests of its own, so `work` runs at once.
     /// For a 2026-07-28 agent the first round starts `work` on a task of its own; a retry
     /// carrying `requestState` resumes the parked call with the agent's answers. Either way
-    /// the call runs until it finishes or an upstream asks for input (see [`crate::input`]).
+    /// the call runs until it finishes or an upstream asks for input (see [`input`]).
     async fn run<Work>(
         &self,
         kind: RequestKind,
@@ -142,7 +153,7 @@ impl GatewayServer {
         let running = match state.as_deref() {
             Some(state) => match self.parked.resume(state, &caller.scope, kind, responses) {
                 Ok(Resumed::Call(running)) => {
-                    running.inputs.follow(&context.peer, context.meta.get_progress_token());
+                    running.inputs.follow(round(context));
                     running
                 }
                 Ok(Resumed::AskedAgain(asked)) => return Round::NeedsInput(asked),
@@ -152,9 +163,9 @@ impl GatewayServer {
                 let (asks, asked) = mpsc::channel(8);
                 let capabilities = context.client_capabilities();
                 let inputs = Arc::new(AgentInputs::new(asks, capabilities));
-                inputs.follow(&context.peer, context.meta.get_progress_token());
-                if let Some(sink) = caller.progress.as_mut() {
-                    sink.inputs = Some(inputs.clone());
+                inputs.follow(round(context));
+                if let Some(agent) = caller.agent.as_mut() {
+                    agent.inputs = Some(inputs.clone());
                 }
                 // The call outlives this round, so it has a cancellation of its own.
                 let cancel = CancellationToken::new();
@@ -165,6 +176,11 @@ impl GatewayServer {
         };
         self.parked.drive(running, &caller.scope, context.ct.clone()).await
     }
+}
+
+/// The agent request of one round of a 2026-07-28 call, where its progress goes.
+fn round(context: &RequestContext<RoleServer>) -> Arc<dyn AgentLink> {
+    PeerLink::request(context.peer.clone(), context.meta.get_progress_token(), context.id.clone())
 }
 
 /// Whether the request belongs to a session that began with `initialize`; 2026-07-28
@@ -211,7 +227,9 @@ impl ServerHandler for GatewayServer {
 
     async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
         let caller = self.caller(subscription.request_context());
-        let _open = self.gateway.listeners().subscribe(subscription.sink().clone(), caller.scope.as_str());
+        let link = ListenLink::new(subscription.sink().clone());
+        let lists = link.lists();
+        let _open = self.gateway.listeners().subscribe(link, lists, caller.scope.as_str());
         subscription.cancelled().await;
         Ok(())
     }
@@ -222,7 +240,7 @@ impl ServerHandler for GatewayServer {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
-        self.gateway.listeners().add_session(context.peer.clone());
+        self.gateway.listeners().add_session(PeerLink::session(context.peer.clone()));
         self.negotiate_initialize(&request)
     }
 
@@ -262,14 +280,17 @@ impl ServerHandler for GatewayServer {
             // Only this caller's list changed; the client lists again and sees the tools
             // its search found. Clients that ignore it use the generic call tool.
             let gateway = self.gateway.clone();
-            let session = (!modern).then(|| context.peer.clone());
+            let session: Option<Arc<dyn AgentLink>> = (!modern).then(|| PeerLink::session(context.peer.clone()) as _);
             let scope = caller.scope.clone();
             tokio::spawn(async move {
-                gateway.listeners().notify_caller(session.as_ref(), &scope, ListKind::Tools).await;
+                gateway.listeners().notify_caller(session.as_deref(), &scope, ListKind::Tools).await;
             });
         }
+        let policy = ClientPolicy::of(context.peer.peer_info().as_deref());
         let mut result = CallToolResult::success(vec![ContentBlock::text(outcome.text)]);
-        result.structured_content = Some(serde_json::to_value(&outcome.envelope).unwrap_or(Value::Null));
+        if policy.structured_content {
+            result.structured_content = Some(serde_json::to_value(&outcome.envelope).unwrap_or(Value::Null));
+        }
         result.is_error = Some(outcome.envelope.status == toolshape_shape::Status::Error);
         Ok(result.into())
     }
@@ -291,7 +312,8 @@ impl ServerHandler for GatewayServer {
         // The retry's fields are toolshape's to read; the upstream is asked the request itself.
         let retry = (request.request_state.take(), request.input_responses.take());
         let work = |gateway: Arc<Gateway>, caller: Caller| async move {
-            Finished::Prompt(gateway.get_prompt(request, &caller).await.map_err(|m| ErrorData::invalid_params(m, None)))
+            let prompt = gateway.get_prompt(request, &caller).await;
+            Finished::Prompt(prompt.map_err(|e| ErrorData::invalid_params(e.to_string(), None)))
         };
         let mut prompt = match self.run(RequestKind::Prompt, retry, &mut caller, &context, work).await {
             Round::Done(Finished::Prompt(prompt)) => prompt?,
@@ -311,8 +333,11 @@ impl ServerHandler for GatewayServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
         let caller = self.caller(&context);
-        let mut completed =
-            self.gateway.complete(request, &caller).await.map_err(|m| ErrorData::invalid_params(m, None))?;
+        let mut completed = self
+            .gateway
+            .complete(request, &caller)
+            .await
+            .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         completed.result_type.get_or_insert(ResultType::COMPLETE);
         Ok(completed)
     }
@@ -341,9 +366,12 @@ impl ServerHandler for GatewayServer {
         let mut caller = self.caller(&context);
         let retry = (request.request_state.take(), request.input_responses.take());
         let work = |gateway: Arc<Gateway>, caller: Caller| async move {
-            let read = gateway.read_resource(request, &caller).await.map_err(|e| match e {
-                ResourceError::NotFound(message) => ErrorData::resource_not_found(message, None),
-                ResourceError::Upstream(message) => internal(message),
+            let read = gateway.read_resource(request, &caller).await.map_err(|e: RequestError| {
+                if e.is_not_found() {
+                    ErrorData::resource_not_found(e.to_string(), None)
+                } else {
+                    internal(e.to_string())
+                }
             });
             Finished::Resource(read)
         };
@@ -374,10 +402,7 @@ impl ServerHandler for GatewayServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let caller = self.caller(&context);
-        self.gateway
-            .subscribe(&request.uri, &caller, context.peer.clone())
-            .await
-            .map_err(|m| ErrorData::invalid_params(m, None))
+        self.gateway.subscribe(&request.uri, &caller).await.map_err(|e| ErrorData::invalid_params(e.to_string(), None))
     }
 
     async fn unsubscribe(
@@ -386,6 +411,6 @@ impl ServerHandler for GatewayServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let caller = self.caller(&context);
-        self.gateway.unsubscribe(&request.uri, &caller).await.map_err(internal)
+        self.gateway.unsubscribe(&request.uri, &caller).await.map_err(|e| internal(e.to_string()))
     }
 }

@@ -32,9 +32,10 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use toolshape_util::random;
+
+use crate::agent::{AgentInputs, InputAsk};
 use crate::gateway::Outcome;
-use crate::random;
-use crate::upstream::{AgentInputs, InputAsk};
 
 /// Most calls parked at once; a call that would be one more fails with a clear error.
 const MAX_PARKED: usize = 1024;
@@ -133,17 +134,32 @@ impl AnswerKind {
     /// `value` read as an answer of this kind, or why it is not one. Read once, here: the
     /// waiting relay gets the typed result.
     #[expect(deprecated, reason = "sampling is relayed for the agents that still offer it")]
-    fn read(self, value: Value) -> Result<ClientResult, String> {
+    fn read(self, value: Value) -> Result<ClientResult, BadAnswer> {
         match self {
             AnswerKind::Sampling => serde_json::from_value::<CreateMessageResult>(value)
                 .map(|r| ClientResult::CreateMessageResult(Box::new(r)))
-                .map_err(|e| format!("is not a sampling result: {e}")),
+                .map_err(|e| BadAnswer::Sampling(e.to_string())),
             AnswerKind::Elicitation => serde_json::from_value::<ElicitResult>(value)
                 .map(ClientResult::ElicitResult)
-                .map_err(|e| format!("is not an elicitation result: {e}")),
-            AnswerKind::Other => Err("answers a request toolshape does not relay".to_owned()),
+                .map_err(|e| BadAnswer::Elicitation(e.to_string())),
+            AnswerKind::Other => Err(BadAnswer::Unrelayed),
         }
     }
+}
+
+/// Why an answer in a retry is not the answer its request needs (the message follows "the
+/// answer under `KEY`").
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum BadAnswer {
+    /// A sampling request's answer that does not read as a sampling result.
+    #[error("is not a sampling result: {0}")]
+    Sampling(String),
+    /// An elicitation request's answer that does not read as an elicitation result.
+    #[error("is not an elicitation result: {0}")]
+    Elicitation(String),
+    /// An answer to a kind of request toolshape never relays.
+    #[error("answers a request toolshape does not relay")]
+    Unrelayed,
 }
 
 /// How one round of a call ended.
@@ -194,25 +210,27 @@ impl ParkedCalls {
         let Some(mut parked) = parked else { return Err(gone()) };
         let mut responses = responses.unwrap_or_default();
         // Per request: its answer, or `None` when the retry carried none.
-        let answers: Result<Vec<Option<ClientResult>>, String> = parked
+        let answers: Result<Vec<Option<ClientResult>>, ErrorData> = parked
             .waiting
             .iter()
             .map(|(key, waiting)| match responses.remove(key) {
-                Some(value) => {
-                    waiting.kind.read(value).map(Some).map_err(|why| format!("the answer under `{key}` {why}"))
-                }
+                Some(value) => waiting
+                    .kind
+                    .read(value)
+                    .map(Some)
+                    .map_err(|why| ErrorData::invalid_params(format!("the answer under `{key}` {why}"), None)),
                 None => Ok(None),
             })
             .collect();
         let answers = match answers {
             Ok(answers) => answers,
-            Err(message) => {
+            Err(error) => {
                 // The agent's mistake: it is told so, and the call stays parked under the
                 // same state for a corrected retry.
                 if let Ok(mut calls) = self.calls.lock() {
                     calls.insert(state.to_owned(), parked);
                 }
-                return Err(ErrorData::invalid_params(message, None));
+                return Err(error);
             }
         };
         let mut unanswered = BTreeMap::new();
@@ -308,9 +326,7 @@ fn gone() -> ErrorData {
 
 /// A fresh, unguessable state token.
 fn token() -> String {
-    let mut b = [0u8; 16];
-    random::fill(&mut b);
-    b.iter().map(|x| format!("{x:02x}")).collect()
+    random::hex(16)
 }
 
 #[cfg(test)]

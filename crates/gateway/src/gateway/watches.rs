@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::sync::Mutex as StdMutex;
 
-use rmcp::{Peer, RoleServer};
+use crate::agent::AgentLink;
 
 /// Most watches kept; a subscription beyond it is refused with a clear error.
 pub(crate) const MAX_WATCHES: usize = 10_000;
@@ -21,7 +21,7 @@ struct Watch {
     upstream: String,
     uri: String,
     session: Arc<str>,
-    peer: Peer<RoleServer>,
+    link: Arc<dyn AgentLink>,
 }
 
 /// What adding a watch asks of the caller.
@@ -42,14 +42,14 @@ pub(crate) struct Watches {
 }
 
 impl Watches {
-    /// `session` (reached at `peer`) watches `uri` of `upstream`. Closed sessions are dropped
+    /// `session` (reached at `link`) watches `uri` of `upstream`. Closed sessions are dropped
     /// first; the resources they alone watched are returned, to unsubscribe upstream.
     pub(crate) fn add(
         &self,
         upstream: &str,
         uri: &str,
         session: &str,
-        peer: Peer<RoleServer>,
+        link: Arc<dyn AgentLink>,
     ) -> (Added, Vec<(String, String)>) {
         let Ok(mut watches) = self.inner.lock() else { return (Added::Full, Vec::new()) };
         let orphaned = prune(&mut watches);
@@ -60,7 +60,7 @@ impl Watches {
         if watches.len() >= MAX_WATCHES {
             return (Added::Full, orphaned);
         }
-        watches.push(Watch { upstream: upstream.to_owned(), uri: uri.to_owned(), session: session.into(), peer });
+        watches.push(Watch { upstream: upstream.to_owned(), uri: uri.to_owned(), session: session.into(), link });
         (if watched { Added::Joined } else { Added::First }, orphaned)
     }
 
@@ -92,11 +92,11 @@ impl Watches {
 
     /// The sessions to tell that `uri` of `upstream` changed. Closed sessions are dropped
     /// first; `true` means nobody watches it any more (unsubscribe the upstream).
-    pub(crate) fn watchers(&self, upstream: &str, uri: &str) -> (Vec<Peer<RoleServer>>, bool) {
+    pub(crate) fn watchers(&self, upstream: &str, uri: &str) -> (Vec<Arc<dyn AgentLink>>, bool) {
         let Ok(mut watches) = self.inner.lock() else { return (Vec::new(), false) };
         prune(&mut watches);
         let peers: Vec<_> =
-            watches.iter().filter(|w| w.upstream == upstream && w.uri == uri).map(|w| w.peer.clone()).collect();
+            watches.iter().filter(|w| w.upstream == upstream && w.uri == uri).map(|w| w.link.clone()).collect();
         let unwatched = peers.is_empty();
         (peers, unwatched)
     }
@@ -117,7 +117,7 @@ impl Watches {
 fn prune(watches: &mut Vec<Watch>) -> Vec<(String, String)> {
     let mut dropped: Vec<(String, String)> = Vec::new();
     watches.retain(|w| {
-        let open = !w.peer.is_transport_closed();
+        let open = !w.link.is_closed();
         if !open {
             dropped.push((w.upstream.clone(), w.uri.clone()));
         }
@@ -132,9 +132,10 @@ fn prune(watches: &mut Vec<Watch>) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use rmcp::service::RunningService;
-    use rmcp::{RoleClient, ServerHandler, serve_client, serve_server};
+    use rmcp::{RoleClient, RoleServer, ServerHandler, serve_client, serve_server};
 
     use super::*;
+    use crate::server::link::PeerLink;
 
     struct AgentSide;
     impl ServerHandler for AgentSide {}
@@ -152,12 +153,12 @@ mod tests {
         let watches = Watches::default();
         let (a, _agent_a) = session().await;
         let (b, _agent_b) = session().await;
-        assert_eq!(watches.add("up", "r://1", "a", a.peer().clone()).0, Added::First);
-        assert_eq!(watches.add("up", "r://1", "a", a.peer().clone()).0, Added::Joined);
-        assert_eq!(watches.add("up", "r://1", "b", b.peer().clone()).0, Added::Joined);
+        assert_eq!(watches.add("up", "r://1", "a", PeerLink::session(a.peer().clone())).0, Added::First);
+        assert_eq!(watches.add("up", "r://1", "a", PeerLink::session(a.peer().clone())).0, Added::Joined);
+        assert_eq!(watches.add("up", "r://1", "b", PeerLink::session(b.peer().clone())).0, Added::Joined);
         // Another resource, or the same URI of another upstream, is a subscription of its own.
-        assert_eq!(watches.add("up", "r://2", "a", a.peer().clone()).0, Added::First);
-        assert_eq!(watches.add("other", "r://1", "a", a.peer().clone()).0, Added::First);
+        assert_eq!(watches.add("up", "r://2", "a", PeerLink::session(a.peer().clone())).0, Added::First);
+        assert_eq!(watches.add("other", "r://1", "a", PeerLink::session(a.peer().clone())).0, Added::First);
         assert_eq!(watches.watchers("up", "r://1").0.len(), 2);
 
         // `a` leaves r://1 of both upstreams; `other` had only `a`, `up` still has `b`.
@@ -173,9 +174,9 @@ mod tests {
         let watches = Watches::default();
         let (a, agent_a) = session().await;
         let (b, _agent_b) = session().await;
-        watches.add("up", "r://only-a", "a", a.peer().clone());
-        watches.add("up", "r://shared", "a", a.peer().clone());
-        watches.add("up", "r://shared", "b", b.peer().clone());
+        watches.add("up", "r://only-a", "a", PeerLink::session(a.peer().clone()));
+        watches.add("up", "r://shared", "a", PeerLink::session(a.peer().clone()));
+        watches.add("up", "r://shared", "b", PeerLink::session(b.peer().clone()));
         agent_a.cancel().await.unwrap();
         for _ in 0..100 {
             if a.peer().is_transport_closed() {
@@ -184,7 +185,7 @@ mod tests {
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
         assert!(a.peer().is_transport_closed());
-        let (added, orphaned) = watches.add("up", "r://3", "b", b.peer().clone());
+        let (added, orphaned) = watches.add("up", "r://3", "b", PeerLink::session(b.peer().clone()));
         assert_eq!(added, Added::First);
         assert_eq!(orphaned, vec![("up".to_owned(), "r://only-a".to_owned())]);
         assert_eq!(watches.watchers("up", "r://shared").0.len(), 1);
@@ -196,10 +197,13 @@ mod tests {
         let watches = Watches::default();
         let (a, _agent) = session().await;
         for i in 0..MAX_WATCHES {
-            assert_eq!(watches.add("up", &format!("r://{i}"), "a", a.peer().clone()).0, Added::First);
+            assert_eq!(
+                watches.add("up", &format!("r://{i}"), "a", PeerLink::session(a.peer().clone())).0,
+                Added::First
+            );
         }
-        assert_eq!(watches.add("up", "r://one-more", "a", a.peer().clone()).0, Added::Full);
+        assert_eq!(watches.add("up", "r://one-more", "a", PeerLink::session(a.peer().clone())).0, Added::Full);
         // Joining what is already watched needs no room.
-        assert_eq!(watches.add("up", "r://0", "a", a.peer().clone()).0, Added::Joined);
+        assert_eq!(watches.add("up", "r://0", "a", PeerLink::session(a.peer().clone())).0, Added::Joined);
     }
 }

@@ -1,0 +1,222 @@
+//! The dispatch path: [`Gateway::call`], which every tool call takes.
+//!
+//! A call is dispatched by name: `result_read` reads a snapshot (`snapshots`), the search
+//! tool ranks the surface (`tool_search`), the generic call tool unwraps the tool it names,
+//! and every other name is an upstream tool, masked or not. An upstream call is *prepared*
+//! first ([`Gateway::prepare`]: the tool found on the caller's surface, its arguments
+//! checked and templated by its mask, its upstream picked), then sent. Whatever dispatch
+//! produced, bytes or a failure, is shaped by `finish`, and the call is recorded by `record`
+//! after the answer is sent.
+
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+use toolshape_mask::{CallContext, CallError};
+use toolshape_shape::{Failure, Shaper};
+
+use super::finish::{Payload, Produced, Source};
+use super::record::CallRecord;
+use super::{Caller, Gateway, Outcome};
+use crate::read;
+use crate::search;
+use crate::upstream::{Reply, Upstream};
+
+/// An upstream call ready to send.
+struct Prepared<'g> {
+    /// The upstream that serves the tool.
+    upstream: &'g Upstream,
+    /// The tool's name there.
+    tool: String,
+    /// The arguments, as the mask rewrote them.
+    arguments: Map<String, Value>,
+    /// The shaper its result goes through.
+    shaper: Shaper,
+}
+
+impl Gateway {
+    /// Call `tool` as the agent would. Every call goes through here and comes back as an
+    /// envelope: results, upstream failures and refused calls alike.
+    pub async fn call(&self, tool: &str, arguments: Option<Map<String, Value>>, caller: &Caller) -> Outcome {
+        let started = Instant::now();
+        let mut tools_changed = false;
+        let search = self.loaded.config.search.as_ref();
+        // The tool whose span this is: a generic call counts as the tool it called.
+        let mut target = tool.to_owned();
+        let (produced, upstream) = if tool == read::TOOL_NAME {
+            (self.read(arguments.as_ref(), caller).await, None)
+        } else if let Some(search) = search.filter(|s| s.tool_name == tool) {
+            let (produced, changed) = self.search(arguments.as_ref(), caller, search).await;
+            tools_changed = changed;
+            (produced, None)
+        } else if let Some(search) = search.filter(|s| s.call_tool_name == tool) {
+            match search::parse_call(arguments) {
+                Ok((name, _)) if search::own_names(search).contains(&name.as_str()) => {
+                    let detail = format!("`{name}` is one of the gateway's own tools; call it directly");
+                    (self.refused(detail), None)
+                }
+                Ok((name, inner)) => {
+                    let forwarded = self.forward(&name, inner, caller).await;
+                    target = name;
+                    forwarded
+                }
+                Err(e) => (self.refused(e.to_string()), None),
+            }
+        } else {
+            self.forward(tool, arguments, caller).await
+        };
+        let dispatched = started.elapsed();
+        let raw = match &produced {
+            Produced::Data { payload, source: Source::Upstream, .. } => Some(payload.shared()),
+            _ => None,
+        };
+        let mut outcome = self.finish(produced, tool, caller).await;
+        outcome.tools_changed = tools_changed;
+        let record = CallRecord {
+            tool: tool.to_owned(),
+            target,
+            upstream,
+            principal: caller.principal.clone(),
+            session: caller.session.clone(),
+            raw,
+            status: outcome.envelope.status,
+            failure: outcome.failure,
+            report: outcome.report.clone(),
+            // Counted here when shaping left it (an answer that fits by its bytes).
+            uncounted_text: outcome.report.tokens_out.is_none().then(|| outcome.text.clone()),
+            dispatched,
+            shaped: started.elapsed().saturating_sub(dispatched),
+        };
+        self.after_reply(record);
+        outcome
+    }
+
+    /// A call refused before dispatch, for `detail`, shaped by the passthrough plan.
+    fn refused(&self, detail: String) -> Produced {
+        let shaper = self.loaded.masks.passthrough_shaper().clone();
+        Produced::Failed { failure: Failure::InvalidArguments { detail }, shaper }
+    }
+
+    /// A masked or unmasked upstream tool: prepare, call, and hand the result on to shaping.
+    /// The upstream's name comes back with what it produced, once one was picked.
+    async fn forward(
+        &self,
+        tool: &str,
+        arguments: Option<Map<String, Value>>,
+        caller: &Caller,
+    ) -> (Produced, Option<String>) {
+        let prepared = match self.prepare(tool, arguments, caller).await {
+            Ok(p) => p,
+            Err(refused) => return refused,
+        };
+        let Prepared { upstream, tool: upstream_tool, arguments, shaper } = prepared;
+        let agent = caller.agent.clone();
+        let produced = match upstream.call(&upstream_tool, arguments, agent, &caller.cancel).await {
+            Ok(Reply::Result(bytes)) => Produced::Data {
+                payload: Payload::new(bytes),
+                shaper,
+                resume: None,
+                source: Source::Upstream,
+                label: tool.to_owned(),
+            },
+            Ok(Reply::ToolError(text)) => Produced::Failed { failure: Failure::ToolError { text }, shaper },
+            Err(failure) => Produced::Failed { failure, shaper },
+        };
+        (produced, Some(upstream.name().to_owned()))
+    }
+
+    /// Everything decided before an upstream is called, in one place: the tool found on the
+    /// caller's surface, its arguments checked and rewritten by its mask (input schema,
+    /// templates, profile), and its upstream picked. A check that refuses a call before it
+    /// reaches its upstream belongs here; a refusal comes back as what dispatch produced
+    /// (with the upstream's name once one was picked).
+    async fn prepare(
+        &self,
+        tool: &str,
+        arguments: Option<Map<String, Value>>,
+        caller: &Caller,
+    ) -> Result<Prepared<'_>, (Produced, Option<String>)> {
+        let masks = &self.loaded.masks;
+        let fallback = || masks.passthrough_shaper().clone();
+        let profile = self.profile_of(caller);
+        let surface = match self.surface_with(profile, tool).await {
+            Ok(s) => s,
+            Err(failure) => return Err((Produced::Failed { failure, shaper: fallback() }, None)),
+        };
+        let ctx = CallContext { session: caller.session.clone(), principal: caller.principal.clone() };
+        let args = Value::Object(arguments.unwrap_or_default());
+        let prepared = match masks.prepare_call(&surface, tool, args, &ctx) {
+            Ok(p) => p,
+            Err(e) => {
+                let shaper = masks.shaper(&surface, tool).cloned().unwrap_or_else(|_| fallback());
+                return Err((Produced::Failed { failure: call_failure(e), shaper }, None));
+            }
+        };
+        let Some(upstream) = self.upstreams.get(&prepared.upstream) else {
+            let failure = Failure::Unavailable { upstream: prepared.upstream.clone(), detail: "not configured".into() };
+            return Err((Produced::Failed { failure, shaper: prepared.shaper.clone() }, Some(prepared.upstream)));
+        };
+        let arguments = match prepared.arguments {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+        let shaper = prepared.shaper.clone();
+        Ok(Prepared { upstream, tool: prepared.upstream_tool, arguments, shaper })
+    }
+
+    /// The surface `profile` sees, asking upstreams again only when it lacks `tool`.
+    async fn surface_with(
+        &self,
+        profile: Option<&str>,
+        tool: &str,
+    ) -> Result<std::sync::Arc<toolshape_mask::Surface>, Failure> {
+        // The known surface first: asking upstreams again is only worth it for a name it
+        // does not have (a call before any tools/list, or a tool that just appeared).
+        match self.surface(profile, false).await {
+            Ok(s) if s.get(tool).is_some() => Ok(s),
+            _ => {
+                // Ask the upstreams the name points to first: a call must not wait for an
+                // unrelated upstream that is slow to start.
+                let likely = self.loaded.masks.upstreams_for(tool).filter(|set| !set.is_empty());
+                match likely {
+                    Some(likely) => {
+                        self.refresh_tools_of(Some(&likely)).await;
+                        match self.surface(profile, false).await {
+                            Ok(s) if s.get(tool).is_some() => Ok(s),
+                            _ => self.surface(profile, true).await,
+                        }
+                    }
+                    None => self.surface(profile, true).await,
+                }
+            }
+        }
+    }
+}
+
+/// A refused call as the failure the model reads.
+fn call_failure(e: CallError) -> Failure {
+    match e {
+        CallError::UnknownTool { name, hint } => {
+            let suggestions = hint.as_deref().map(backticked).unwrap_or_default();
+            Failure::UnknownTool { name, suggestions }
+        }
+        CallError::InvalidArguments { problems, .. } => Failure::InvalidArguments { detail: problems.join("; ") },
+        CallError::Rejected { message, .. } => Failure::InvalidArguments { detail: message },
+        e @ CallError::Template { .. } => Failure::InvalidArguments { detail: e.message() },
+    }
+}
+
+/// The names between backticks in `text`.
+fn backticked(text: &str) -> Vec<String> {
+    text.split('`').skip(1).step_by(2).map(str::to_owned).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_come_from_backticks() {
+        assert_eq!(backticked("did you mean `open_issues`?"), vec!["open_issues".to_owned()]);
+        assert!(backticked("no hint").is_empty());
+    }
+}

@@ -1,0 +1,280 @@
+//! The words of an envelope around records or object members: summaries ("20 of 1,412
+//! issues, by updated_at descending; more with next"), what was omitted, and the `next` call.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::aggregate::Aggregate;
+use crate::context::{Resume, ShapeContext};
+use crate::envelope::{Data, Envelope, Omitted, Original, Status};
+use crate::input::Wrapper;
+use crate::numfmt::{bytes as fmt_bytes, thousands};
+use crate::plan::{ShapePlan, SortOrder};
+
+/// The noun for a count of one: `issues` → `issue`, `entries` → `entry`, `matches` →
+/// `match`, `boxes` → `box`. Nouns that do not end in `s`, or end in `ss`, are kept.
+fn singular(noun: &str) -> Cow<'_, str> {
+    if noun.ends_with("ss") || noun.len() < 2 {
+        return Cow::Borrowed(noun);
+    }
+    if let Some(stem) = noun.strip_suffix("ies").filter(|s| !s.is_empty()) {
+        return Cow::Owned(format!("{stem}y"));
+    }
+    for suffix in ["sses", "shes", "ches", "xes", "zes"] {
+        if noun.ends_with(suffix) {
+            return Cow::Borrowed(&noun[..noun.len() - 2]);
+        }
+    }
+    Cow::Borrowed(noun.strip_suffix('s').filter(|n| !n.is_empty()).unwrap_or(noun))
+}
+
+pub(crate) fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "list",
+        Value::Object(_) => "object",
+    }
+}
+
+fn member_range(start: u64, shown: u64) -> String {
+    if shown == 0 { "none".into() } else { format!("{}-{}", thousands(start + 1), thousands(start + shown)) }
+}
+
+/// Writes summaries and envelopes for a list of records.
+pub(crate) struct Describe<'a> {
+    pub(crate) plan: &'a ShapePlan,
+    pub(crate) wrapper: &'a Wrapper,
+    pub(crate) aggregate: Option<&'a Aggregate>,
+    pub(crate) total: u64,
+    pub(crate) before_filter: u64,
+    pub(crate) start: u64,
+}
+
+impl Describe<'_> {
+    fn qualifiers(&self) -> String {
+        let mut q = String::new();
+        if let Some(f) = &self.plan.filter {
+            q.push_str(&format!(" matching `{}` (of {})", f.as_str(), thousands(self.before_filter)));
+        }
+        if let Some(s) = &self.plan.sort {
+            let dir = match s.order {
+                SortOrder::Asc => "ascending",
+                SortOrder::Desc => "descending",
+            };
+            q.push_str(&format!(", by {} {dir}", s.by));
+        }
+        if let Some(a) = self.aggregate {
+            let details = a.details();
+            if !details.is_empty() {
+                q.push_str("; ");
+                q.push_str(&details);
+            }
+        }
+        if !self.wrapper.notes.is_empty() {
+            q.push_str(&format!(" ({})", self.wrapper.notes.join(", ")));
+        }
+        if let Some(p) = &self.wrapper.path_missing {
+            q.push_str(&format!(" [records path `{p}` not found; records located automatically]"));
+        }
+        q
+    }
+
+    pub(crate) fn complete(&self, shown: u64) -> String {
+        let noun = if self.total == 1 { singular(self.plan.noun()) } else { Cow::Borrowed(self.plan.noun()) };
+        if self.start > 0 {
+            format!("{noun} {} of {}{}", member_range(self.start, shown), thousands(self.total), self.qualifiers())
+        } else {
+            format!("{} {noun}{}", thousands(self.total), self.qualifiers())
+        }
+    }
+
+    pub(crate) fn empty(&self) -> String {
+        let noun = self.plan.noun();
+        match &self.plan.filter {
+            Some(f) => format!(
+                "no {noun} match `{}` ({} before the filter); loosen the criteria",
+                f.as_str(),
+                thousands(self.before_filter)
+            ),
+            None => format!("no {noun}{}", self.qualifiers()),
+        }
+    }
+
+    pub(crate) fn reference(&self, bytes_in: u64) -> String {
+        format!(
+            "{} {} stored ({}){}; open them with next, adding a query to pick what you need",
+            thousands(self.total),
+            self.plan.noun(),
+            fmt_bytes(bytes_in),
+            self.qualifiers()
+        )
+    }
+
+    pub(crate) fn records_envelope(
+        &self,
+        kept: &[Value],
+        fields_cut: &BTreeMap<String, u64>,
+        ambiguous: bool,
+        bytes_in: u64,
+        ctx: &ShapeContext<'_>,
+    ) -> Envelope {
+        let shown = kept.len() as u64;
+        let left = self.total - self.start - shown;
+        let noun = self.plan.noun();
+        let original = Original { bytes: bytes_in, records: Some(self.total), lines: None };
+        if ambiguous {
+            let narrow = self
+                .plan
+                .narrow_by
+                .as_ref()
+                .map_or_else(|| "add an argument that picks one".to_owned(), |a| format!("narrow with `{a}`"));
+            return Envelope {
+                status: Status::Ambiguous,
+                summary: format!(
+                    "{} {noun} matched where one was expected; {narrow}; {} candidates shown",
+                    thousands(self.total),
+                    thousands(shown)
+                ),
+                data: Data::Records(kept.to_vec()),
+                omitted: (left > 0).then(|| Omitted {
+                    count: left,
+                    unit: "records".into(),
+                    reason: "ambiguous".into(),
+                    chars: None,
+                    fields_cut: None,
+                    original: original.clone(),
+                }),
+                next: (left > 0).then(|| ctx.continuation.next(&Resume::Records { offset: self.start + shown })),
+            };
+        }
+        let partial = left > 0 || !fields_cut.is_empty();
+        let summary = if left > 0 {
+            let range = if self.start > 0 {
+                format!("{noun} {} of {}", member_range(self.start, shown), thousands(self.total))
+            } else {
+                format!("{} of {} {noun}", thousands(shown), thousands(self.total))
+            };
+            format!("{range}{}; more with next", self.qualifiers())
+        } else if !fields_cut.is_empty() {
+            format!("{}; long fields cut, full text with next", self.complete(shown))
+        } else {
+            self.complete(shown)
+        };
+        let omitted = partial.then(|| Omitted {
+            count: if left > 0 { left } else { fields_cut.values().copied().max().unwrap_or(0) },
+            unit: if left > 0 { "records".into() } else { "fields".into() },
+            reason: if left > 0 { "budget".into() } else { "field_caps".into() },
+            chars: None,
+            fields_cut: (!fields_cut.is_empty()).then(|| fields_cut.clone()),
+            original,
+        });
+        // Reading without caps already: a field still too large for the whole budget is not
+        // offered again (that would loop); `omitted` says it stayed too large.
+        let full = matches!(ctx.resume, Some(Resume::Fields { .. }));
+        let next = if left > 0 {
+            Some(ctx.continuation.next(&Resume::Records { offset: self.start + shown }))
+        } else if partial && !full {
+            Some(ctx.continuation.next(&Resume::Fields { offset: self.start }))
+        } else {
+            None
+        };
+        let omitted = omitted.map(|mut o| {
+            if left == 0 && full {
+                o.reason = "too_large".into();
+            }
+            o
+        });
+        Envelope {
+            status: if partial { Status::Partial } else { Status::Ok },
+            summary,
+            data: Data::Records(kept.to_vec()),
+            omitted,
+            next,
+        }
+    }
+}
+
+/// The envelope for members `start..` of one object of `total` members, `kept` of them
+/// shown (each a one-member object, in order).
+pub(crate) fn object_envelope(
+    kept: &[Value],
+    fields_cut: &BTreeMap<String, u64>,
+    total: u64,
+    start: u64,
+    bytes_in: u64,
+    ctx: &ShapeContext<'_>,
+) -> Envelope {
+    let mut merged = Map::new();
+    for one in kept {
+        if let Value::Object(m) = one {
+            for (k, v) in m {
+                merged.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    let shown = kept.len() as u64;
+    let left = total - start - shown;
+    let partial = left > 0 || !fields_cut.is_empty();
+    let summary = if partial || start > 0 {
+        format!("object with {} fields; {} shown", thousands(total), member_range(start, shown))
+    } else {
+        format!("object with {} fields", thousands(total))
+    };
+    let omitted = partial.then(|| Omitted {
+        count: if left > 0 { left } else { fields_cut.values().sum() },
+        unit: "fields".into(),
+        reason: if left > 0 { "budget".into() } else { "field_caps".into() },
+        chars: None,
+        fields_cut: (!fields_cut.is_empty()).then(|| fields_cut.clone()),
+        original: Original { bytes: bytes_in, records: None, lines: None },
+    });
+    let full = matches!(ctx.resume, Some(Resume::Fields { .. }));
+    let next = if left > 0 {
+        Some(ctx.continuation.next(&Resume::Records { offset: start + shown }))
+    } else if partial && !full {
+        Some(ctx.continuation.next(&Resume::Fields { offset: start }))
+    } else {
+        None
+    };
+    let omitted = omitted.map(|mut o| {
+        if left == 0 && full {
+            o.reason = "too_large".into();
+        }
+        o
+    });
+    Envelope {
+        status: if partial { Status::Partial } else { Status::Ok },
+        summary,
+        data: Data::Value(Value::Object(merged)),
+        omitted,
+        next,
+    }
+}
+
+#[cfg(test)]
+mod singular_tests {
+    use super::singular;
+
+    #[test]
+    fn plural_nouns_become_singular() {
+        for (plural, one) in [
+            ("issues", "issue"),
+            ("entries", "entry"),
+            ("matches", "match"),
+            ("boxes", "box"),
+            ("addresses", "address"),
+            ("records", "record"),
+            ("lines", "line"),
+            ("class", "class"),
+            ("data", "data"),
+            ("s", "s"),
+        ] {
+            assert_eq!(singular(plural), one, "{plural}");
+        }
+    }
+}

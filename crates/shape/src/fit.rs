@@ -1,0 +1,386 @@
+//! Fitting a page to the budget: keep the longest prefix of units (records, or members of
+//! one object) whose rendering fits, shrink one unit that does not fit alone, and render an
+//! envelope without units whose summary may give way.
+//!
+//! The steps of [`Fit::run`]: a small result is tried whole by its bytes (no count at all);
+//! otherwise the envelope's own cost is measured once, units are added while a count with a
+//! limit says they fit (so the cost follows the budget, not the payload), and the rendered
+//! page is counted exactly, dropping units from the end until it fits.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use toolshape_redact::RedactionCounts;
+use toolshape_tokens::Tokenizer;
+
+use crate::context::ShapeContext;
+use crate::envelope::{Envelope, Status, render, to_neutral_json};
+use crate::plan::ShapePlan;
+use crate::records::cap_strings;
+use crate::report::{ShapeError, ShapeReport, Shaped};
+use crate::shaper::Shaper;
+
+/// Tokens kept aside for the few digits a final summary may have beyond the skeleton's.
+const SLACK_TOKENS: usize = 6;
+
+/// The units a page is fitted from.
+pub(crate) struct Units<F, B> {
+    /// How many units there are from `start` on.
+    pub(crate) available: u64,
+    /// The position of the first unit of this page.
+    pub(crate) start: u64,
+    /// Unit `pos`, redacted and projected; redactions are added to the counts given.
+    pub(crate) fetch: F,
+    /// The envelope around the kept units, with the count of units each field was cut in.
+    pub(crate) build: B,
+}
+
+/// One page being fitted: the shaper, the call, and the units.
+pub(crate) struct Fit<'a, 'c, F, B> {
+    pub(crate) shaper: &'a Shaper,
+    pub(crate) ctx: &'a ShapeContext<'c>,
+    pub(crate) bytes_in: u64,
+    pub(crate) units: Units<F, B>,
+}
+
+/// Units that passed the first, limited count, with the fields each had cut by a cap.
+struct Filled {
+    kept: Vec<Value>,
+    cut_per_unit: Vec<Vec<String>>,
+}
+
+impl<F, B> Fit<'_, '_, F, B>
+where
+    F: FnMut(u64, &mut RedactionCounts) -> Value,
+    B: Fn(&[Value], &BTreeMap<String, u64>) -> Envelope,
+{
+    fn budget(&self) -> usize {
+        self.shaper.plan().budget_tokens
+    }
+
+    fn render(&self, env: &Envelope) -> String {
+        render(env, self.shaper.plan().render, self.ctx.nonce)
+    }
+
+    fn empty_envelope(&self) -> Envelope {
+        (self.units.build)(&[], &BTreeMap::new())
+    }
+
+    /// Keep the longest prefix of units from `start` whose rendering fits the budget.
+    pub(crate) fn run(mut self, counts: RedactionCounts) -> Result<Shaped, ShapeError> {
+        let mut counts = counts;
+        if self.bytes_in <= self.budget() as u64
+            && let Some(shaped) = self.whole_by_bytes(&counts)
+        {
+            return Ok(shaped);
+        }
+        // The envelope around the units, drawn with the longest numbers it can carry.
+        let skeleton = self.render(&(self.units.build)(&[], &worst_case_cuts(self.shaper.plan())));
+        let overhead = self.ctx.tokenizer.count(&skeleton) + SLACK_TOKENS;
+        if overhead >= self.budget() {
+            return self.shaper.minimal(self.empty_envelope(), self.bytes_in, counts, self.ctx, overhead);
+        }
+        let filled = self.fill(self.budget() - overhead, &mut counts);
+        self.settle(filled, counts, overhead)
+    }
+
+    /// A small result, the common case, is tried whole first: a token is at least one
+    /// byte, so a rendering no longer in bytes than the budget in tokens fits without being
+    /// counted at all. Byte lengths do not depend on the nonce's letters, so the choice is
+    /// the same for every nonce of a length, and re-reads stay deterministic. `None` when
+    /// escapes or the envelope made it longer than the budget; then it is measured properly,
+    /// each redaction counted once (these counts are dropped).
+    fn whole_by_bytes(&mut self, counts: &RedactionCounts) -> Option<Shaped> {
+        let mut counts = counts.clone();
+        let tok = &self.ctx.tokenizer;
+        let caps = self.shaper.caps();
+        let Units { available, start, .. } = self.units;
+        let mut kept = Vec::with_capacity(available as usize);
+        let mut cut_by_field: BTreeMap<String, u64> = BTreeMap::new();
+        let mut fields_cut = 0u64;
+        for i in 0..available {
+            let mut unit = (self.units.fetch)(start + i, &mut counts);
+            let cut = if caps.is_empty() { Vec::new() } else { caps.apply(&mut unit, tok) };
+            fields_cut += u64::from(!cut.is_empty());
+            for f in cut {
+                *cut_by_field.entry(f).or_default() += 1;
+            }
+            kept.push(unit);
+        }
+        let env = (self.units.build)(&kept, &cut_by_field);
+        let text = self.render(&env);
+        if text.len() > self.budget() {
+            return None;
+        }
+        let report = ShapeReport {
+            bytes_in: self.bytes_in,
+            bytes_out: text.len() as u64,
+            // Counted once, on the text the model reads: see `Shaper::with_fitting_nonce`.
+            tokens_out: None,
+            records_total: Some(start + available),
+            records_kept: available,
+            records_omitted: 0,
+            cut_at: None,
+            redactions: counts,
+            fields_cut,
+            needs_snapshot: env.next.is_some(),
+        };
+        Some(Shaped { envelope: env, text, report })
+    }
+
+    /// Add units while a count limited to what is left of `room` says each fits. A first
+    /// unit larger than the whole room is kept anyway: [`Fit::settle`] shrinks it against
+    /// the whole envelope, so the page still makes progress.
+    fn fill(&mut self, room: usize, counts: &mut RedactionCounts) -> Filled {
+        let tok = &self.ctx.tokenizer;
+        let caps = self.shaper.caps();
+        let mut used = 0usize;
+        let mut filled = Filled { kept: Vec::new(), cut_per_unit: Vec::new() };
+        for i in 0..self.units.available {
+            let mut unit = (self.units.fetch)(self.units.start + i, counts);
+            let cut = if caps.is_empty() { Vec::new() } else { caps.apply(&mut unit, tok) };
+            let piece = to_neutral_json(&unit);
+            let separator = usize::from(!filled.kept.is_empty());
+            match tok.count_till_limit(&piece, room.saturating_sub(used + separator)) {
+                Some(cost) => {
+                    used += cost + separator;
+                    filled.kept.push(unit);
+                    filled.cut_per_unit.push(cut);
+                }
+                None if filled.kept.is_empty() => {
+                    filled.kept.push(unit);
+                    filled.cut_per_unit.push(cut);
+                    break;
+                }
+                None => break,
+            }
+            if used >= room {
+                break;
+            }
+        }
+        filled
+    }
+
+    /// Count the rendered page exactly and drop units from the end until it fits; a last
+    /// unit that still does not fit is shrunk.
+    fn settle(&self, mut filled: Filled, counts: RedactionCounts, overhead: usize) -> Result<Shaped, ShapeError> {
+        let tok = &self.ctx.tokenizer;
+        loop {
+            let cuts = &filled.cut_per_unit[..filled.kept.len()];
+            let env = (self.units.build)(&filled.kept, &count_by_field(cuts));
+            let text = self.render(&env);
+            if let Some(tokens) = tok.count_till_limit(&text, self.budget()) {
+                return Ok(self.page(env, text, tokens, cuts, counts));
+            }
+            if filled.kept.len() > 1 {
+                filled.kept.pop();
+                continue;
+            }
+            match self.shrink_last(&mut filled) {
+                Some(()) => {}
+                None => return self.shaper.minimal(self.empty_envelope(), self.bytes_in, counts, self.ctx, overhead),
+            }
+        }
+    }
+
+    /// The report of a page that fits with `tokens`.
+    fn page(
+        &self,
+        env: Envelope,
+        text: String,
+        tokens: usize,
+        cuts: &[Vec<String>],
+        redactions: RedactionCounts,
+    ) -> Shaped {
+        let Units { available, start, .. } = self.units;
+        let kept = cuts.len() as u64;
+        let omitted = available - kept;
+        let report = ShapeReport {
+            bytes_in: self.bytes_in,
+            bytes_out: text.len() as u64,
+            tokens_out: Some(tokens as u64),
+            records_total: Some(start + available),
+            records_kept: kept,
+            records_omitted: omitted,
+            cut_at: (omitted > 0).then(|| format!("record {}", start + kept)),
+            redactions,
+            fields_cut: cuts.iter().filter(|c| !c.is_empty()).count() as u64,
+            needs_snapshot: env.next.is_some(),
+        };
+        Shaped { envelope: env, text, report }
+    }
+
+    /// Replace the one unit left, which does not fit even alone, by its richest reduced form
+    /// that makes the whole envelope fit, cut notes included (checked against the rendered
+    /// text, so it is exact). `None` when not even an empty container fits.
+    fn shrink_last(&self, filled: &mut Filled) -> Option<()> {
+        let one = filled.kept.pop()?;
+        let prior_cuts = filled.cut_per_unit.first().cloned()?;
+        let envelope_fits = |candidate: &Value, cuts: &[String]| -> bool {
+            let mut by_field: BTreeMap<String, u64> = BTreeMap::new();
+            for f in prior_cuts.iter().chain(cuts) {
+                by_field.insert(f.clone(), 1);
+            }
+            let env = (self.units.build)(std::slice::from_ref(candidate), &by_field);
+            self.ctx.tokenizer.fits(&self.render(&env), self.budget())
+        };
+        let (small, fields) = shrink_to_fit(&one, &self.ctx.tokenizer, &envelope_fits)?;
+        filled.kept.push(small);
+        let cuts = &mut filled.cut_per_unit[0];
+        for f in fields {
+            if !cuts.contains(&f) {
+                cuts.push(f);
+            }
+        }
+        Some(())
+    }
+}
+
+impl Shaper {
+    /// Render an envelope whose data does not shrink; cut its summary if that is what it takes.
+    pub(crate) fn finish_fixed(
+        &self,
+        mut env: Envelope,
+        bytes_in: u64,
+        counts: RedactionCounts,
+        ctx: &ShapeContext<'_>,
+    ) -> Result<Shaped, ShapeError> {
+        let tok = &ctx.tokenizer;
+        let plan = self.plan();
+        let budget = plan.budget_tokens;
+        let mut text = render(&env, plan.render, ctx.nonce);
+        // The summary is the one part that may give way; escapes make its rendered cost
+        // differ from its own count, so shorten until the whole fits or nothing is left.
+        let mut keep = tok.count(&env.summary);
+        while !tok.fits(&text, budget) && keep > 0 {
+            let overflow = tok.count(&text).saturating_sub(budget);
+            keep = keep.saturating_sub(overflow.max(1) + 4);
+            let (prefix, _) = tok.prefix_within(&env.summary, keep);
+            env.summary = format!("{prefix}…");
+            text = render(&env, plan.render, ctx.nonce);
+        }
+        match tok.count_till_limit(&text, budget) {
+            Some(tokens) => Ok(Shaped {
+                report: ShapeReport {
+                    bytes_in,
+                    bytes_out: text.len() as u64,
+                    tokens_out: Some(tokens as u64),
+                    redactions: counts,
+                    needs_snapshot: env.next.is_some(),
+                    ..ShapeReport::default()
+                },
+                envelope: env,
+                text,
+            }),
+            None => Err(ShapeError::BudgetTooSmall { budget, minimum: tok.count(&text) }),
+        }
+    }
+
+    /// When not even one unit fits: say so, with the way to read on.
+    pub(crate) fn minimal(
+        &self,
+        mut env: Envelope,
+        bytes_in: u64,
+        counts: RedactionCounts,
+        ctx: &ShapeContext<'_>,
+        needed: usize,
+    ) -> Result<Shaped, ShapeError> {
+        if env.omitted.is_none() && env.next.is_none() {
+            return Err(ShapeError::BudgetTooSmall { budget: self.plan().budget_tokens, minimum: needed });
+        }
+        env.status = Status::Partial;
+        env.data = crate::envelope::Data::Null;
+        let omitted = env.omitted.as_ref().filter(|o| o.unit == "records").map(|o| o.count);
+        let mut shaped = self.finish_fixed(env, bytes_in, counts, ctx)?;
+        if let Some(n) = omitted {
+            shaped.report.records_omitted = n;
+            shaped.report.records_total = Some(n);
+        }
+        Ok(shaped)
+    }
+}
+
+/// How many units had each field cut.
+fn count_by_field(cuts: &[Vec<String>]) -> BTreeMap<String, u64> {
+    let mut by_field: BTreeMap<String, u64> = BTreeMap::new();
+    for f in cuts.iter().flatten() {
+        *by_field.entry(f.clone()).or_default() += 1;
+    }
+    by_field
+}
+
+/// The cut notes an envelope may carry at most: every capped field, with the largest count.
+fn worst_case_cuts(plan: &ShapePlan) -> BTreeMap<String, u64> {
+    let mut m: BTreeMap<String, u64> = plan.field_tokens.keys().map(|k| (k.clone(), u64::from(u32::MAX))).collect();
+    if plan.default_field_tokens.is_some() {
+        m.insert("(value)".into(), u64::from(u32::MAX));
+    }
+    m
+}
+
+/// The richest reduced form of one oversized unit that `fits` accepts: first every string
+/// cut to the largest common cap, then, when that is not enough, only its leading members
+/// (strings capped short). Returns it with the names of the fields cut or dropped; `None`
+/// only when not even an empty container fits.
+fn shrink_to_fit(
+    rec: &Value,
+    tok: &Tokenizer,
+    fits: &dyn Fn(&Value, &[String]) -> bool,
+) -> Option<(Value, Vec<String>)> {
+    // Strings cut below a dozen tokens carry little but their markers, so below that,
+    // fewer members at a readable length beat all members as bare markers.
+    const MIN_CAP: usize = 12;
+    const MAX_CAP: usize = 4096;
+    let capped = |cap: usize| -> Value {
+        let mut v = rec.clone();
+        cap_strings(&mut v, cap, tok);
+        v
+    };
+    let changed_fields = |small: &Value| -> Vec<String> {
+        match (small, rec) {
+            (Value::Object(m), Value::Object(r)) => {
+                r.iter().filter(|(k, v)| m.get(k.as_str()) != Some(*v)).map(|(k, _)| k.clone()).collect()
+            }
+            _ => vec!["(value)".to_owned()],
+        }
+    };
+    let accept = |v: &Value| fits(v, &changed_fields(v));
+    if accept(&capped(MIN_CAP)) {
+        let best = capped(largest_accepted(MIN_CAP, MAX_CAP, &|cap| accept(&capped(cap))));
+        let fields = changed_fields(&best);
+        return Some((best, fields));
+    }
+    let len = match rec {
+        Value::Object(m) => m.len(),
+        Value::Array(a) => a.len(),
+        _ => 0,
+    };
+    let leading = |k: usize| -> Value {
+        let mut v = match rec {
+            Value::Object(m) => Value::Object(m.iter().take(k).map(|(a, b)| (a.clone(), b.clone())).collect()),
+            Value::Array(a) => Value::Array(a.iter().take(k).cloned().collect()),
+            _ => Value::Null,
+        };
+        cap_strings(&mut v, MIN_CAP, tok);
+        v
+    };
+    if len == 0 || !accept(&leading(0)) {
+        return None;
+    }
+    let best = leading(largest_accepted(0, len, &|k| accept(&leading(k))));
+    let fields = changed_fields(&best);
+    Some((best, fields))
+}
+
+/// The largest `n` in `lo..=hi` that `accept` takes, by bisection; `accept(lo)` must hold.
+fn largest_accepted(mut lo: usize, mut hi: usize, accept: &dyn Fn(usize) -> bool) -> usize {
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if accept(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
