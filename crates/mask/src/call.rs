@@ -10,6 +10,7 @@
 //! parameters without a template are fixed by the config.
 
 use serde_json::{Map, Value, json};
+use toolshape_media::MediaPolicy;
 use toolshape_shape::Shaper;
 use toolshape_util::json_kind;
 
@@ -46,6 +47,8 @@ pub struct PreparedCall<'s> {
     pub arguments: Value,
     /// The shaper for the result.
     pub shaper: &'s Shaper,
+    /// What the result's images, audio and embedded resources may take.
+    pub media: MediaPolicy,
 }
 
 /// Why a call was refused. [`CallError::message`] is what the model reads.
@@ -140,6 +143,7 @@ impl MaskSet {
                 // Unmasked tools have no templates and no context: the upstream validates.
                 arguments: Value::Object(args),
                 shaper: &self.passthrough,
+                media: self.defaults.media.over(MediaPolicy::default()),
             }),
             Target::Mask(i) => {
                 let mask = self.masks.get(*i).ok_or_else(unknown)?;
@@ -263,6 +267,7 @@ impl MaskSet {
             upstream_tool: call.tool.clone(),
             arguments,
             shaper,
+            media: mask.media,
         })
     }
 }

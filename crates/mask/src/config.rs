@@ -18,11 +18,13 @@ use schemars::JsonSchema;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use toolshape_media::MediaPolicy;
 use toolshape_shape::{MIN_BUDGET_TOKENS, RenderMode, ShapePlan};
 use toolshape_tokens::Encoding;
 
 use crate::de::{DeError, DeErrorKind, from_node};
 use crate::error::{ConfigError, ConfigErrors, did_you_mean};
+use crate::media::MediaSettings;
 use crate::sections::{
     AuthConfig, HttpConfig, MAX_SEARCH_LIMIT, MIN_TOKEN_CHARS, SearchConfig, StoreBackend, StoreConfig, TelemetryConfig,
 };
@@ -212,6 +214,10 @@ pub struct Defaults {
     pub prefix_separator: String,
     /// Fuel for one template render: bounds its time and memory (about 64 bytes a unit).
     pub template_fuel: u64,
+    /// What images, audio and embedded resources of a result may take (`result.media` of a
+    /// mask overrides it key by key).
+    #[schemars(schema_with = "crate::schema::media")]
+    pub media: MediaSettings,
 }
 
 impl Default for Defaults {
@@ -224,6 +230,7 @@ impl Default for Defaults {
             prefix: PrefixPolicy::Upstream,
             prefix_separator: "_".to_owned(),
             template_fuel: DEFAULT_TEMPLATE_FUEL,
+            media: MediaSettings::default(),
         }
     }
 }
@@ -290,6 +297,10 @@ pub struct Mask {
     /// Refuse (default) or ignore arguments the input schema does not declare.
     #[serde(default)]
     pub unknown_arguments: UnknownArguments,
+    /// `result.media`, read apart from the shaping plan (see `crate::media`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub media: Option<MediaSettings>,
 }
 
 /// Pick a handler call by the value of one input argument.
@@ -547,8 +558,20 @@ impl Config {
                 yaml::Value::Seq(items) => {
                     for (i, item) in items.iter().enumerate() {
                         let path = format!("masks[{i}]");
+                        let (item, media) = crate::media::split_result_media(item);
+                        let item = &item;
                         match ctx.read::<Mask>(item, &path, &mut errors) {
                             Some(mut mask) => {
+                                if let Some(node) = &media {
+                                    let at = format!("{path}.result.media");
+                                    mask.media = ctx.read::<MediaSettings>(node, &at, &mut errors);
+                                    if let Some(m) = mask.media {
+                                        let base = config.defaults.media.over(MediaPolicy::default());
+                                        if let Some((message, hint)) = crate::media::problem(&m.over(base)) {
+                                            errors.push(ctx.at(node, &at, message, Some(hint)));
+                                        }
+                                    }
+                                }
                                 fill_plan(&mut mask.result, item.get("result"), &config.defaults);
                                 if let Some(switch) = &mut mask.switch {
                                     let cases = item.get("switch").and_then(|s| s.get("cases"));
@@ -904,6 +927,10 @@ fn friendlier(msg: &str) -> String {
 }
 
 fn check_defaults(d: &Defaults, node: &Node, ctx: &Loader<'_>, errors: &mut Vec<ConfigError>) {
+    if let Some((message, hint)) = crate::media::problem(&d.media.over(MediaPolicy::default())) {
+        let at = node.get("media").unwrap_or(node);
+        errors.push(ctx.at(at, "defaults.media", message, Some(hint)));
+    }
     let at = |key: &str| node.get(key).unwrap_or(node);
     if d.budget_tokens < MIN_BUDGET_TOKENS {
         errors.push(ctx.at(
