@@ -12,9 +12,10 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 use toolshape_mask::{CallContext, CallError};
+use toolshape_media::MediaPolicy;
 use toolshape_shape::{Failure, Shaper};
 
-use super::finish::{Payload, Produced, Source};
+use super::finish::{Attached, Payload, Produced, Source};
 use super::record::CallRecord;
 use super::{Caller, Gateway, Outcome};
 use crate::read;
@@ -31,6 +32,8 @@ struct Prepared<'g> {
     arguments: Map<String, Value>,
     /// The shaper its result goes through.
     shaper: Shaper,
+    /// What its images, audio and embedded resources may take.
+    media: MediaPolicy,
 }
 
 impl Gateway {
@@ -69,6 +72,10 @@ impl Gateway {
             Produced::Data { payload, source: Source::Upstream, .. } => Some(payload.shared()),
             _ => None,
         };
+        let media = match &produced {
+            Produced::Data { attached, .. } => attached.stats,
+            _ => None,
+        };
         let mut outcome = self.finish(produced, tool, caller).await;
         outcome.tools_changed = tools_changed;
         let record = CallRecord {
@@ -85,6 +92,7 @@ impl Gateway {
             uncounted_text: outcome.report.tokens_out.is_none().then(|| outcome.text.clone()),
             dispatched,
             shaped: started.elapsed().saturating_sub(dispatched),
+            media,
         };
         self.after_reply(record);
         outcome
@@ -108,7 +116,7 @@ impl Gateway {
             Ok(p) => p,
             Err(refused) => return refused,
         };
-        let Prepared { upstream, tool: upstream_tool, arguments, shaper } = prepared;
+        let Prepared { upstream, tool: upstream_tool, arguments, shaper, media } = prepared;
         let agent = caller.agent.clone();
         let produced = match upstream.call(&upstream_tool, arguments, agent, &caller.cancel).await {
             Ok(Reply::Result(bytes)) => Produced::Data {
@@ -117,7 +125,9 @@ impl Gateway {
                 resume: None,
                 source: Source::Upstream,
                 label: tool.to_owned(),
+                attached: Attached::default(),
             },
+            Ok(Reply::Mixed(blocks)) => self.with_media(blocks, shaper, media, tool, caller).await,
             Ok(Reply::ToolError(text)) => Produced::Failed { failure: Failure::ToolError { text }, shaper },
             Err(failure) => Produced::Failed { failure, shaper },
         };
@@ -155,12 +165,13 @@ impl Gateway {
             let failure = Failure::Unavailable { upstream: prepared.upstream.clone(), detail: "not configured".into() };
             return Err((Produced::Failed { failure, shaper: prepared.shaper.clone() }, Some(prepared.upstream)));
         };
+        let media = self.media_policy(&prepared);
         let arguments = match prepared.arguments {
             Value::Object(m) => m,
             _ => Map::new(),
         };
         let shaper = prepared.shaper.clone();
-        Ok(Prepared { upstream, tool: prepared.upstream_tool, arguments, shaper })
+        Ok(Prepared { upstream, tool: prepared.upstream_tool, arguments, shaper, media })
     }
 
     /// The surface `profile` sees, asking upstreams again only when it lacks `tool`.

@@ -9,6 +9,7 @@ use tokio_util::task::TaskTracker;
 use toolshape_shape::{ShapeReport, Status};
 use toolshape_telemetry::{DEFAULT_EXACT_COUNT_LIMIT, Span, SpanSink, TokensBefore};
 
+use super::media::MediaStats;
 use super::{FailureKind, Gateway};
 
 /// What is recorded of a call after its answer is sent (see [`Gateway::after_reply`]).
@@ -29,6 +30,8 @@ pub(super) struct CallRecord {
     pub(super) uncounted_text: Option<String>,
     pub(super) dispatched: Duration,
     pub(super) shaped: Duration,
+    /// Media counts, when the result held media.
+    pub(super) media: Option<MediaStats>,
 }
 
 /// Where calls are recorded, and the recordings still under way.
@@ -102,6 +105,7 @@ impl Gateway {
         span.session = record.session;
         span.upstream_ms = record.dispatched.as_secs_f64() * 1000.0;
         span.shaping_ms = record.shaped.as_secs_f64() * 1000.0;
+        span.media = record.media;
         span.tokens_before = match record.raw {
             Some(bytes) if bytes.len() <= DEFAULT_EXACT_COUNT_LIMIT => TokensBefore::Pending(bytes),
             Some(bytes) => TokensBefore::estimate(bytes.len() as u64),
