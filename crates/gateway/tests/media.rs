@@ -57,7 +57,7 @@ impl ServerHandler for Camera {
         _c: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let tool = |name: &str| Tool::new(name.to_owned(), format!("the {name} tool"), Arc::new(Map::new()));
-        Ok(ListToolsResult::with_all_items(vec![tool("shot"), tool("small")]))
+        Ok(ListToolsResult::with_all_items(vec![tool("shot"), tool("small"), tool("report")]))
     }
 
     async fn call_tool(
@@ -74,6 +74,13 @@ impl ServerHandler for Camera {
                 ContentBlock::resource_link(Resource::new("file:///page.html", "page.html")),
             ]),
             "small" => CallToolResult::success(vec![ContentBlock::image(STANDARD.encode(png(64, 48)), "image/png")]),
+            "report" => CallToolResult::success(vec![
+                ContentBlock::resource(ResourceContents::text(
+                    "a long line of the log\n".repeat(4000),
+                    "file:///big.log",
+                )),
+                ContentBlock::image(STANDARD.encode(png(64, 48)), "image/png"),
+            ]),
             _ => return Err(ErrorData::invalid_params("no such tool", None)),
         };
         Ok(r.into())
@@ -231,4 +238,18 @@ async fn a_small_image_passes_byte_for_byte_and_drop_lists_only() {
     assert!(listed[1]["next"]["arguments"]["media"].is_number(), "{env}");
     // The link and the embedded text still pass; the image and the audio do not.
     assert!(result.content[1..].iter().all(|b| !matches!(b, ContentBlock::Image(_) | ContentBlock::Audio(_))));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_embedded_text_is_cut_in_place_and_the_items_after_it_stay_listed() {
+    let client = client().await;
+    let (result, env) = call(&client, "cam_report", json!({})).await;
+    let listed = items(&env);
+    assert_eq!(listed.len(), 2, "{env}");
+    assert_eq!(listed[0]["uri"], "file:///big.log");
+    assert!(listed[0]["index"].is_null() && listed[0]["text"].as_str().unwrap().contains("…[+"), "{env}");
+    assert_eq!(listed[1]["index"], 1, "{env}");
+    assert!(matches!(result.content[1], ContentBlock::Image(_)));
+    assert_eq!(env["status"], "partial");
+    assert!(env["next"].is_object(), "the whole text is one `next` away: {env}");
 }

@@ -58,11 +58,11 @@ impl Gateway {
         };
         drop(_slot);
         let mut nexts = self.keep_media(converted.keep, tool, caller, &policy).await;
+        let texts = converted.records.iter().filter(|(r, _)| r.get("text").is_some()).count();
         let listing = render_listing(converted.records, |item| {
             nexts.remove(&item).unwrap_or_else(|| Err("the original was not kept".to_owned()))
         });
-        let shaper =
-            if converted.passed_text_tokens > 0 { less_budget(&shaper, converted.passed_text_tokens) } else { shaper };
+        let shaper = listing_shaper(&shaper, converted.passed_text_tokens, texts);
         Produced::Data {
             payload: Payload::new(listing),
             shaper,
@@ -74,9 +74,23 @@ impl Gateway {
     }
 }
 
-/// `shaper` with `used` tokens less to spend (never under the least budget a plan may have).
-fn less_budget(shaper: &Shaper, used: usize) -> Shaper {
+/// The shaper of a listing: `shaper` with `used` tokens less to spend (never under the least
+/// budget a plan may have), and, unless the plan caps strings itself, each of the `texts`
+/// records with text (text blocks, embedded text too large to pass) capped to an equal share
+/// of half the budget. A long text is then cut in place with a marker, and every item after
+/// it is still listed on the first page, next to the block it names.
+fn listing_shaper(shaper: &Shaper, used: usize, texts: usize) -> Shaper {
+    if used == 0 && texts == 0 {
+        return shaper.clone();
+    }
     let mut plan = shaper.plan().clone();
     plan.budget_tokens = plan.budget_tokens.saturating_sub(used).max(MIN_BUDGET_TOKENS);
+    if texts > 0 && plan.default_field_tokens.is_none() {
+        let share = (plan.budget_tokens / 2 / texts).max(TEXT_SHARE_FLOOR);
+        plan.field_tokens.entry("text".to_owned()).or_insert(share);
+    }
     Shaper::new(plan).unwrap_or_else(|_| shaper.clone())
 }
+
+/// The fewest tokens a text of a listing is cut to.
+const TEXT_SHARE_FLOOR: usize = 32;
