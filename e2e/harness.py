@@ -293,6 +293,7 @@ async def gateway(
     message_handler: Any = None,
     sampling_callback: Any = None,
     elicitation_callback: Any = None,
+    client_info: Any = None,
 ) -> AsyncIterator[Session]:
     """Start `toolshape serve` on `config` and connect the Python MCP client to it.
 
@@ -301,9 +302,12 @@ async def gateway(
     newest version first). With `config_file`, that file is served and `config` only tells
     the budgets. `message_handler` sees every message the server sends (notifications).
     `sampling_callback` and `elicitation_callback`, when given, answer the server's sampling
-    and elicitation requests (and declare those capabilities).
+    and elicitation requests (and declare those capabilities). `client_info` (an
+    `mcp.types.Implementation`) is who the client says it is.
     """
     callbacks = {"sampling_callback": sampling_callback, "elicitation_callback": elicitation_callback}
+    if client_info is not None:
+        callbacks["client_info"] = client_info
     need(TOOLSHAPE, "the toolshape binary")
     cfg = config_file or write_config(tmp / f"{name}.yaml", config)
     log = tmp / f"{name}.log"

@@ -3,6 +3,7 @@
 #   .cache/e2e-venv     Python venv: the official MCP SDK (the test client), pytest,
 #                       mcp-server-git and mcp-server-time (e2e/requirements.txt)
 #   e2e/node_modules    server-everything, server-filesystem, server-memory (package-lock.json)
+#   e2e/clients/node_modules  Claude Code, Codex and Gemini CLI, only with TOOLSHAPE_HEAVY_TESTS=1
 # With --with-proxy, also .cache/e2e-proxy-venv with mcp-proxy (for the overhead benchmark).
 #
 # Idempotent and quick when nothing changed: each part is reinstalled only when its pins
@@ -60,4 +61,14 @@ if [ ! -x e2e/node_modules/.bin/mcp-server-everything ] || [ "$(cat e2e/node_mod
   echo "e2e/setup.sh: installing e2e/package-lock.json into e2e/node_modules" >&2
   (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
   echo "$want" > e2e/node_modules/.e2e-stamp
+fi
+
+# The client CLIs (Claude Code, Codex, Gemini CLI; about 900 MB) only for the heavy tests.
+if [ "${TOOLSHAPE_HEAVY_TESTS:-}" = 1 ]; then
+  want=$(stamp_of e2e/clients/package.json e2e/clients/package-lock.json)
+  if [ ! -x e2e/clients/node_modules/.bin/claude ] || [ "$(cat e2e/clients/node_modules/.e2e-stamp 2>/dev/null)" != "$want" ]; then
+    echo "e2e/setup.sh: installing e2e/clients/package-lock.json into e2e/clients/node_modules" >&2
+    (cd e2e/clients && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" > e2e/clients/node_modules/.e2e-stamp
+  fi
 fi

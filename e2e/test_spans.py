@@ -73,6 +73,9 @@ async def test_every_call_writes_one_span_matching_what_the_model_read(tmp_path,
     assert masked["tokens_before"] > 50 * masked["tokens_after"], dict(masked)
     assert masked["records_omitted"] > 0 and masked["records_kept"] > 0
     assert rows[3]["status"] == "error" and rows[3]["tokens_before"] == 0
+    # An upstream's error answer is measured like any result: the traceback it sent.
+    failed = rows[4]
+    assert failed["status"] == "error" and failed["tokens_before"] > 100 and failed["bytes_before"] > 400, dict(failed)
 
 
 def rpc(proc: subprocess.Popen[bytes], message: dict[str, Any]) -> None:

@@ -5,6 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The tests that need Chromium, redis-server or Python run instead of skipping, as they do
+# in a bare `cargo test` (Chromium and redis-server are installed below when missing).
+export TOOLSHAPE_HEAVY_TESTS=1
+
 # install_deb PACKAGE: install a Debian package (with sudo when not root), or stop with a
 # clear message where apt-get is not available.
 install_deb() {

@@ -1,14 +1,26 @@
 #!/usr/bin/env python3
-"""Measure `toolshape search` on two public tool-retrieval sets, against plain BM25.
+"""Measure `toolshape search` on public and own tool-retrieval sets, against plain BM25.
 
-Usage: python3 bench/tool-search/eval.py DATA_DIR [--bin PATH] [--sets NAME,...]
+Usage:
+  python3 bench/tool-search/eval.py DATA_DIR [--bin PATH] [--sets NAME,...] [--ablate]
+                                  [--fetch] [--extra ARGS]
 
-DATA_DIR holds `seal-tools/` (Seal-Tools: tool.jsonl, dev.jsonl, test_in_domain.jsonl,
-test_out_domain.jsonl) and `toole/` (MetaTool's ToolE: plugin_des.json, all_clean_data.csv,
-multi_tool_query_golden.json). Each set is converted into the files `toolshape search`
-reads (a catalog of MCP tool definitions, JSON-lines queries and gold answers) under
-bench/tool-search/.work/, then ranked twice: `--mode bm25-plain` (the baseline) and
-`--mode bm25` (toolshape's ranking). Prints one markdown table.
+Sets (each a catalog of MCP tool definitions and labelled queries):
+- DATA_DIR/seal-tools/ (Seal-Tools, Apache-2.0) and DATA_DIR/toole/ (MetaTool's ToolE, MIT);
+- NESTFUL (PyPI `nestful-wrapper`, Apache-2.0) and AgentDojo (PyPI `agentdojo`, MIT),
+  converted by registry_sets.py into bench/tool-search/.work/ (`--fetch` runs it);
+- real MCP servers from npm and PyPI (tool lists gathered by mcp_tools.py into
+  .work/mcp/, `--fetch` runs it) with the requests in sets/mcp-servers.jsonl, written for
+  this evaluation: single-step, multi-tool, and requests no tool fits;
+- requests no AgentDojo tool fits (sets/agentdojo-no-fit.jsonl), for declining.
+
+Each set is ranked by `--mode bm25-plain` (the baseline) and by toolshape's ranking; with
+`--ablate`, also with each component turned off (`--without NAME`). Prints one markdown
+table: Recall@1, Recall@5, every gold tool in the top 5 (all queries, then multi-tool
+queries only), nDCG@10, and the precision and recall of declining on requests no tool fits.
+
+Which sets are for tuning and which for confirming is fixed here (`ROLE`): ranking choices
+were made on the "tune" sets and checked on the "confirm" sets.
 
 The binary defaults to the newer of target/release/toolshape and target/debug/toolshape;
 build one first (`cargo build -p toolshape`).
@@ -27,12 +39,33 @@ WORK = HERE / ".work"
 # Requests in these sets run to about 1,300 characters: longer than a model's search query
 # (the gateway's limit is 500), so the offline limit is raised to rank them whole.
 MAX_QUERY_CHARS = 5000
+# ToolE's 20,614 single-tool requests are sampled one in ten, to keep a run short.
+TOOLE_SAMPLE = 10
+COMPONENTS = ["embeddings", "split", "names", "decline", "word-vectors", "diversity"]
+ROLE = {
+    "Seal-Tools dev": "tune", "ToolE single-tool": "tune", "AgentDojo": "tune",
+    "Seal-Tools in-domain": "confirm", "Seal-Tools out-of-domain": "confirm", "ToolE multi-tool": "confirm",
+    "NESTFUL": "confirm", "MCP servers": "confirm",
+}
 
 
 def write_lines(path, rows):
     with open(path, "w", encoding="utf-8") as out:
         for row in rows:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def save_pair(stem, rows):
+    """Split `{"id", "query", "tools"}` rows into the queries and gold files the CLI reads."""
+    queries_path, gold_path = WORK / f"{stem}.queries.jsonl", WORK / f"{stem}.gold.jsonl"
+    write_lines(queries_path, [{"id": r["id"], "query": r["query"]} for r in rows])
+    write_lines(gold_path, [{"id": r["id"], "tools": r["tools"]} for r in rows])
+    return queries_path, gold_path
+
+
+def read_rows(path):
+    with open(path, encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
 
 
 def seal_tools(data):
@@ -51,28 +84,22 @@ def seal_tools(data):
                 "description": api.get("api_description", ""),
                 "inputSchema": {"type": "object", "properties": properties},
             })
-    full_catalog = WORK / "seal-tools.catalog.json"
-    full_catalog.write_text(json.dumps({"tools": tools}, ensure_ascii=False), encoding="utf-8")
     sets = []
     for split, label in [("dev", "Seal-Tools dev"), ("test_in_domain", "Seal-Tools in-domain"),
                          ("test_out_domain", "Seal-Tools out-of-domain")]:
-        queries, gold = [], []
+        rows = []
         with open(folder / f"{split}.jsonl", encoding="utf-8") as lines:
             for line in lines:
                 item = json.loads(line)
-                names = sorted({call["api"] for call in item["calling"]})
-                queries.append({"id": item["id"], "query": item["query"]})
-                gold.append({"id": item["id"], "tools": names})
+                rows.append({"id": item["id"], "query": item["query"],
+                             "tools": sorted({call["api"] for call in item["calling"]})})
         # As in the data's reference numbers, a split is searched over the tools its queries
-        # use (about 1,000 to 1,400); the full catalog of 4,076 is reported as a harder row.
-        used = {name for row in gold for name in row["tools"]}
+        # use (about 1,000 to 1,400).
+        used = {name for row in rows for name in row["tools"]}
         catalog = WORK / f"seal-tools.{split}.catalog.json"
-        split_tools = [tool for tool in tools if tool["name"] in used]
-        catalog.write_text(json.dumps({"tools": split_tools}, ensure_ascii=False), encoding="utf-8")
-        pair = save_pair(f"seal-tools.{split}", queries, gold)
-        sets.append((label, catalog, pair))
-        if split == "test_out_domain":
-            sets.append((f"{label}, all {len(tools):,} tools", full_catalog, pair))
+        catalog.write_text(json.dumps({"tools": [t for t in tools if t["name"] in used]}, ensure_ascii=False),
+                           encoding="utf-8")
+        sets.append((label, catalog, save_pair(f"seal-tools.{split}", rows)))
     return sets
 
 
@@ -80,37 +107,43 @@ def toole(data):
     """ToolE: 199 tools described in one sentence each, no parameters."""
     folder = data / "toole"
     descriptions = json.loads((folder / "plugin_des.json").read_text(encoding="utf-8"))
-    tools = [{"name": name, "description": text} for name, text in descriptions.items()]
     catalog = WORK / "toole.catalog.json"
-    catalog.write_text(json.dumps({"tools": tools}, ensure_ascii=False), encoding="utf-8")
-    queries, gold = [], []
-    with open(folder / "all_clean_data.csv", encoding="utf-8", newline="") as rows:
-        for number, row in enumerate(csv.DictReader(rows)):
-            queries.append({"id": number, "query": row["Query"]})
-            gold.append({"id": number, "tools": [row["Tool"]]})
-    single = save_pair("toole.single", queries, gold)
-    queries, gold = [], []
-    for number, item in enumerate(json.loads((folder / "multi_tool_query_golden.json").read_text(encoding="utf-8"))):
-        queries.append({"id": number, "query": item["query"]})
-        gold.append({"id": number, "tools": sorted(set(item["tool"]))})
-    multi = save_pair("toole.multi", queries, gold)
-    return [("ToolE single-tool", catalog, single), ("ToolE multi-tool", catalog, multi)]
+    catalog.write_text(json.dumps({"tools": [{"name": n, "description": d} for n, d in descriptions.items()]},
+                                  ensure_ascii=False), encoding="utf-8")
+    with open(folder / "all_clean_data.csv", encoding="utf-8", newline="") as lines:
+        single = [{"id": n, "query": row["Query"], "tools": [row["Tool"]]}
+                  for n, row in enumerate(csv.DictReader(lines)) if n % TOOLE_SAMPLE == 0]
+    multi = [{"id": n, "query": item["query"], "tools": sorted(set(item["tool"]))}
+             for n, item in enumerate(json.loads((folder / "multi_tool_query_golden.json").read_text("utf-8")))]
+    return [("ToolE single-tool", catalog, save_pair("toole.single", single)),
+            ("ToolE multi-tool", catalog, save_pair("toole.multi", multi))]
 
 
-def save_pair(stem, queries, gold):
-    queries_path, gold_path = WORK / f"{stem}.queries.jsonl", WORK / f"{stem}.gold.jsonl"
-    write_lines(queries_path, queries)
-    write_lines(gold_path, gold)
-    return queries_path, gold_path
+def registry(fetch):
+    if fetch or not (WORK / "agentdojo.jsonl").exists():
+        subprocess.run([sys.executable, str(HERE / "registry_sets.py"), str(WORK)], check=True)
+    if fetch or not (WORK / "mcp" / "mcp.catalog.json").exists():
+        subprocess.run([sys.executable, str(HERE / "mcp_tools.py"), str(WORK / "mcp"), "--install"], check=True)
+    agentdojo = read_rows(WORK / "agentdojo.jsonl") + read_rows(HERE / "sets" / "agentdojo-no-fit.jsonl")
+    return [
+        ("NESTFUL", WORK / "nestful.catalog.json", save_pair("nestful", read_rows(WORK / "nestful.jsonl"))),
+        ("AgentDojo", WORK / "agentdojo.catalog.json", save_pair("agentdojo", agentdojo)),
+        ("MCP servers", WORK / "mcp" / "mcp.catalog.json",
+         save_pair("mcp", read_rows(HERE / "sets" / "mcp-servers.jsonl"))),
+    ]
 
 
-def measure(binary, mode, catalog, queries, gold):
+def measure(binary, catalog, queries, gold, extra):
     command = [str(binary), "search", "--catalog", str(catalog), "--queries", str(queries),
-               "--gold", str(gold), "--mode", mode, "--max-query-chars", str(MAX_QUERY_CHARS)]
+               "--gold", str(gold), "--max-query-chars", str(MAX_QUERY_CHARS), *extra]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"`{' '.join(command)}` failed ({done.returncode}): {done.stderr.strip()}")
     return json.loads(done.stdout)
+
+
+def cell(value):
+    return "–" if value is None else f"{value:.3f}".replace("0.", ".", 1) if value < 1 else f"{value:.2f}"
 
 
 def main():
@@ -118,27 +151,35 @@ def main():
     parser.add_argument("data", type=Path, help="folder with seal-tools/ and toole/")
     parser.add_argument("--bin", type=Path, help="the toolshape binary")
     parser.add_argument("--sets", help="comma-separated substrings of set names to run (default: all)")
+    parser.add_argument("--ablate", action="store_true", help="also run with each component turned off")
+    parser.add_argument("--fetch", action="store_true", help="download and convert the registry sets again")
+    parser.add_argument("--extra", default="", help="more arguments for every toolshape run (space-separated)")
     args = parser.parse_args()
     binary = args.bin
     if binary is None:
-        # The most recently built of the release and debug binaries.
         built = [ROOT / "target" / profile / "toolshape" for profile in ("release", "debug")]
         built = [path for path in built if path.exists()]
         if not built:
             sys.exit("no toolshape binary: run `cargo build -p toolshape` or pass --bin")
         binary = max(built, key=lambda path: path.stat().st_mtime)
     WORK.mkdir(exist_ok=True)
-    sets = seal_tools(args.data) + toole(args.data)
+    sets = seal_tools(args.data) + toole(args.data) + registry(args.fetch)
     if args.sets:
         wanted = [w.strip().lower() for w in args.sets.split(",")]
         sets = [s for s in sets if any(w in s[0].lower() for w in wanted)]
-    print("| set | ranking | Recall@1 | Recall@5 | all gold in top 5 | nDCG@10 |")
-    print("|---|---|---|---|---|---|")
+    runs = [("plain BM25", ["--mode", "bm25-plain"]), ("toolshape", [])]
+    if args.ablate:
+        runs += [(f"without {c}", ["--without", c]) for c in COMPONENTS]
+    extra = args.extra.split()
+    print("| set (role) | ranking | R@1 | R@5 | complete@5 | complete@5 multi | nDCG@10 | decline P | decline R |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for label, catalog, (queries, gold) in sets:
-        for mode, name in (("bm25-plain", "plain BM25"), ("bm25", "toolshape")):
-            m = measure(binary, mode, catalog, queries, gold)
-            cells = " | ".join(f"{m[key]:.3f}".lstrip("0") for key in ("recall@1", "recall@5", "all_gold@5", "ndcg@10"))
-            print(f"| {label} | {name} | {cells} |", flush=True)
+        for name, options in runs:
+            m = measure(binary, catalog, queries, gold, options + (extra if name != "plain BM25" else []))
+            cells = " | ".join(cell(m[key]) for key in ("recall@1", "recall@5", "all_gold@5", "multi_all_gold@5",
+                                                          "ndcg@10", "decline_precision", "decline_recall"))
+            role = ROLE.get(label, "")
+            print(f"| {label} ({role}, {m['queries']}+{m['no_fit_queries']}) | {name} | {cells} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 //!
 //! Offline commands for tuning a setup (`shape`, `tokens`); the gateway and the other
 //! commands join them as they land. Exit codes a script can rely on:
-//! 0 success (whatever the envelope's status), 2 usage error, 3 input could not be read,
-//! 4 the plan or budget cannot work.
+//! 0 success, 1 problems found (or a refused install), 2 usage error, 3 input could not be
+//! read, 4 the plan or budget cannot work, 5 the call `call` made failed.
 
 mod commands;
 

@@ -1,5 +1,6 @@
-//! `toolshape search`: output lines, `--gold` metrics on a hand-computed example, and the
-//! message and exit code of each kind of bad input.
+//! `toolshape search`: output lines (with how many matched and were shown, and declining),
+//! `--gold` metrics on hand-computed examples, and the message and exit code of each kind of
+//! bad input.
 
 use std::path::{Path, PathBuf};
 
@@ -78,24 +79,102 @@ fn a_queries_file_prints_one_line_per_query_in_order_within_the_limit() {
     let queries = write(
         &dir,
         "q.jsonl",
-        &json_lines(&[
-            json!({"id": "mail", "query": "send an email"}),
-            json!({"id": 7, "query": "book a room"}),
-            json!({"id": "none", "query": "kubernetes"}),
-        ]),
+        &json_lines(&[json!({"id": "mail", "query": "send an email"}), json!({"id": 7, "query": "book a room"})]),
     );
     let (code, out, err) = run(&["search", "--catalog", &catalog, "--queries", &queries, "--limit", "1"]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), 3);
-    assert_eq!(lines[0], json!({"id": "mail", "tools": ["alpha_one"]}));
-    assert_eq!(lines[1], json!({"id": 7, "tools": ["beta_one"]}));
-    assert_eq!(lines[2], json!({"id": "none", "tools": []}));
+    assert_eq!(lines.len(), 2);
+    assert_eq!((&lines[0]["id"], &lines[0]["tools"]), (&json!("mail"), &json!(["alpha_one"])));
+    assert_eq!((&lines[1]["id"], &lines[1]["tools"]), (&json!(7), &json!(["beta_one"])));
+    for line in &lines {
+        // One shown, more matched: the answer says it is partial.
+        assert_eq!((&line["status"], &line["shown"]), (&json!("ok"), &json!(1)), "{line}");
+        assert!(line["matched"].as_u64().unwrap() > 1, "{line}");
+    }
 
     // Regex mode: names first, in catalog order.
     let (code, out, err) = run(&["search", "--catalog", &catalog, "--query", "^alpha", "--mode", "regex"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(serde_json::from_str::<Value>(out.trim()).unwrap()["tools"], json!(["alpha_one", "alpha_two"]));
+}
+
+/// A catalog large enough for the search to decline (it declines from 20 tools on).
+fn servers_catalog(dir: &Path) -> String {
+    let described = [
+        ("read_file", "Read the contents of a file from disk."),
+        ("write_file", "Write text to a file on disk."),
+        ("list_directory", "List the files in a directory."),
+        ("move_file", "Move or rename a file."),
+        ("create_issue", "Create an issue in a GitHub repository."),
+        ("list_pull_requests", "List the pull requests of a repository."),
+        ("merge_pull_request", "Merge a pull request."),
+        ("post_message", "Post a message to a Slack channel."),
+        ("channel_history", "Read recent messages of a Slack channel."),
+        ("get_current_time", "Get the current time in a timezone."),
+        ("convert_time", "Convert a time between timezones."),
+        ("web_search", "Search the web for pages and news."),
+        ("fetch_url", "Fetch a web page and return it as markdown."),
+        ("geocode", "Convert an address into coordinates."),
+        ("directions", "Get driving directions between two places."),
+        ("sql_query", "Run a read-only SQL query on the database."),
+        ("navigate", "Open a URL in the browser."),
+        ("screenshot", "Take a screenshot of the browser page."),
+        ("click", "Click an element on the page."),
+        ("git_commit", "Record staged changes in the git repository."),
+        ("git_status", "Show the git working tree status."),
+        ("create_entities", "Add entities to the knowledge graph."),
+    ];
+    let tools: Vec<Value> = described.iter().map(|(name, text)| json!({"name": name, "description": text})).collect();
+    write(dir, "servers.json", &json!({"tools": tools}).to_string())
+}
+
+#[test]
+fn a_request_no_tool_fits_prints_an_empty_list_with_a_hint() {
+    let dir = folder("decline");
+    let catalog = servers_catalog(&dir);
+    let (code, out, err) = run(&["search", "--catalog", &catalog, "--query", "order a large pepperoni pizza"]);
+    assert_eq!(code, 0, "{err}");
+    let line: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((&line["status"], &line["tools"], &line["shown"]), (&json!("empty"), &json!([]), &json!(0)), "{line}");
+    assert!(line["hint"].as_str().unwrap().contains("no tool fits"), "{line}");
+
+    // The same request with declining off gets the least bad tools; one that fits is served.
+    let (_, out, _) =
+        run(&["search", "--catalog", &catalog, "--query", "order a large pepperoni pizza", "--without", "decline"]);
+    assert!(!serde_json::from_str::<Value>(out.trim()).unwrap()["tools"].as_array().unwrap().is_empty());
+    let (_, out, _) = run(&["search", "--catalog", &catalog, "--query", "take a screenshot of the page"]);
+    assert_eq!(serde_json::from_str::<Value>(out.trim()).unwrap()["tools"][0], "screenshot");
+}
+
+#[test]
+fn gold_counts_alternatives_and_declines() {
+    let dir = folder("gold-declines");
+    let catalog = servers_catalog(&dir);
+    let queries = write(
+        &dir,
+        "q.jsonl",
+        &json_lines(&[
+            json!({"id": 1, "query": "take a screenshot of the page"}),
+            json!({"id": 2, "query": "order a large pepperoni pizza"}),
+            json!({"id": 3, "query": "play jazz on the living room speaker"}),
+        ]),
+    );
+    let gold = write(
+        &dir,
+        "gold.jsonl",
+        &json_lines(&[
+            json!({"id": 1, "tools": [["screenshot", "navigate"]]}),
+            json!({"id": 2, "tools": []}),
+            json!({"id": 3, "tools": []}),
+        ]),
+    );
+    let (code, out, err) = run(&["search", "--catalog", &catalog, "--queries", &queries, "--gold", &gold]);
+    assert_eq!(code, 0, "{err}");
+    let metrics: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((&metrics["queries"], &metrics["no_fit_queries"]), (&json!(1), &json!(2)), "{metrics}");
+    assert_eq!(metrics["recall@1"], 1.0, "either alternative serves: {metrics}");
+    assert_eq!((&metrics["decline_precision"], &metrics["decline_recall"]), (&json!(1.0), &json!(1.0)), "{metrics}");
 }
 
 #[test]
@@ -162,7 +241,7 @@ fn each_bad_input_says_what_and_where_and_exits_3() {
     let no_query = write(&dir, "q2.jsonl", "{\"id\": 1, \"text\": \"mail\"}\n");
     let one = write(&dir, "q3.jsonl", "{\"id\": 1, \"query\": \"mail\"}\n");
     let gold_other = write(&dir, "g1.jsonl", "{\"id\": 2, \"tools\": [\"gamma\"]}\n");
-    let gold_bad = write(&dir, "g2.jsonl", "{\"id\": 1, \"tools\": []}\n");
+    let gold_bad = write(&dir, "g2.jsonl", "{\"id\": 1, \"tools\": [[]]}\n");
     let long = "mail ".repeat(120);
 
     let cases: Vec<(Vec<&str>, &str)> = vec![
@@ -175,7 +254,7 @@ fn each_bad_input_says_what_and_where_and_exits_3() {
         (vec!["--catalog", &catalog, "--queries", &no_query], "line 1 of"),
         (vec!["--catalog", &catalog, "--queries", &missing], "cannot read queries file"),
         (vec!["--catalog", &catalog, "--queries", &one, "--gold", &gold_other], "query id 1 has no line in gold file"),
-        (vec!["--catalog", &catalog, "--queries", &one, "--gold", &gold_bad], "non-empty array of tool names"),
+        (vec!["--catalog", &catalog, "--queries", &one, "--gold", &gold_bad], "a name or a non-empty list of names"),
         (vec!["--catalog", &catalog, "--query", "mail(", "--mode", "regex"], "the regular expression is invalid"),
         (vec!["--catalog", &catalog, "--query", &long], "over the limit of 500"),
         (vec!["--catalog", &catalog, "--query", " "], "the search query is empty"),

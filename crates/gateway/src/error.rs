@@ -43,6 +43,14 @@ pub enum GatewayError {
     /// broken before the session began).
     #[error("the agent connection failed: {0}")]
     Session(String),
+    /// The lock file of pinned tool definitions exists but cannot be read.
+    #[error("{}: {error}; fix the line, or write the file again with `toolshape pin`", path.display())]
+    Lock {
+        /// The lock file.
+        path: std::path::PathBuf,
+        /// What is wrong, with its line.
+        error: toolshape_trust::LockError,
+    },
     /// Serving stopped on an I/O error.
     #[error("serving failed: {0}")]
     Io(#[from] std::io::Error),

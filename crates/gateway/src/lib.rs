@@ -10,13 +10,13 @@
 //! Modules, from the agent inward:
 //! - `serve`: stdio and Streamable HTTP serving, and the HTTP layers that guard it.
 //! - `server`: the rmcp `ServerHandler`, the only module that knows rmcp's server handles:
-//!   `server::link` (the [`AgentLink`](agent) over a session's peer), `server::input`
+//!   `server::link` (the `AgentLink` over a session's peer), `server::input`
 //!   (calls of 2026-07-28 agents parked while they wait for the agent's input),
 //!   `server::client` (what is decided per client at `initialize`).
 //! - `agent`: the `AgentLink` seam: what the rest of the gateway needs of an agent.
 //! - `auth`: bearer tokens, principals and sessions bound to them (HTTP mode).
 //! - `sessions`: MCP session records in the store, so any replica can resume a session.
-//! - [`gateway`]: [`Gateway`], its parts and [`Gateway::call`], the one dispatch path
+//! - `gateway`: [`Gateway`], its parts and [`Gateway::call`], the one dispatch path
 //!   (`gateway/call.rs`), with the tool catalog, tool search, shaping, snapshots, call
 //!   records, the pass-through of prompts and resources, list-change listeners and
 //!   resource watches each in a file of its own.
@@ -46,9 +46,10 @@ mod agent;
 mod auth;
 mod cursor;
 mod error;
-pub mod gateway;
+mod gateway;
 mod log_levels;
 mod read;
+mod rpc_body;
 mod search;
 mod serve;
 mod server;
@@ -57,9 +58,8 @@ mod store;
 mod upstream;
 
 pub use error::GatewayError;
-pub use gateway::{Caller, FailureKind, Gateway, GatewayOptions, Outcome, RequestError};
+pub use gateway::{Caller, FailureKind, Gateway, GatewayOptions, Outcome, PinOptions, Reloaded, RequestError};
 pub use serve::{HttpOptions, check_bind, check_exposure, serve_http_with, serve_io, serve_stdio};
-pub use server::GatewayServer;
 /// How often a replica checks that an HTTP session it holds still has its record in the
 /// shared store (a session ended on another replica ends here within this time).
 pub use sessions::RECHECK_AFTER as SESSION_RECHECK_INTERVAL;

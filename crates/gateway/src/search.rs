@@ -223,6 +223,7 @@ pub(crate) fn search_tool(config: &SearchConfig, deferred: usize) -> ToolDefinit
             "required": ["query"],
             "additionalProperties": false
         }),
+        annotations: None,
     }
 }
 
@@ -243,6 +244,7 @@ pub(crate) fn call_tool(config: &SearchConfig) -> ToolDefinition {
             "required": ["name"],
             "additionalProperties": false
         }),
+        annotations: None,
     }
 }
 
@@ -354,6 +356,7 @@ mod tests {
             name: "t".into(),
             description: String::new(),
             input_schema: json!({"properties": {"a": {"description": "outer", "properties": {"b": {"description": "inner"}}}}}),
+            annotations: None,
         };
         let doc = tool_doc(&def);
         let names: Vec<&str> = doc.params.iter().map(|p| p.name.as_str()).collect();
@@ -371,6 +374,7 @@ mod tests {
             name: name.into(),
             description: String::new(),
             input_schema: json!({"type": "object"}),
+            annotations: None,
         };
         let surface = masks.surface(None, &[tool("read_graph"), tool("create_entities")]).unwrap();
         let problems = dangling_patterns(&surface, config.search.as_ref().unwrap());

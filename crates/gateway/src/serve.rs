@@ -17,6 +17,8 @@
 //!   loopback name or one of `http.allowed_hosts`, and an `Origin` (browsers send one) a
 //!   loopback origin, an allowed host's origin or one of `http.allowed_origins`; otherwise
 //!   `403`. A body over `http.max_body_bytes` is refused with `413` while it streams in.
+//! - A JSON body that is not a JSON-RPC message gets `400` with a JSON-RPC error (`-32700`
+//!   parse error, `-32600` invalid request), not rmcp's `415` ([`crate::rpc_body`]).
 //!
 //! With `http.metrics` (the default) and a gateway that keeps metrics, `/metrics` serves them
 //! in the Prometheus text format, behind the same bearer check.
@@ -262,9 +264,10 @@ pub async fn serve_http_with(
         .with_max_request_body_bytes(usize::try_from(http.max_body_bytes).unwrap_or(usize::MAX))
         .with_cancellation_token(shutdown.child_token());
     // With a shared store, sessions are kept in it: any replica can serve any request.
-    config.session_store = crate::sessions::for_gateway(&gateway);
+    let records = crate::sessions::for_gateway(&gateway);
+    config.session_store = records.clone().map(|r| r as _);
     let held_sessions = Arc::new(LocalSessionManager::default());
-    let session_places = crate::sessions::SessionPlaces::new(held_sessions.clone(), config.session_store.clone());
+    let session_places = crate::sessions::SessionPlaces::new(held_sessions.clone(), records);
     let metrics = if http.metrics { gateway.options().metrics.clone() } else { None };
     // The factory runs per session: a clone of two `Arc`s.
     let server = GatewayServer::new(gateway, "http");
@@ -283,7 +286,9 @@ pub async fn serve_http_with(
             }),
         );
     }
+    let body_limit = crate::rpc_body::BodyLimit(usize::try_from(http.max_body_bytes).unwrap_or(usize::MAX));
     let router = router
+        .layer(axum::middleware::from_fn_with_state(body_limit, crate::rpc_body::json_rpc_errors))
         .layer(axum::middleware::from_fn_with_state(session_places, crate::sessions::session_guard))
         .layer(axum::middleware::from_fn(crate::sessions::outage_as_unavailable))
         .layer(axum::middleware::from_fn_with_state(guard, crate::auth::guard));

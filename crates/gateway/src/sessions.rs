@@ -27,12 +27,24 @@
 //! with an empty body (as the MCP SDKs' own servers answer), and every later request naming
 //! it gets `404`, as does a `DELETE` of a session that does not exist (or no longer does).
 //!
-//! A session's record is the word on whether it is alive. Another replica that restored the
-//! session still holds it in memory after the `DELETE`, so before serving a session it holds,
-//! a replica checks that the record is still there (at most once every [`RECHECK_AFTER`] per
-//! session; the check also renews the record's time to live). A record that is gone closes
-//! the session here too and the request gets `404`. When the store cannot be reached the
-//! check is skipped: a session this process can serve is not failed for an outage.
+//! A session ended with `DELETE` leaves a marker (`session-ended:<id>`, kept as long as a
+//! record would be). Another replica that restored the session still holds it in memory, so
+//! before serving a session it holds, a replica checks its record (at most once every
+//! [`RECHECK_AFTER`] per session; the check also renews the record's time to live):
+//! - the record is there: the session is served;
+//! - the record is gone and the marker is there (ended elsewhere): the session is closed
+//!   here too and the request gets `404`;
+//! - the record is gone without a marker (the store lost its data, as a Redis restarted
+//!   without persistence does, or the record expired while the session was held here): the
+//!   replica writes the record again from what it holds and serves the request.
+//!
+//! So after a store restart that lost its data, what a client sees does not depend on timing:
+//! a request to a replica that holds its session is served (and from then on any replica can
+//! restore the session again); a request to a replica that does not hold it, before that, gets
+//! `404 Session not found`, and the client initializes a new session, as MCP clients do on
+//! `404`. With one replica (or sticky sessions) every session survives. When the store cannot
+//! be reached the check is skipped: a session this process can serve is not failed for an
+//! outage.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -54,6 +66,8 @@ use crate::store::Store;
 
 /// What every session record's key starts with.
 const KEY_PREFIX: &str = "session:";
+/// What the key of an ended session's marker starts with.
+const ENDED_PREFIX: &str = "session-ended:";
 
 /// The shortest time a session record is kept: sessions usually outlive the results they
 /// page through, and a record is a few hundred bytes.
@@ -64,6 +78,8 @@ pub(crate) const MIN_SESSION_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 pub(crate) struct SessionRecords {
     store: Arc<dyn Store>,
     ttl: Duration,
+    /// The records this process wrote or read, to write again if the store loses them.
+    known: Arc<Mutex<HashMap<String, Vec<u8>>>>,
 }
 
 impl std::fmt::Debug for SessionRecords {
@@ -75,12 +91,36 @@ impl std::fmt::Debug for SessionRecords {
 impl SessionRecords {
     /// Records in `store`, each kept for `ttl` after it was written or last restored.
     pub(crate) fn new(store: Arc<dyn Store>, ttl: Duration) -> SessionRecords {
-        SessionRecords { store, ttl }
+        SessionRecords { store, ttl, known: Arc::default() }
     }
 
     /// The store key of session `id`.
     fn key(id: &str) -> String {
         format!("{KEY_PREFIX}{id}")
+    }
+
+    /// Remember `id`'s record, to write it again if the store loses it.
+    fn remember(&self, id: &str, record: &[u8]) {
+        let mut known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
+        if known.len() >= CHECKS_KEPT && !known.contains_key(id) {
+            // Forget one: that session, if the store loses it, ends as before (`404`).
+            if let Some(any) = known.keys().next().cloned() {
+                known.remove(&any);
+            }
+        }
+        known.insert(id.to_owned(), record.to_vec());
+    }
+
+    /// After `id`'s record was found missing: write it again from what this process knows,
+    /// unless the session was ended (`DELETE`). Whether it was written.
+    async fn revive(&self, id: &str) -> Result<bool, crate::store::StoreError> {
+        if self.store.get(&format!("{ENDED_PREFIX}{id}")).await?.is_some() {
+            return Ok(false);
+        }
+        let record = self.known.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned();
+        let Some(record) = record else { return Ok(false) };
+        self.store.put(&SessionRecords::key(id), record, self.ttl).await?;
+        Ok(true)
     }
 }
 
@@ -88,10 +128,10 @@ impl SessionRecords {
 /// (SQLite or Redis), kept for the snapshot time to live or [`MIN_SESSION_TTL`], whichever
 /// is longer; `None` with the in-memory store, where only this process could read the
 /// records and rmcp's own in-memory sessions suffice.
-pub(crate) fn for_gateway(gateway: &Gateway) -> Option<Arc<dyn SessionStore>> {
+pub(crate) fn for_gateway(gateway: &Gateway) -> Option<Arc<SessionRecords>> {
     gateway
         .store_is_shared()
-        .then(|| Arc::new(SessionRecords::new(gateway.store(), gateway.snapshot_ttl().max(MIN_SESSION_TTL))) as _)
+        .then(|| Arc::new(SessionRecords::new(gateway.store(), gateway.snapshot_ttl().max(MIN_SESSION_TTL))))
 }
 
 /// What rmcp's `500` answer starts with when restoring a session failed.
@@ -141,7 +181,7 @@ pub(crate) struct SessionPlaces {
     /// The sessions this process holds.
     held: Arc<LocalSessionManager>,
     /// The shared records any replica may restore a session from, if any.
-    records: Option<Arc<dyn SessionStore>>,
+    records: Option<Arc<SessionRecords>>,
     /// When each held session's record was last found, by session id.
     checked: Arc<Mutex<HashMap<String, Instant>>>,
 }
@@ -154,14 +194,15 @@ impl std::fmt::Debug for SessionPlaces {
 
 impl SessionPlaces {
     /// The sessions `held` here, with `records` shared with other replicas (if any).
-    pub(crate) fn new(held: Arc<LocalSessionManager>, records: Option<Arc<dyn SessionStore>>) -> SessionPlaces {
+    pub(crate) fn new(held: Arc<LocalSessionManager>, records: Option<Arc<SessionRecords>>) -> SessionPlaces {
         SessionPlaces { held, records, checked: Arc::default() }
     }
 
-    /// Whether session `id`, held here, was ended elsewhere: its shared record is gone. Then
-    /// it is closed here too. False when there are no shared records, when the session is not
-    /// held here (rmcp restores it from its record or refuses it), when it was checked less
-    /// than [`RECHECK_AFTER`] ago, and when the store cannot be reached.
+    /// Whether session `id`, held here, was ended elsewhere: its shared record is gone and
+    /// its end marker there. Then it is closed here too. False when there are no shared
+    /// records, when the session is not held here (rmcp restores it from its record or
+    /// refuses it), when it was checked less than [`RECHECK_AFTER`] ago, when the store lost
+    /// the record (it is written again) and when the store cannot be reached.
     async fn ended_elsewhere(&self, id: &str) -> bool {
         let Some(records) = &self.records else { return false };
         let session = SessionId::from(id);
@@ -173,8 +214,19 @@ impl SessionPlaces {
         if recently(&self.checked.lock().unwrap_or_else(PoisonError::into_inner)) {
             return false;
         }
-        match records.load(id).await {
-            Ok(Some(_)) => {
+        let found = match records.load(id).await {
+            Ok(None) => match records.revive(id).await {
+                Ok(true) => {
+                    tracing::info!("a held session's record was lost by the store; written again");
+                    Ok(Some(()))
+                }
+                Ok(false) => Ok(None),
+                Err(e) => Err(SessionStoreError::from(e)),
+            },
+            other => other.map(|found| found.map(|_| ())),
+        };
+        match found {
+            Ok(Some(())) => {
                 let mut checked = self.checked.lock().unwrap_or_else(PoisonError::into_inner);
                 if checked.len() >= CHECKS_KEPT {
                     checked.retain(|_, at| at.elapsed() < RECHECK_AFTER);
@@ -264,6 +316,7 @@ impl SessionStore for SessionRecords {
     async fn load(&self, session_id: &str) -> Result<Option<SessionState>, SessionStoreError> {
         let key = SessionRecords::key(session_id);
         let Some(bytes) = self.store.get(&key).await? else { return Ok(None) };
+        self.remember(session_id, &bytes);
         let state: SessionState = match serde_json::from_slice(&bytes) {
             Ok(state) => state,
             Err(e) => {
@@ -283,11 +336,15 @@ impl SessionStore for SessionRecords {
 
     async fn store(&self, session_id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
         let value = serde_json::to_vec(state)?;
+        self.remember(session_id, &value);
         self.store.put(&SessionRecords::key(session_id), value, self.ttl).await?;
         Ok(())
     }
 
     async fn delete(&self, session_id: &str) -> Result<(), SessionStoreError> {
+        self.known.lock().unwrap_or_else(PoisonError::into_inner).remove(session_id);
+        // The marker first: a replica that finds the record gone must know it was ended.
+        self.store.put(&format!("{ENDED_PREFIX}{session_id}"), Vec::new(), self.ttl).await?;
         self.store.delete(&SessionRecords::key(session_id)).await?;
         Ok(())
     }

@@ -1,7 +1,9 @@
 //! The gateway end to end, in one process: an rmcp client talks to the gateway over an
 //! in-memory duplex pipe, and the gateway talks to two upstreams started by the test: an
 //! rmcp server defined here, over Streamable HTTP on a loopback port, and a misbehaving
-//! stdio server (`fixtures/stdio_upstream.py`, run with `python3`).
+//! stdio server (`fixtures/stdio_upstream.py`, run with `python3`). The tests that start the
+//! Python server run when `TOOLSHAPE_HEAVY_TESTS=1` asks for them (as `scripts/test.sh`
+//! does), and otherwise skip, saying so.
 //!
 //! Checked: the tool list's shape (no upstream `outputSchema` leaks), large results come
 //! back partial with a cursor, pages reassemble the result byte for byte, `result_read`
@@ -258,6 +260,12 @@ struct Rig {
     agent: Agent,
 }
 
+/// Whether the tests whose gateway starts the Python stdio upstream run (they skip, saying
+/// why, unless `TOOLSHAPE_HEAVY_TESTS` asks for them).
+fn with_python() -> bool {
+    toolshape_fixtures::heavy::run("Python (`python3`), which runs the stdio test upstream")
+}
+
 async fn gateway() -> Arc<Gateway> {
     let port = start_tracker().await;
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/stdio_upstream.py");
@@ -355,6 +363,9 @@ fn tokens(text: &str) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tool_list_shows_masks_unmasked_tools_and_result_read_with_envelope_schemas() {
+    if !with_python() {
+        return;
+    }
     let rig = rig().await;
     let tools = rig.client.peer().list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
@@ -371,6 +382,9 @@ async fn tool_list_shows_masks_unmasked_tools_and_result_read_with_envelope_sche
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn large_records_come_back_partial_and_pages_reassemble_them() {
+    if !with_python() {
+        return;
+    }
     let rig = rig().await;
     let (r, env) = rig.call("open_issues", json!({})).await;
     assert_eq!(env["status"], "partial", "{env}");
@@ -389,6 +403,9 @@ async fn large_records_come_back_partial_and_pages_reassemble_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn large_text_pages_reassemble_byte_for_byte() {
+    if !with_python() {
+        return;
+    }
     let rig = rig().await;
     let (_, env) = rig.call("svc_log", json!({})).await;
     assert_eq!(env["status"], "partial", "{env}");
@@ -400,6 +417,9 @@ async fn large_text_pages_reassemble_byte_for_byte() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn result_read_views_and_refused_cursors() {
+    if !with_python() {
+        return;
+    }
     let rig = rig().await;
     let (_, env) = rig.call("open_issues", json!({})).await;
     let cursor = env["next"]["arguments"]["cursor"].as_str().expect("a cursor").to_owned();
@@ -430,6 +450,9 @@ async fn result_read_views_and_refused_cursors() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn upstream_failures_are_error_envelopes_and_others_keep_serving() {
+    if !with_python() {
+        return;
+    }
     let rig = rig().await;
     let (_, env) = rig.call("svc_boom", json!({})).await;
     assert_eq!(env["status"], "error");
@@ -457,6 +480,9 @@ async fn upstream_failures_are_error_envelopes_and_others_keep_serving() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stdio_upstream_that_crashes_writes_garbage_or_too_much_is_contained() {
+    if !with_python() {
+        return;
+    }
     let rig = rig().await;
     let (_, env) = rig.call("stub_echo", json!({"a": 1})).await;
     assert_eq!(env["status"], "ok", "{env}");
@@ -477,6 +503,9 @@ async fn a_stdio_upstream_that_crashes_writes_garbage_or_too_much_is_contained()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn progress_cancellation_and_list_changes_are_forwarded() {
+    if !with_python() {
+        return;
+    }
     let rig = rig().await;
     let (_, env) = rig.call("svc_progress", json!({})).await;
     assert_eq!(env["status"], "ok", "{env}");
@@ -517,6 +546,9 @@ async fn progress_cancellation_and_list_changes_are_forwarded() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streamable_http_serves_keeps_cursors_per_session_and_checks_hosts() {
+    if !with_python() {
+        return;
+    }
     assert!(toolshape_gateway::check_bind("0.0.0.0:0".parse().unwrap(), false).is_err());
     assert!(toolshape_gateway::check_bind("0.0.0.0:0".parse().unwrap(), true).is_ok());
     assert!(toolshape_gateway::check_bind("[::1]:0".parse().unwrap(), false).is_ok());
@@ -627,6 +659,9 @@ masks:
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prompts_and_resources_pass_through() {
+    if !with_python() {
+        return;
+    }
     let rig = rig().await;
     let prompts = rig.client.peer().list_all_prompts().await.unwrap();
     assert_eq!(prompts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), vec!["small_triage", "svc_triage"]);
@@ -646,6 +681,9 @@ async fn prompts_and_resources_pass_through() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn completions_of_an_upstream_without_them_are_empty_and_an_unknown_prompt_is_refused() {
+    if !with_python() {
+        return;
+    }
     let rig = rig().await;
     let argument = ArgumentInfo::new("severity", "hi");
     let prompt = Reference::for_prompt("svc_triage");
@@ -665,6 +703,9 @@ async fn completions_of_an_upstream_without_them_are_empty_and_an_unknown_prompt
 /// already up, none with lazy ones, and nothing told the agent to list again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prompts_and_resources_listed_first_start_their_upstreams() {
+    if !with_python() {
+        return;
+    }
     let rig = rig().await;
     let resources = rig.client.peer().list_all_resources().await.unwrap();
     assert!(resources.iter().any(|r| r.uri == "tracker://readme"), "{resources:?}");
@@ -675,6 +716,9 @@ async fn prompts_and_resources_listed_first_start_their_upstreams() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reference_results_are_reopened_by_handle() {
+    if !with_python() {
+        return;
+    }
     let rig = rig().await;
     let (_, env) = rig.call("stored_issues", json!({})).await;
     assert_eq!(env["status"], "ok", "{env}");
@@ -689,6 +733,9 @@ async fn reference_results_are_reopened_by_handle() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_calls_each_get_their_own_answer() {
+    if !with_python() {
+        return;
+    }
     let rig = Arc::new(rig().await);
     let mut set = tokio::task::JoinSet::new();
     for i in 0..12 {

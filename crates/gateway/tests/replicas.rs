@@ -4,7 +4,8 @@
 //! the config's `store:` section, as two processes on one machine would; one of them stores
 //! through a wrapper that delays every write, which makes the race certain instead of likely.
 //! The upstream is `fixtures/stdio_upstream.py` (run with `python3`), whose `echo` tool
-//! answers its arguments, so the test decides how large a result is.
+//! answers its arguments, so the test decides how large a result is. Both tests run when
+//! `TOOLSHAPE_HEAVY_TESTS=1` asks for them (as `scripts/test.sh` does).
 
 #![allow(clippy::unwrap_used)]
 
@@ -104,6 +105,9 @@ fn numbers(outcome: &Outcome) -> Vec<u64> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cursor_is_read_by_the_other_gateway_before_the_first_has_stored_its_snapshot() {
+    if !toolshape_fixtures::heavy::run("Python (`python3`), which runs the stdio test upstream") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let (slow, plain) = pair(dir.path(), false).await;
     let caller = Caller::local("session-1");
@@ -143,6 +147,9 @@ async fn a_cursor_is_read_by_the_other_gateway_before_the_first_has_stored_its_s
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_snapshot_that_never_arrives_is_reported_expired_within_the_grace_period() {
+    if !toolshape_fixtures::heavy::run("Python (`python3`), which runs the stdio test upstream") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let (slow, plain) = pair(dir.path(), true).await;
     let caller = Caller::local("session-1");

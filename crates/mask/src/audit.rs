@@ -45,6 +45,7 @@ use toolshape_shape::to_neutral_json;
 use toolshape_shape::{Data, Envelope, Form, Projection, ShapePlan, Status, render};
 use toolshape_tokens::Tokenizer;
 
+use crate::advice::{Advice, advise};
 use crate::compile::{MaskSet, Route, namespaced};
 use crate::surface::{Surface, Target};
 
@@ -191,6 +192,9 @@ pub struct ToolAudit {
     /// Whether the tool is flagged: only the budget bounds its free text, or the ceiling is
     /// above the threshold.
     pub flagged: bool,
+    /// For a flagged tool: the `result:` lines that bring it under the threshold, checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advice: Option<Box<Advice>>,
 }
 
 /// The audit of a whole surface.
@@ -239,11 +243,13 @@ pub fn audit(masks: &MaskSet, surface: &Surface, schemas: &OutputSchemas, thresh
                     .into_iter()
                     .map(|(case, upstream, tool, plan)| {
                         let schema = schemas.get(&(upstream.to_owned(), tool.to_owned()));
-                        (case, format!("{upstream}/{tool}"), audit_plan(plan, name, schema, &tok))
+                        (case, format!("{upstream}/{tool}"), audit_plan(plan, name, schema, &tok), plan, schema)
                     })
-                    .max_by_key(|(_, _, a)| (a.attacker_tokens, a.max_tokens));
-                if let Some((case, handler, plan)) = worst {
-                    tools.push(tool_audit(name, handler, case.map(str::to_owned), plan, threshold_tokens));
+                    .max_by_key(|(_, _, a, _, _)| (a.attacker_tokens, a.max_tokens));
+                if let Some((case, handler, audited, plan, schema)) = worst {
+                    let mut t = tool_audit(name, handler, case.map(str::to_owned), audited, threshold_tokens);
+                    t.advice = advise(plan, name, schema, &tok, threshold_tokens).map(Box::new);
+                    tools.push(t);
                 }
             }
             Target::Upstream { upstream, tool } => {
@@ -280,7 +286,19 @@ pub fn audit(masks: &MaskSet, surface: &Surface, schemas: &OutputSchemas, thresh
 
 fn tool_audit(name: &str, handler: String, case: Option<String>, plan: PlanAudit, threshold: usize) -> ToolAudit {
     let flagged = plan.budget_bound || plan.attacker_tokens > threshold;
-    ToolAudit { tool: name.to_owned(), handler, case, plan, flagged }
+    let advice = (flagged && handler.ends_with("/*")).then(|| {
+        let upstream = handler.trim_end_matches("/*");
+        Box::new(Advice {
+            lines: Vec::new(),
+            attacker_tokens: plan.attacker_tokens,
+            passes: false,
+            remaining: vec![format!(
+                "the unmasked tools of `{upstream}` get the default shaping, which no `result:` bounds: \
+                 write masks for the ones the model needs and set `expose_unmasked: false` on upstream `{upstream}`"
+            )],
+        })
+    });
+    ToolAudit { tool: name.to_owned(), handler, case, plan, flagged, advice }
 }
 
 /// What the shaper can be handed, for one plan.

@@ -12,6 +12,7 @@
 use serde_json::{Map, Value, json};
 use toolshape_media::MediaPolicy;
 use toolshape_shape::Shaper;
+use toolshape_trust::ArgPath;
 use toolshape_util::json_kind;
 
 use crate::compile::{CompiledMask, HandlerCall, MaskSet, Route};
@@ -19,6 +20,7 @@ use crate::config::UnknownArguments;
 use crate::error::did_you_mean;
 use crate::surface::{Surface, Target};
 use crate::template::{TemplateError, eval_tree};
+use crate::trust::fixed_paths;
 
 /// Most schema problems listed in one refusal: enough to fix, short enough to read.
 const MAX_PROBLEMS: usize = 5;
@@ -49,6 +51,9 @@ pub struct PreparedCall<'s> {
     pub shaper: &'s Shaper,
     /// What the result's images, audio and embedded resources may take.
     pub media: MediaPolicy,
+    /// Places in `arguments` fixed by the config (literal `handler_input` values), which
+    /// the argument guard does not look into: they come from the config, not the model.
+    pub fixed: Vec<ArgPath>,
 }
 
 /// Why a call was refused. [`CallError::message`] is what the model reads.
@@ -144,6 +149,7 @@ impl MaskSet {
                 arguments: Value::Object(args),
                 shaper: &self.passthrough,
                 media: self.defaults.media.over(MediaPolicy::default()),
+                fixed: Vec::new(),
             }),
             Target::Mask(i) => {
                 let mask = self.masks.get(*i).ok_or_else(unknown)?;
@@ -268,6 +274,7 @@ impl MaskSet {
             arguments,
             shaper,
             media: mask.media,
+            fixed: fixed_paths(&call.input),
         })
     }
 }

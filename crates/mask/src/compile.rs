@@ -32,6 +32,8 @@ pub struct MaskSet {
     pub(crate) passthrough: Shaper,
     /// `(upstream, tool)` pairs some mask calls: never exposed unmasked.
     pub(crate) handlers: BTreeSet<(String, String)>,
+    /// The argument guards and the repeat policy.
+    pub(crate) trust: crate::trust::TrustPlan,
 }
 
 /// How an upstream's unmasked tools are named and whether they are shown.
@@ -199,6 +201,7 @@ impl MaskSet {
         }
 
         check_profiles(config, &upstreams, &handlers, &mut errors);
+        let trust = crate::trust::TrustPlan::compile(config, &mut errors);
 
         let context_vars = serde_json::to_value(&config.vars).unwrap_or(Value::Null);
         let context_env = serde_json::to_value(&config.meta.env).unwrap_or(Value::Null);
@@ -212,6 +215,7 @@ impl MaskSet {
             context_env,
             passthrough,
             handlers,
+            trust,
         };
         (set, errors)
     }
@@ -258,9 +262,13 @@ fn check_profiles(
         upstreams.values().filter(|u| u.expose).map(|u| format!("{}{}", u.prefix, defaults.prefix_separator)).collect();
     let any_unprefixed = defaults.prefix == PrefixPolicy::None && upstreams.values().any(|u| u.expose);
     for (profile, tools) in &config.profiles {
-        let ProfileTools::Tools(names) = tools else { continue };
+        let Some(names) = tools.names() else { continue };
         for (i, name) in names.iter().enumerate() {
-            let path = format!("profiles.{profile}[{i}]");
+            let path = if tools.read_only() {
+                format!("profiles.{profile}.tools[{i}]")
+            } else {
+                format!("profiles.{profile}[{i}]")
+            };
             if name.ends_with('*') || mask_names.contains(&name.as_str()) || config.meta.broken_masks.contains(name) {
                 continue;
             }
@@ -680,8 +688,14 @@ impl MaskCx<'_> {
                 did_you_mean(narrow, props.iter().map(String::as_str)),
             );
         }
+        let budget_inherited = !self.config.meta.positions.contains_key(&format!("{}.{sub}.budget_tokens", self.path))
+            && plan.budget_tokens == self.config.defaults.budget_tokens
+            && self.config.defaults.budget_tokens < toolshape_shape::MIN_BUDGET_TOKENS;
         match Shaper::new(plan) {
             Ok(s) => Some(s),
+            // A budget this result did not write is `defaults.budget_tokens`, already reported
+            // there: one problem, reported once, where it is written.
+            Err(PlanError::BudgetTooLow(_)) if budget_inherited => None,
             Err(e) => {
                 let (key, hint) = match &e {
                     PlanError::BudgetTooLow(_) => ("budget_tokens", "raise `budget_tokens`"),

@@ -49,8 +49,10 @@
 //! Templates and their typing rules are described in [`template`]; `${VAR}` rules in
 //! [`config`].
 
+pub mod advice;
 pub mod audit;
 mod call;
+mod clients;
 mod compile;
 pub mod config;
 mod de;
@@ -60,9 +62,11 @@ pub mod schema;
 pub mod sections;
 mod surface;
 pub mod template;
+mod trust;
 mod yaml;
 
 pub use call::{CallContext, CallError, PreparedCall};
+pub use clients::{ClientsConfig, StructuredContent};
 pub use compile::{CONTEXT_KEYS, MaskSet, load};
 pub use config::{
     Case, Config, Defaults, EnvLookup, Mask, PrefixPolicy, ProfileTools, StartPolicy, Switch, UnknownArguments,

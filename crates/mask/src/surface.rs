@@ -5,9 +5,12 @@
 //! surface cannot be called, and is refused with the same error as a tool that does not
 //! exist at all.
 
+use std::collections::BTreeSet;
+
 use serde::Serialize;
 use serde_json::{Value, json};
 use toolshape_tokens::Tokenizer;
+use toolshape_trust::Hints;
 
 use crate::compile::{MaskSet, entry_matches, namespaced};
 use crate::config::ProfileTools;
@@ -26,6 +29,9 @@ pub struct UpstreamTool {
     /// The upstream's input schema.
     #[serde(default, rename = "inputSchema")]
     pub input_schema: Value,
+    /// The upstream's annotations (`readOnlyHint`, …), kept in the listing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Value>,
 }
 
 /// A tool definition as the model sees it (the MCP `Tool` fields toolshape lists).
@@ -40,12 +46,26 @@ pub struct ToolDefinition {
     /// JSON Schema of its arguments.
     #[serde(rename = "inputSchema")]
     pub input_schema: Value,
+    /// Behaviour hints: an upstream tool's own annotations; for a mask, what can be said of
+    /// every handler it may call (see `Hints::combine`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Value>,
 }
 
 impl ToolDefinition {
-    /// The definition as MCP lists it: `{"name", "description", "inputSchema"}`.
+    /// The definition as MCP lists it: `{"name", "description", "inputSchema"}`, and
+    /// `annotations` when there are any.
     pub fn to_json(&self) -> Value {
-        json!({ "name": self.name, "description": self.description, "inputSchema": self.input_schema })
+        let mut tool = json!({ "name": self.name, "description": self.description, "inputSchema": self.input_schema });
+        if let (Some(annotations), Value::Object(members)) = (&self.annotations, &mut tool) {
+            members.insert("annotations".into(), annotations.clone());
+        }
+        tool
+    }
+
+    /// The behaviour hints of the annotations.
+    pub fn hints(&self) -> Hints {
+        self.annotations.as_ref().map(Hints::from_annotations).unwrap_or_default()
     }
 
     /// What the definition costs in the model's context: the tokens of its compact JSON.
@@ -77,6 +97,17 @@ pub struct Surface {
     pub(crate) profile: Option<String>,
     pub(crate) tools: Vec<Listed>,
     pub(crate) notes: Vec<String>,
+    /// Tools held back because a handler they call is held (not pinned as served now).
+    pub(crate) held: Vec<Held>,
+}
+
+/// A tool the surface would list, held back because of one of its handlers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Held {
+    /// The listed name.
+    pub(crate) name: String,
+    /// The held handler: upstream and tool.
+    pub(crate) handler: (String, String),
 }
 
 impl Surface {
@@ -103,6 +134,12 @@ impl Surface {
     /// Whether no tool is listed.
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
+    }
+
+    /// The handler (upstream, tool) that holds `name` back, when the surface would list it
+    /// but a handler it calls is held.
+    pub fn held(&self, name: &str) -> Option<(&str, &str)> {
+        self.held.iter().find(|h| h.name == name).map(|h| (h.handler.0.as_str(), h.handler.1.as_str()))
     }
 
     /// Upstream tools left off the surface because their names collided, one line each.
@@ -143,6 +180,18 @@ impl MaskSet {
     /// uses it as a handler, or its name collides with a tool already listed (see
     /// [`Surface::notes`]).
     pub fn surface(&self, profile: Option<&str>, upstream_tools: &[UpstreamTool]) -> Result<Surface, UnknownProfile> {
+        self.surface_holding(profile, upstream_tools, &BTreeSet::new())
+    }
+
+    /// [`MaskSet::surface`], holding back every upstream tool in `held` (by upstream and
+    /// tool name) and every mask that may call one: they are not listed, and
+    /// [`Surface::held`] names the handler that holds each back.
+    pub fn surface_holding(
+        &self,
+        profile: Option<&str>,
+        upstream_tools: &[UpstreamTool],
+        held: &BTreeSet<(String, String)>,
+    ) -> Result<Surface, UnknownProfile> {
         let allowed: Option<&ProfileTools> = match profile {
             None => None,
             Some(p) => Some(self.profiles.get(p).ok_or_else(|| UnknownProfile {
@@ -159,25 +208,38 @@ impl MaskSet {
                 }),
             })?),
         };
-        let shows = |name: &str| match allowed {
-            None | Some(ProfileTools::All) => true,
-            Some(ProfileTools::Tools(entries)) => entries.iter().any(|e| entry_matches(e, name)),
+        let shows = |name: &str| match allowed.and_then(ProfileTools::names) {
+            None => true,
+            Some(entries) => entries.iter().any(|e| entry_matches(e, name)),
         };
+        let read_only = allowed.is_some_and(ProfileTools::read_only);
         let mut tools = Vec::new();
         let mut notes = Vec::new();
-        let mut taken = std::collections::BTreeSet::new();
+        let mut holds = Vec::new();
+        let mut taken = BTreeSet::new();
         for (i, mask) in self.masks.iter().enumerate() {
             taken.insert(mask.name.clone());
-            if shows(&mask.name) {
-                tools.push(Listed {
-                    definition: ToolDefinition {
-                        name: mask.name.clone(),
-                        description: mask.description.clone(),
-                        input_schema: mask.input_schema.clone(),
-                    },
-                    target: Target::Mask(i),
-                });
+            if !shows(&mask.name) {
+                continue;
             }
+            let handlers = mask.handler_keys();
+            if let Some(handler) = handlers.iter().find(|h| held.contains(h)) {
+                holds.push(Held { name: mask.name.clone(), handler: handler.clone() });
+                continue;
+            }
+            let hints = mask.hints(&handlers, upstream_tools);
+            if read_only && !hints.is_read_only() {
+                continue;
+            }
+            tools.push(Listed {
+                definition: ToolDefinition {
+                    name: mask.name.clone(),
+                    description: mask.description.clone(),
+                    input_schema: mask.input_schema.clone(),
+                    annotations: hints.to_annotations(),
+                },
+                target: Target::Mask(i),
+            });
         }
         for tool in upstream_tools {
             if self.handlers.contains(&(tool.upstream.clone(), tool.name.clone())) {
@@ -195,15 +257,29 @@ impl MaskSet {
                 ));
                 continue;
             }
-            if shows(&name) {
-                let input_schema =
-                    if tool.input_schema.is_object() { tool.input_schema.clone() } else { json!({"type": "object"}) };
-                tools.push(Listed {
-                    definition: ToolDefinition { name, description: tool.description.clone(), input_schema },
-                    target: Target::Upstream { upstream: tool.upstream.clone(), tool: tool.name.clone() },
-                });
+            if !shows(&name) {
+                continue;
             }
+            if read_only && !tool.annotations.as_ref().is_some_and(|a| Hints::from_annotations(a).is_read_only()) {
+                continue;
+            }
+            let key = (tool.upstream.clone(), tool.name.clone());
+            if held.contains(&key) {
+                holds.push(Held { name, handler: key });
+                continue;
+            }
+            let input_schema =
+                if tool.input_schema.is_object() { tool.input_schema.clone() } else { json!({"type": "object"}) };
+            tools.push(Listed {
+                definition: ToolDefinition {
+                    name,
+                    description: tool.description.clone(),
+                    input_schema,
+                    annotations: tool.annotations.clone(),
+                },
+                target: Target::Upstream { upstream: tool.upstream.clone(), tool: tool.name.clone() },
+            });
         }
-        Ok(Surface { profile: profile.map(str::to_owned), tools, notes })
+        Ok(Surface { profile: profile.map(str::to_owned), tools, notes, held: holds })
     }
 }

@@ -38,6 +38,7 @@ fn github_tools() -> Vec<UpstreamTool> {
             name: t["name"].as_str().expect("a name").into(),
             description: t["description"].as_str().expect("a description").into(),
             input_schema: t["inputSchema"].clone(),
+            annotations: None,
         })
         .collect()
 }
@@ -222,6 +223,7 @@ fn definition_cost_of_github_triage() {
                     name: t.name.clone(),
                     description: t.description.clone(),
                     input_schema: t.input_schema.clone(),
+                    annotations: None,
                 }
                 .tokens(&tokenizer)
             })

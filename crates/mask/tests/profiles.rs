@@ -37,6 +37,7 @@ fn upstream_tools() -> Vec<UpstreamTool> {
         name: name.into(),
         description: format!("{upstream} {name}"),
         input_schema: json!({"type": "object", "properties": {"x": {"type": "string"}}}),
+        annotations: None,
     };
     vec![
         tool("github", "list_issues"),
@@ -142,18 +143,21 @@ masks:
             name: "search".into(),
             description: String::new(),
             input_schema: json!(null),
+            annotations: None,
         },
         UpstreamTool {
             upstream: "a".into(),
             name: "fetch".into(),
             description: String::new(),
             input_schema: json!(null),
+            annotations: None,
         },
         UpstreamTool {
             upstream: "b".into(),
             name: "fetch".into(),
             description: String::new(),
             input_schema: json!(null),
+            annotations: None,
         },
     ];
     let surface = masks.surface(None, &tools).unwrap();

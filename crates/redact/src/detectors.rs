@@ -13,23 +13,13 @@
 //! for prefix-anchored tokens the run from the prefix on. Context checks (what stands right
 //! before or after a match) always look at the whole text.
 
-use std::sync::LazyLock;
-
 use regex::Regex;
 
+use crate::chars::{LazyRegex, char_after, char_at, char_before, lazy_regex};
 use crate::checksum::{iban_length, iban_valid, luhn_valid};
 use crate::kinds::Kind;
 use crate::scan::{self, Candidates};
 use crate::text::{Finding, Rule};
-
-/// Declares a lazily compiled regex. A pattern that fails to compile disables its detector
-/// instead of panicking; a unit test makes sure every pattern compiles.
-macro_rules! lazy_regex {
-    ($name:ident, $pattern:expr) => {
-        pub(crate) static $name: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new($pattern).ok());
-    };
-}
-pub(crate) use lazy_regex;
 
 lazy_regex!(
     EMAIL,
@@ -58,21 +48,6 @@ lazy_regex!(OPENAI_KEY, r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{32,}|sk-[A-Za
 lazy_regex!(ANTHROPIC_KEY, r"sk-ant-[A-Za-z0-9_\-]{32,}");
 lazy_regex!(GOOGLE_API_KEY, r"AIza[0-9A-Za-z_\-]{35}");
 lazy_regex!(GOOGLE_OAUTH_TOKEN, r"ya29\.[0-9A-Za-z_\-]{20,}");
-
-/// The character right before byte offset `i`.
-pub(crate) fn char_before(text: &str, i: usize) -> Option<char> {
-    text.get(..i).and_then(|s| s.chars().next_back())
-}
-
-/// The character starting at byte offset `i`.
-pub(crate) fn char_at(text: &str, i: usize) -> Option<char> {
-    text.get(i..).and_then(|s| s.chars().next())
-}
-
-/// The character after the one starting at byte offset `i`.
-pub(crate) fn char_after(text: &str, i: usize) -> Option<char> {
-    text.get(i..).and_then(|s| s.chars().nth(1))
-}
 
 fn alnum(c: char) -> bool {
     c.is_alphanumeric()
@@ -105,7 +80,7 @@ fn mixed_case_and_digit(s: &str) -> bool {
 /// A prefix-anchored token: a regex plus what may not touch it on either side.
 struct TokenRule {
     kind: Kind,
-    regex: &'static LazyLock<Option<Regex>>,
+    regex: &'static LazyRegex,
     /// A character for which this is true, right before the match, means the match is the tail
     /// of a longer word (`task-…` is not an OpenAI key).
     left: CharTest,
@@ -521,7 +496,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        let all: [&LazyLock<Option<Regex>>; 17] = [
+        let all: [&LazyRegex; 17] = [
             &EMAIL,
             &CARD_RUN,
             &IBAN_START,

@@ -68,6 +68,7 @@
 //!   of the line; quoted values to the closing quote.
 
 mod assign;
+mod chars;
 mod checksum;
 mod detectors;
 mod error;

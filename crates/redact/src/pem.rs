@@ -3,11 +3,7 @@
 //! When the END line is missing (output cut short, a key pasted in part), the block runs to the
 //! end of the base64 lines that follow the header: a partial key is still a leak.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
-use crate::detectors::lazy_regex;
+use crate::chars::lazy_regex;
 use crate::kinds::Kind;
 use crate::text::{Finding, Rule};
 

@@ -7,11 +7,9 @@
 //! area and exchange codes, or an 11-digit `1[3-9]…` Chinese mobile number standing alone.
 //! Bare digit runs of other lengths are left alone.
 
-use std::sync::LazyLock;
-
 use regex::Regex;
 
-use crate::detectors::{char_after, char_at, char_before, lazy_regex};
+use crate::chars::{char_after, char_at, char_before, lazy_regex};
 use crate::kinds::Kind;
 use crate::text::{Finding, Rule};
 
@@ -21,7 +19,7 @@ lazy_regex!(CHINESE_MOBILE, r"1[3-9][0-9](?:[0-9]{8}|[ \-][0-9]{4}[ \-][0-9]{4})
 
 /// Every phone regex, for the compile test.
 #[cfg(test)]
-pub(crate) const ALL: [&LazyLock<Option<Regex>>; 3] = [&INTERNATIONAL, &NORTH_AMERICAN, &CHINESE_MOBILE];
+pub(crate) const ALL: [&crate::chars::LazyRegex; 3] = [&INTERNATIONAL, &NORTH_AMERICAN, &CHINESE_MOBILE];
 
 /// Bytes a phone candidate can contain: every regex here matches only these, so a maximal run
 /// of them is a window in which the search gives what it would give in the whole text.

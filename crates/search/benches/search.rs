@@ -1,5 +1,6 @@
-//! Tool search latency: building the index and answering one query (BM25, BM25 with every
-//! word expanded through word vectors, and regex) over 100, 1,000 and 10,000 tools.
+//! Tool search latency: building the index (with and without the embedding table) and
+//! answering one query (keywords, a request sharing no word with the catalog, a namespace,
+//! a three-part request, and regex) over 100, 1,000 and 10,000 tools.
 //!
 //! The tools are generated here from a fixed seed, so every run measures the same catalog:
 //! namespaced camelCase and snake_case names, a sentence of description, three parameters
@@ -9,7 +10,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use toolshape_search::{Mode, ParamDoc, SearchIndex, ToolDoc};
+use toolshape_search::{Mode, ParamDoc, Ranking, SearchIndex, ToolDoc};
 
 /// A tiny xorshift generator: enough to vary the words deterministically.
 struct XorShift(u64);
@@ -114,12 +115,25 @@ fn search(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("build", count), &tools, |b, tools| {
             b.iter_batched(|| tools.clone(), |tools| black_box(SearchIndex::build(tools)), BatchSize::LargeInput);
         });
+        let keywords_only = Ranking { embeddings: false, ..Ranking::default() };
+        group.bench_with_input(BenchmarkId::new("build_keywords_only", count), &tools, |b, tools| {
+            b.iter_batched(
+                || tools.clone(),
+                |tools| black_box(SearchIndex::build_ranked(tools, keywords_only.clone())),
+                BatchSize::LargeInput,
+            );
+        });
         let index = SearchIndex::build(tools).unwrap_or_else(|e| panic!("{e}"));
         group.sample_size(50);
         group.bench_function(BenchmarkId::new("query_bm25", count), |b| {
             b.iter(|| black_box(index.search(Mode::Bm25, "create a new ticket for the billing report", 5)));
         });
-        // No word of this request is in the catalog: each is expanded through word vectors.
+        group.bench_function(BenchmarkId::new("query_multi_part", count), |b| {
+            let request =
+                "find the open tickets of the billing team, then export the payment report and post it to the channel";
+            b.iter(|| black_box(index.search(Mode::Bm25, request, 5)));
+        });
+        // No word of this request is in the catalog: only meaning (and word vectors) match.
         group.bench_function(BenchmarkId::new("query_vocabulary_gap", count), |b| {
             b.iter(|| black_box(index.search(Mode::Bm25, "will it rain on the weekend at the lake", 5)));
         });

@@ -158,7 +158,7 @@ impl Interner<'_> {
 }
 
 /// A query's terms: term id and weight.
-type WeightedTerms = Vec<(u32, f32)>;
+pub(crate) type WeightedTerms = Vec<(u32, f32)>;
 
 impl Bm25Index {
     pub(crate) fn build(tools: &[ToolDoc], tuning: Tuning) -> Bm25Index {
@@ -230,17 +230,23 @@ impl Bm25Index {
         Bm25Index { analyzer, tuning, terms, postings, idf, doc_count, catalog_words }
     }
 
-    /// The best `limit` documents for `query`, best first, with their scores.
-    pub(crate) fn search(&self, query: &str, limit: usize) -> Vec<(usize, f32)> {
+    /// Every tool's score for `query` (0 for a tool that matches no term), and the query's
+    /// weighted terms.
+    pub(crate) fn scores(&self, query: &str) -> (Vec<f32>, WeightedTerms) {
         let mut scores = vec![0f32; self.doc_count];
         let weighted = self.query_terms(query);
         self.accumulate(&weighted, &mut scores);
+        (scores, weighted)
+    }
+
+    /// The best `limit` documents by `scores`, the top re-ranked to cover more of the query.
+    pub(crate) fn top(&self, scores: &[f32], weighted: &[(u32, f32)], limit: usize) -> Vec<(usize, f32)> {
         let pool = limit.min(self.tuning.diverse_pool.max(1));
         if self.tuning.diversity >= 1.0 || pool < 2 {
-            return top_documents(&scores, limit);
+            return top_documents(scores, limit);
         }
-        let candidates = top_documents(&scores, self.tuning.diverse_pool.max(limit));
-        self.diversify(candidates, &weighted, limit)
+        let candidates = top_documents(scores, self.tuning.diverse_pool.max(limit));
+        self.diversify(candidates, weighted, limit)
     }
 
     /// Re-rank `candidates` (best first) so that the top covers more of the query: a request
@@ -344,6 +350,35 @@ impl Bm25Index {
         let mut weighted: WeightedTerms = counts.into_iter().collect();
         weighted.sort_unstable_by_key(|(id, _)| *id);
         weighted
+    }
+
+    /// The share of the query's word information (inverse document frequency) that tool
+    /// `doc` contains: 1 when it has every content word of the query, 0 when it has none.
+    /// A word no tool uses counts with the highest inverse document frequency, so a query
+    /// about things the catalog never mentions scores low against every tool.
+    pub(crate) fn coverage(&self, query: &str, doc: usize) -> f32 {
+        let n = self.doc_count as f32;
+        let rarest = (1.0 + (n + 0.5) / 0.5).ln();
+        let (mut total, mut covered) = (0f32, 0f32);
+        let mut seen = HashSet::new();
+        for word in text::words(query) {
+            if is_stop_word(&word) || is_request_word(&word) || !seen.insert(word.clone()) {
+                continue;
+            }
+            let Some(id) = self.terms.get(&self.analyzer.stem(&word)) else {
+                total += rarest;
+                continue;
+            };
+            let idf = self.idf.get(*id as usize).copied().unwrap_or(rarest);
+            total += idf;
+            let has = self.postings.get(*id as usize).is_some_and(|list| {
+                list.binary_search_by_key(&u32::try_from(doc).unwrap_or(u32::MAX), |p| p.doc).is_ok()
+            });
+            if has {
+                covered += idf;
+            }
+        }
+        if total > 0.0 { covered / total } else { 0.0 }
     }
 
     /// Add, for each content word of the query that the catalog never uses, the catalog

@@ -58,8 +58,15 @@
 mod baseline;
 mod bm25;
 mod catalog;
+#[cfg(feature = "embeddings")]
+mod embed;
+mod names;
+mod rank;
 mod semantic;
+mod split;
 mod text;
+#[cfg(feature = "embeddings")]
+mod wordpiece;
 
 use std::str::FromStr;
 
@@ -68,6 +75,9 @@ pub use catalog::{CatalogError, ParamDoc, ToolDoc, parse_catalog};
 
 #[doc(hidden)]
 pub use bm25::Tuning;
+pub use rank::{Evidence, Found};
+#[doc(hidden)]
+pub use rank::{Fusion, Merge, Ranking};
 
 /// The most tools one index holds.
 pub const MAX_TOOLS: usize = 10_000;
@@ -168,7 +178,7 @@ pub enum SearchError {
 #[derive(Debug)]
 pub struct SearchIndex {
     tools: Vec<ToolDoc>,
-    bm25: bm25::Bm25Index,
+    ranker: rank::Ranker,
 }
 
 impl SearchIndex {
@@ -177,20 +187,20 @@ impl SearchIndex {
     /// # Errors
     /// [`SearchError::TooManyTools`] for more than [`MAX_TOOLS`] tools.
     pub fn build(tools: Vec<ToolDoc>) -> Result<SearchIndex, SearchError> {
-        SearchIndex::build_tuned(tools, Tuning::default())
+        SearchIndex::build_ranked(tools, Ranking::default())
     }
 
-    /// [`SearchIndex::build`] with other ranking constants, for tuning experiments.
+    /// [`SearchIndex::build`] with other ranking components and constants, for evaluation.
     ///
     /// # Errors
     /// As [`SearchIndex::build`].
     #[doc(hidden)]
-    pub fn build_tuned(tools: Vec<ToolDoc>, tuning: Tuning) -> Result<SearchIndex, SearchError> {
+    pub fn build_ranked(tools: Vec<ToolDoc>, ranking: Ranking) -> Result<SearchIndex, SearchError> {
         if tools.len() > MAX_TOOLS {
             return Err(SearchError::TooManyTools { count: tools.len(), limit: MAX_TOOLS });
         }
-        let bm25 = bm25::Bm25Index::build(&tools, tuning);
-        Ok(SearchIndex { tools, bm25 })
+        let ranker = rank::Ranker::build(&tools, ranking);
+        Ok(SearchIndex { tools, ranker })
     }
 
     /// The best `limit` tools for `query`, best first; an empty list when nothing matches.
@@ -226,10 +236,26 @@ impl SearchIndex {
                 if chars > max_query_chars {
                     return Err(SearchError::QueryTooLong { chars, limit: max_query_chars });
                 }
-                Ok(self.bm25.search(query, limit).into_iter().map(|(tool, score)| Hit { tool, score }).collect())
+                Ok(self.ranker.find(query, limit).hits)
             }
             Mode::Regex => self.search_regex(query, limit),
         }
+    }
+
+    /// A ranked search that also says how many tools matched and whether it declined: the
+    /// answer behind a search envelope (`matched` against `hits.len()` shown).
+    ///
+    /// # Errors
+    /// As [`SearchIndex::search_with_query_limit`] in [`Mode::Bm25`].
+    pub fn find(&self, query: &str, limit: usize, max_query_chars: usize) -> Result<Found, SearchError> {
+        if query.trim().is_empty() {
+            return Err(SearchError::EmptyQuery);
+        }
+        let chars = query.chars().count();
+        if chars > max_query_chars {
+            return Err(SearchError::QueryTooLong { chars, limit: max_query_chars });
+        }
+        Ok(self.ranker.find(query, limit))
     }
 
     fn search_regex(&self, pattern: &str, limit: usize) -> Result<Vec<Hit>, SearchError> {

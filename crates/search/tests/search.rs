@@ -3,8 +3,8 @@
 
 use proptest::prelude::*;
 use toolshape_search::{
-    DEFAULT_LIMIT, MAX_QUERY_CHARS, MAX_REGEX_CHARS, MAX_TOOLS, Mode, ParamDoc, SearchError, SearchIndex, ToolDoc,
-    Tuning,
+    DEFAULT_LIMIT, MAX_QUERY_CHARS, MAX_REGEX_CHARS, MAX_TOOLS, Mode, ParamDoc, Ranking, SearchError, SearchIndex,
+    ToolDoc, Tuning,
 };
 
 fn tool(name: &str, description: &str, params: &[(&str, &str)]) -> ToolDoc {
@@ -34,8 +34,9 @@ fn names(index: &SearchIndex, mode: Mode, query: &str, limit: usize) -> Vec<Stri
 fn a_namespace_prefix_reaches_every_tool_of_the_namespace() {
     let index = SearchIndex::build(catalog()).unwrap();
     let found = names(&index, Mode::Bm25, "github", DEFAULT_LIMIT);
-    assert_eq!(found.len(), 2, "{found:?}");
-    assert!(found.contains(&"github_create_issue".to_owned()) && found.contains(&"github_list_pulls".to_owned()));
+    // Both `github_*` tools first; tools related only in meaning may follow.
+    let first_two: Vec<&str> = found.iter().take(2).map(String::as_str).collect();
+    assert!(first_two.contains(&"github_create_issue") && first_two.contains(&"github_list_pulls"), "{found:?}");
 }
 
 #[test]
@@ -59,7 +60,10 @@ fn camel_case_stemming_and_joined_words_match_plain_requests() {
 
 #[test]
 fn no_match_is_an_empty_list() {
-    let index = SearchIndex::build(catalog()).unwrap();
+    // Keywords alone: no shared word, no result. (With meaning, see `ranking.rs` for how a
+    // request no tool fits is declined.)
+    let keywords_only = Ranking { embeddings: false, ..Ranking::default() };
+    let index = SearchIndex::build_ranked(catalog(), keywords_only).unwrap();
     assert!(index.search(Mode::Bm25, "kubernetes", 5).unwrap().is_empty());
     assert!(index.search(Mode::Regex, "^kube", 5).unwrap().is_empty());
     assert!(index.search(Mode::Bm25, "github", 0).unwrap().is_empty());
@@ -75,14 +79,19 @@ fn word_vectors_bridge_a_request_that_shares_no_word_with_the_right_tool() {
         tool("MusicTool", "Find songs, albums and artists.", &[]),
     ];
     let request = "Is it going to rain in Paris tomorrow?";
-    let keywords_only = Tuning { semantic_weight: 0.0, ..Tuning::default() };
-    let plain = SearchIndex::build_tuned(tools.clone(), keywords_only).unwrap();
+    let keywords_only = Ranking {
+        bm25: Tuning { semantic_weight: 0.0, ..Tuning::default() },
+        embeddings: false,
+        decline: false,
+        ..Ranking::default()
+    };
+    let plain = SearchIndex::build_ranked(tools.clone(), keywords_only).unwrap();
     assert!(names(&plain, Mode::Bm25, request, 3).is_empty(), "no shared word, no keyword match");
     let index = SearchIndex::build(tools).unwrap();
     assert_eq!(names(&index, Mode::Bm25, request, 1), ["WeatherTool"]);
     assert_eq!(names(&index, Mode::Bm25, "play a track by my favourite band", 1), ["MusicTool"]);
     // A word the catalog uses is matched as written, never replaced by its neighbours.
-    assert_eq!(names(&index, Mode::Bm25, "invoices", 3), ["InvoiceTool"]);
+    assert_eq!(names(&index, Mode::Bm25, "invoices", 3).first().map(String::as_str), Some("InvoiceTool"));
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //! `Arc<dyn Store>` and does not know which backend is behind it. Three backends:
 //!
 //! - [`MemoryStore`] (the default): a map in the process, bounded by total bytes, evicting the
-//!   oldest entries first.
+//!   oldest entries first. Values are held zstd-compressed when that saves room, and its caps
+//!   count the compressed bytes.
 //! - [`SqliteStore`]: one SQLite file in WAL mode, shared by every gateway process on the
 //!   machine that opens it and kept across restarts; bounded by total bytes, oldest first.
 //! - [`RedisStore`]: a Redis server shared by several replicas; every key carries a TTL, and
@@ -23,6 +24,7 @@
 //! [`StoreSpec`] names a backend and its limits; [`open`] turns one into a store.
 
 mod memory;
+mod memory_codec;
 mod redis_store;
 mod sqlite;
 
@@ -93,11 +95,21 @@ pub trait Store: Send + Sync {
 pub struct StoreStats {
     /// Entries held.
     pub entries: usize,
-    /// Bytes held (values only).
+    /// Bytes held (values only, compressed where the store compresses): what the caps count.
     pub bytes: usize,
+    /// Bytes of the same values as they were given, before any compression.
+    pub uncompressed_bytes: usize,
     /// Entries evicted to make room since the store was made (for SQLite: since the file
     /// was made, by every process sharing it).
     pub evicted: u64,
+}
+
+impl StoreStats {
+    /// How many times smaller the values are as held than as given (1 when nothing is
+    /// compressed or nothing is held).
+    pub fn compression_ratio(&self) -> f64 {
+        if self.bytes == 0 { 1.0 } else { self.uncompressed_bytes as f64 / self.bytes as f64 }
+    }
 }
 
 /// Which store to use and its limits: what a config section maps to.
@@ -105,7 +117,7 @@ pub struct StoreStats {
 pub enum StoreSpec {
     /// In this process only; lost on exit.
     Memory {
-        /// The most bytes of values held; one value may use all of it.
+        /// The most bytes of values held, counted compressed as held; one value may use all of it.
         max_bytes: usize,
     },
     /// A SQLite file, shared by the processes on this machine that open it, kept across restarts.

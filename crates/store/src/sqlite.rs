@@ -300,6 +300,8 @@ impl Db {
         Ok(StoreStats {
             entries: usize::try_from(entries).unwrap_or(0),
             bytes: usize::try_from(bytes).unwrap_or(0),
+            // Values are stored as given.
+            uncompressed_bytes: usize::try_from(bytes).unwrap_or(0),
             evicted: u64::try_from(evicted).unwrap_or(0),
         })
     }
@@ -329,7 +331,10 @@ mod tests {
         let store = rt.block_on(SqliteStore::open(&path, 1 << 20, 1 << 20)).unwrap();
         assert_eq!(rt.block_on(store.get("snap")).unwrap().as_deref(), Some(&value));
         assert!(rt.block_on(store.get("gone")).unwrap().is_none());
-        assert_eq!(rt.block_on(store.stats()).unwrap(), StoreStats { entries: 1, bytes: 70_000, evicted: 0 });
+        assert_eq!(
+            rt.block_on(store.stats()).unwrap(),
+            StoreStats { entries: 1, bytes: 70_000, uncompressed_bytes: 70_000, evicted: 0 }
+        );
     }
 
     #[test]
@@ -343,7 +348,10 @@ mod tests {
         assert!(rt.block_on(store.get("a")).unwrap().is_none());
         assert!(rt.block_on(store.get("b")).unwrap().is_some());
         assert!(rt.block_on(store.get("c")).unwrap().is_some());
-        assert_eq!(rt.block_on(store.stats()).unwrap(), StoreStats { entries: 2, bytes: 8, evicted: 1 });
+        assert_eq!(
+            rt.block_on(store.stats()).unwrap(),
+            StoreStats { entries: 2, bytes: 8, uncompressed_bytes: 8, evicted: 1 }
+        );
     }
 
     #[test]
@@ -371,7 +379,10 @@ mod tests {
         assert!(rt.block_on(store.get("short")).unwrap().is_some());
         std::thread::sleep(Duration::from_millis(60));
         assert!(rt.block_on(store.get("short")).unwrap().is_none());
-        assert_eq!(rt.block_on(store.stats()).unwrap(), StoreStats { entries: 0, bytes: 0, evicted: 0 });
+        assert_eq!(
+            rt.block_on(store.stats()).unwrap(),
+            StoreStats { entries: 0, bytes: 0, uncompressed_bytes: 0, evicted: 0 }
+        );
     }
 
     #[test]
@@ -386,7 +397,10 @@ mod tests {
         assert_eq!(rt.block_on(second.get("a")).unwrap().as_deref(), Some(&vec![1; 6]));
         rt.block_on(second.put("b", vec![2; 6], TTL)).unwrap();
         assert!(rt.block_on(first.get("a")).unwrap().is_none(), "the second process's write evicted it");
-        assert_eq!(rt.block_on(first.stats()).unwrap(), StoreStats { entries: 1, bytes: 6, evicted: 1 });
+        assert_eq!(
+            rt.block_on(first.stats()).unwrap(),
+            StoreStats { entries: 1, bytes: 6, uncompressed_bytes: 6, evicted: 1 }
+        );
     }
 
     #[test]

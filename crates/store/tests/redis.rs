@@ -1,6 +1,7 @@
 //! The Redis store against a real `redis-server` that each test starts on its own loopback
 //! port: round trips, TTLs, caps, prefixes, credentials kept out of errors, and an outage
-//! (server killed, then restarted on the same port) that fails fast and recovers.
+//! (server killed, then restarted on the same port) that fails fast and recovers. They run
+//! when `TOOLSHAPE_HEAVY_TESTS=1` asks for them (as `scripts/test.sh` does).
 
 #[path = "support/redis_server.rs"]
 mod redis_server;
@@ -20,6 +21,12 @@ fn options(prefix: &str, max_entry_bytes: usize) -> RedisOptions {
     RedisOptions { key_prefix: prefix.into(), max_entry_bytes, ..RedisOptions::default() }
 }
 
+/// Whether the tests that start `redis-server` run (they skip, saying why, unless
+/// `TOOLSHAPE_HEAVY_TESTS` asks for them).
+fn with_redis() -> bool {
+    toolshape_fixtures::heavy::run("redis-server")
+}
+
 /// A plain connection for looking at what the store wrote.
 async fn raw(server: &RedisServer) -> redis::aio::MultiplexedConnection {
     redis::Client::open(server.url(0)).expect("url").get_multiplexed_async_connection().await.expect("connect")
@@ -27,6 +34,9 @@ async fn raw(server: &RedisServer) -> redis::aio::MultiplexedConnection {
 
 #[tokio::test]
 async fn put_get_delete_and_every_key_has_a_ttl() {
+    if !with_redis() {
+        return;
+    }
     let server = RedisServer::start();
     let store = RedisStore::connect(&server.url(0), options("toolshape:", 1 << 20)).await.unwrap();
     let value: Vec<u8> = (0..=255u8).cycle().take(5000).collect();
@@ -47,6 +57,9 @@ async fn put_get_delete_and_every_key_has_a_ttl() {
 
 #[tokio::test]
 async fn entries_expire() {
+    if !with_redis() {
+        return;
+    }
     let server = RedisServer::start();
     let store = RedisStore::connect(&server.url(0), options("t:", 1024)).await.unwrap();
     store.put("short", b"soon gone".to_vec(), Duration::from_millis(150)).await.unwrap();
@@ -59,6 +72,9 @@ async fn entries_expire() {
 
 #[tokio::test]
 async fn per_entry_cap_refuses_and_keeps_the_old_value() {
+    if !with_redis() {
+        return;
+    }
     let server = RedisServer::start();
     let store = RedisStore::connect(&server.url(0), options("t:", 1000)).await.unwrap();
     store.put("k", vec![1; 1000], TTL).await.unwrap();
@@ -68,6 +84,9 @@ async fn per_entry_cap_refuses_and_keeps_the_old_value() {
 
 #[tokio::test]
 async fn prefixes_isolate_stores_on_one_server() {
+    if !with_redis() {
+        return;
+    }
     let server = RedisServer::start();
     let a = RedisStore::connect(&server.url(0), options("tenant-a:", 1024)).await.unwrap();
     let b = RedisStore::connect(&server.url(0), options("tenant-b:", 1024)).await.unwrap();
@@ -81,6 +100,9 @@ async fn prefixes_isolate_stores_on_one_server() {
 
 #[tokio::test]
 async fn replicas_share_entries_through_open() {
+    if !with_redis() {
+        return;
+    }
     let server = RedisServer::start();
     let spec = StoreSpec::Redis { url: server.url(3), key_prefix: "toolshape:".into(), max_entry_bytes: 2 << 20 };
     let first = toolshape_store::open(&spec).await.unwrap();
@@ -92,6 +114,9 @@ async fn replicas_share_entries_through_open() {
 
 #[tokio::test]
 async fn an_outage_fails_fast_and_recovers_without_rebuilding_the_store() {
+    if !with_redis() {
+        return;
+    }
     let mut server = RedisServer::start();
     let store: Arc<dyn Store> = Arc::new(RedisStore::connect(&server.url(0), options("t:", 1024)).await.unwrap());
     store.put("before", b"kept in memory only".to_vec(), TTL).await.unwrap();
@@ -150,6 +175,9 @@ async fn an_unreachable_server_is_unavailable_at_connect_without_the_password() 
 
 #[tokio::test]
 async fn passwords_work_and_a_wrong_one_is_refused_without_being_shown() {
+    if !with_redis() {
+        return;
+    }
     let server = RedisServer::start_with(&["--requirepass", "right-horse-battery"]);
     let good = format!("redis://:right-horse-battery@127.0.0.1:{}/0", server.port());
     let store = RedisStore::connect(&good, options("t:", 100)).await.unwrap();
@@ -165,6 +193,9 @@ async fn passwords_work_and_a_wrong_one_is_refused_without_being_shown() {
 
 #[tokio::test]
 async fn a_hung_server_times_out_within_the_bound_and_recovers() {
+    if !with_redis() {
+        return;
+    }
     let server = RedisServer::start();
     let store = RedisStore::connect(&server.url(0), options("t:", 1024)).await.unwrap();
     store.put("k", b"v".to_vec(), TTL).await.unwrap();

@@ -11,7 +11,9 @@ use std::fmt::Write as _;
 
 use toolshape_shape::thousands;
 
-use crate::report::{Report, ToolReport, format_time, percent, ratio};
+use crate::report::{
+    Report, SAVED_LEGEND, ToolReport, format_time, percent, ratio, saved_share, signed_thousands, window,
+};
 
 /// Slice and bar colours, in order of cost; the last is for "other".
 const PALETTE: [&str; 8] = ["#2563eb", "#db2777", "#16a34a", "#ea580c", "#7c3aed", "#0891b2", "#ca8a04", "#64748b"];
@@ -55,7 +57,7 @@ impl Report {
     pub fn to_html(&self) -> String {
         let mut out = String::with_capacity(16 * 1024);
         let window = match (self.first_ms, self.last_ms) {
-            (Some(first), Some(last)) => format!("{} to {}", format_time(first), format_time(last)),
+            (Some(first), Some(last)) => window(first, last),
             _ => "no calls in this window".to_owned(),
         };
         let _ = writeln!(
@@ -73,7 +75,7 @@ impl Report {
             escape(&window),
             escape(&format_time(self.generated_ms)),
         );
-        let saved = percent(ratio(self.tokens_saved, self.tokens_before));
+        let saved = saved_share(self.tokens_saved, self.tokens_before);
         let _ = writeln!(
             out,
             "<div class=\"cards\">{}{}{}{}</div>",
@@ -104,7 +106,7 @@ impl Report {
 
     /// Tokens before and after per tool, as pairs of horizontal bars.
     fn bars(&self, out: &mut String) {
-        const LABEL: f64 = 190.0;
+        const LABEL: f64 = 230.0;
         const VALUE_ROOM: f64 = 110.0;
         const ROW: f64 = 46.0;
         const TOP: f64 = 28.0;
@@ -134,7 +136,7 @@ impl Report {
                 out,
                 "<g class=\"tool-row\" data-tool=\"{name}\" data-calls=\"{}\" data-tokens-before=\"{}\" \
                  data-tokens-after=\"{}\" data-tokens-saved=\"{}\">\
-                 <text class=\"tool-name\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\
+                 <text class=\"tool-name\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}<title>{name}</title></text>\
                  <rect class=\"bar before\" data-tool=\"{name}\" data-tokens-before=\"{}\" x=\"{LABEL}\" y=\"{}\" \
                  width=\"{before_w:.1}\" height=\"16\" rx=\"2\"><title>{name}: {} tokens before shaping</title></rect>\
                  <text class=\"value before\" data-tool=\"{name}\" x=\"{:.1}\" y=\"{}\">{}</text>\
@@ -147,7 +149,7 @@ impl Report {
                 tool.tokens_saved,
                 LABEL - 10.0,
                 y + 23.0,
-                escape(&shorten(&tool.tool, 28)),
+                escape(&fit(&tool.tool, LABEL - 10.0 - NAME_MARGIN)),
                 tool.tokens_before,
                 y + 2.0,
                 thousands(tool.tokens_before),
@@ -172,9 +174,11 @@ impl Report {
         const R: f64 = 100.0;
         const THICK: f64 = 44.0;
         let circumference = 2.0 * std::f64::consts::PI * R;
+        // One tool past the named ones is shown by name: an "other" slice stands for several.
+        let named = if self.tools.len() == DONUT_TOOLS + 1 { DONUT_TOOLS + 1 } else { DONUT_TOOLS };
         let mut slices: Vec<(String, u64, f64)> =
-            self.tools.iter().take(DONUT_TOOLS).map(|t| (t.tool.clone(), t.tokens_after, t.share)).collect();
-        let rest: Vec<&ToolReport> = self.tools.iter().skip(DONUT_TOOLS).collect();
+            self.tools.iter().take(named).map(|t| (t.tool.clone(), t.tokens_after, t.share)).collect();
+        let rest: Vec<&ToolReport> = self.tools.iter().skip(named).collect();
         if !rest.is_empty() {
             let after: u64 = rest.iter().map(|t| t.tokens_after).sum();
             slices.push((format!("other ({} tools)", rest.len()), after, ratio(after, self.tokens_after)));
@@ -214,11 +218,11 @@ impl Report {
                 out,
                 "<g class=\"legend\" data-tool=\"{name}\" data-share=\"{share:.6}\" data-tokens-after=\"{after}\">\
                  <rect x=\"330\" y=\"{}\" width=\"12\" height=\"12\" rx=\"2\" fill=\"{color}\"/>\
-                 <text x=\"350\" y=\"{y}\">{}</text>\
+                 <text class=\"legend-name\" x=\"350\" y=\"{y}\">{}<title>{name}</title></text>\
                  <text class=\"share-label\" x=\"{}\" y=\"{y}\" text-anchor=\"end\">{}</text>\
                  <text class=\"muted\" x=\"{}\" y=\"{y}\" text-anchor=\"end\">{} tokens</text></g>",
                 y - 10.0,
-                escape(&shorten(raw_name, 34)),
+                escape(&fit(raw_name, LEGEND_TEXT_PX)),
                 WIDTH - 150.0,
                 percent(*share),
                 WIDTH - 10.0,
@@ -308,7 +312,7 @@ impl Report {
                 y(bucket.tokens_before),
                 x(i),
                 y(bucket.tokens_after),
-                escape(&format_time(bucket.start_ms)),
+                escape(&axis_time(bucket.start_ms, width_ms)),
                 thousands(bucket.calls),
                 thousands(bucket.tokens_before),
                 thousands(bucket.tokens_after),
@@ -317,13 +321,13 @@ impl Report {
         if let (Some(first), Some(last)) = (buckets.first(), buckets.last()) {
             let _ = writeln!(
                 out,
-                "<text class=\"muted axis\" x=\"{LEFT}\" y=\"{}\">{}</text>\
-                 <text class=\"muted axis\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+                "<text class=\"muted axis time-start\" x=\"{LEFT}\" y=\"{}\">{}</text>\
+                 <text class=\"muted axis time-end\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
                 HEIGHT - 12.0,
-                escape(&format_time(first.start_ms)),
+                escape(&axis_time(first.start_ms, width_ms)),
                 WIDTH - RIGHT,
                 HEIGHT - 12.0,
-                escape(&format_time(last.start_ms)),
+                escape(&axis_time(last.end_ms, width_ms)),
             );
         }
         out.push_str("</svg></section>\n");
@@ -349,14 +353,14 @@ impl Report {
                 thousands(tool.calls),
                 thousands(tool.tokens_before),
                 thousands(tool.tokens_after),
-                thousands(tool.tokens_saved),
-                percent(ratio(tool.tokens_saved, tool.tokens_before)),
+                signed_thousands(tool.tokens_saved),
+                saved_share(tool.tokens_saved, tool.tokens_before),
                 percent(tool.share),
                 percent(tool.error_rate),
                 largest.join(" · "),
             );
         }
-        out.push_str("</tbody></table></div></section>\n");
+        let _ = writeln!(out, "</tbody></table></div><p class=\"note legend\">{}.</p></section>", escape(SAVED_LEGEND));
     }
 }
 
@@ -382,14 +386,64 @@ fn bucket_name(ms: i64) -> String {
     }
 }
 
-/// At most `max` characters, with an ellipsis when cut.
-fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
+/// The time at a timeline's ends and points, to the second when its buckets are shorter
+/// than a minute (else two ends in the same minute would read the same).
+fn axis_time(ms: i64, bucket_ms: i64) -> String {
+    if bucket_ms >= 60_000 {
+        return format_time(ms);
+    }
+    match jiff::Timestamp::from_millisecond(ms) {
+        Ok(ts) => ts.strftime("%Y-%m-%d %H:%M:%S UTC").to_string(),
+        Err(_) => ms.to_string(),
+    }
+}
+
+/// Room kept between a bar chart's tool names and the left edge of the chart, in SVG units.
+const NAME_MARGIN: f64 = 4.0;
+/// The width a donut legend's tool name may take, in SVG units.
+const LEGEND_TEXT_PX: f64 = 250.0;
+
+/// An upper bound on the width of `c` at the charts' 12px font, in SVG units: wider than the
+/// glyph in the wide fonts a browser falls back to (DejaVu Sans, Verdana), so a label cut to
+/// fit by this measure fits in any of them. Characters outside ASCII (CJK, emoji) count as
+/// the widest.
+fn char_width(c: char) -> f64 {
+    match c {
+        'W' | 'M' | 'm' | 'w' | '@' | '%' | '…' => 12.5,
+        'I' => 6.0,
+        'A'..='Z' => 10.0,
+        '0'..='9' | '_' | '#' | '$' | '&' | '+' | '<' | '=' | '>' | '?' | '~' | '^' => 8.5,
+        'i' | 'j' | 'l' | 't' | 'f' | 'r' | '.' | ',' | ':' | ';' | '|' | '!' | '\'' | ' ' | '(' | ')' | '[' | ']'
+        | '{' | '}' | '/' | '\\' | '-' | '"' | '`' | '*' => 6.0,
+        c if c.is_ascii() => 8.5,
+        _ => 17.0,
+    }
+}
+
+/// `text` whole when its estimated width is at most `max_px`, else its start and its end
+/// around an ellipsis (tool names differ as often at the end as at the start) within it.
+fn fit(text: &str, max_px: f64) -> String {
+    let width = |s: &[char]| s.iter().map(|c| char_width(*c)).sum::<f64>();
+    let chars: Vec<char> = text.chars().collect();
+    if width(&chars) <= max_px {
         return text.to_owned();
     }
-    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
+    let room = max_px - char_width('…');
+    // Two thirds of the room for the start, the rest for the end.
+    let (mut head, mut head_px) = (0, 0.0);
+    while head < chars.len() && head_px + char_width(chars[head]) <= room * 2.0 / 3.0 {
+        head_px += char_width(chars[head]);
+        head += 1;
+    }
+    let (mut tail, mut tail_px) = (chars.len(), 0.0);
+    while tail > head && head_px + tail_px + char_width(chars[tail - 1]) <= room {
+        tail_px += char_width(chars[tail - 1]);
+        tail -= 1;
+    }
+    let mut out: String = chars[..head].iter().collect();
+    out.push('…');
+    out.extend(&chars[tail..]);
+    out
 }
 
 /// Text made safe for HTML content and attribute values.
@@ -423,6 +477,74 @@ mod tests {
         let html = Report::build(&[span], None, 0).to_html();
         assert!(!html.contains("<script>"));
         assert!(html.contains("data-tool=\"&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;\""));
+    }
+
+    fn span(tool: &str, time_ms: i64, before: u64, after: u64) -> Span {
+        Span {
+            time_ms,
+            tokens_before: TokensBefore::Exact(before),
+            tokens_after: after,
+            ..Span::new(tool, CallStatus::Ok)
+        }
+    }
+
+    #[test]
+    fn one_tool_past_the_named_ones_is_named_not_other_of_one() {
+        let eight: Vec<Span> = (0..8).map(|i| span(&format!("tool{i}"), 0, 1_000, 100 + i)).collect();
+        let html = Report::build(&eight, None, 0).to_html();
+        assert!(!html.contains("other ("), "eight tools are eight slices");
+        assert_eq!(html.matches("<circle class=\"slice\"").count(), 8);
+        assert!(html.contains("<circle class=\"slice\" data-tool=\"tool0\""), "the cheapest tool has its own slice");
+
+        let nine: Vec<Span> = (0..9).map(|i| span(&format!("tool{i}"), 0, 1_000, 100 + i)).collect();
+        let html = Report::build(&nine, None, 0).to_html();
+        assert!(html.contains("data-tool=\"other (2 tools)\""), "two cheapest tools share a slice");
+        assert!(!html.contains("(1 tools)"));
+    }
+
+    #[test]
+    fn a_timeline_within_one_second_has_distinct_start_and_end_labels() {
+        let base = 1_796_083_200_000 + 5_000;
+        let spans = [span("a", base + 10, 100, 10), span("b", base + 400, 200, 20), span("a", base + 990, 50, 5)];
+        let html = Report::build(&spans, None, base + 1_000).to_html();
+        let label = |class: &str| {
+            let at = html.find(&format!("class=\"muted axis {class}\"")).unwrap();
+            let text = &html[at..];
+            text[text.find('>').unwrap() + 1..text.find("</text>").unwrap()].to_owned()
+        };
+        assert_eq!(label("time-start"), "2026-12-01 00:00:05 UTC");
+        assert_eq!(label("time-end"), "2026-12-01 00:00:06 UTC");
+        assert!(html.contains("2026-12-01 00:00:05 UTC, within one second"), "the page's window says so too");
+
+        // Buckets of a minute or more keep minute labels, and the two ends still differ.
+        let spans = [span("a", base, 1, 1), span("a", base + 3 * 3_600_000, 1, 1)];
+        let html = Report::build(&spans, None, base).to_html();
+        assert!(
+            html.contains(">2026-12-01 00:00 UTC</text>") && html.contains(">2026-12-01 03:05 UTC</text>"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn long_names_are_cut_in_the_middle_to_the_room_they_have() {
+        assert_eq!(fit("list_issues", 200.0), "list_issues");
+        let long = "github__list_issues_for_a_repository_with_labels";
+        let cut = fit(long, 216.0);
+        assert!(cut.starts_with("github__list") && cut.ends_with("labels") && cut.contains('…'), "{cut}");
+        assert!(cut.chars().map(char_width).sum::<f64>() <= 216.0, "{cut}");
+        for name in ["W".repeat(60), "ツール".repeat(20), "x".repeat(3)] {
+            let cut = fit(&name, 100.0);
+            assert!(cut.chars().map(char_width).sum::<f64>() <= 100.0, "{cut}");
+            assert!(!cut.is_empty());
+        }
+    }
+
+    #[test]
+    fn negative_savings_are_shown_with_their_sign_and_explained() {
+        let html = Report::build(&[span("tiny", 0, 10, 70)], None, 0).to_html();
+        assert!(html.contains("<td>-60 (-600.0%)</td>"), "{html}");
+        assert!(html.contains("data-tokens-saved=\"-60\""));
+        assert!(html.contains("negative where shaping cost tokens"));
     }
 
     #[test]

@@ -35,7 +35,6 @@ use serde_json::{Value, json};
 use toolshape_util::random;
 
 use crate::metrics::{Histogram, TOKEN_BUCKETS};
-use crate::span::CallStatus;
 use crate::{Metrics, Span, SpanExport, TelemetryError, now_unix_ms};
 
 /// How long export pauses after a failed request.
@@ -222,7 +221,7 @@ fn otel_span(span: &Span) -> Value {
         attributes.push(attribute(&format!("toolshape.redactions.{kind}"), int(*n)));
     }
     // Status codes: 0 unset, 1 ok, 2 error. Kind 2 is server.
-    let status = if span.status == CallStatus::Error { json!({ "code": 2 }) } else { json!({ "code": 0 }) };
+    let status = if span.status.is_error() { json!({ "code": 2 }) } else { json!({ "code": 0 }) };
     json!({
         "traceId": random::hex(16),
         "spanId": random::hex(8),

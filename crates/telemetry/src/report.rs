@@ -3,8 +3,9 @@
 //! [`Report::build`] is pure: the same spans and window give the same report. Definitions:
 //! - *tokens before / after*: sums over the tool's calls; a call whose pre-shaping count was
 //!   estimated contributes its estimate (and is counted in `estimated_calls`);
-//! - *saved*: the sum over calls of `before - after`, each at least zero (an envelope around
-//!   a tiny result can be larger than the result; that saves nothing, it does not cost back);
+//! - *saved*: tokens before minus tokens after, so totals always equal before minus after.
+//!   It is negative where shaping cost tokens: an envelope around a tiny result (an error
+//!   line, a short status) can be larger than the result, and that counts against the tool;
 //! - *share*: the tool's tokens after shaping over all tools' (what the model actually read);
 //! - *error rate*: calls with status `error` over calls;
 //! - *largest*: the three calls with the most tokens before shaping.
@@ -60,8 +61,9 @@ pub struct ToolReport {
     pub tokens_before: u64,
     /// Tokens after shaping (what the model read).
     pub tokens_after: u64,
-    /// Tokens kept out of the context.
-    pub tokens_saved: u64,
+    /// Tokens kept out of the context: `tokens_before - tokens_after`, negative where the
+    /// envelopes made the tool's results larger than they were.
+    pub tokens_saved: i64,
     /// This tool's part of all tokens after shaping, 0 to 1.
     pub share: f64,
     /// Bytes before shaping.
@@ -114,8 +116,8 @@ pub struct Report {
     pub tokens_before: u64,
     /// Tokens after shaping.
     pub tokens_after: u64,
-    /// Tokens kept out of the context.
-    pub tokens_saved: u64,
+    /// Tokens kept out of the context: `tokens_before - tokens_after` (may be negative).
+    pub tokens_saved: i64,
     /// Bytes before shaping.
     pub bytes_before: u64,
     /// Bytes after shaping.
@@ -177,12 +179,11 @@ impl Report {
             }
             let before = span.tokens_before.value();
             let estimated = span.tokens_before.is_estimated();
-            let is_error = span.status == CallStatus::Error;
+            let is_error = span.status.is_error();
             tool.calls = tool.calls.saturating_add(1);
             tool.errors = tool.errors.saturating_add(u64::from(is_error));
             tool.tokens_before = tool.tokens_before.saturating_add(before);
             tool.tokens_after = tool.tokens_after.saturating_add(span.tokens_after);
-            tool.tokens_saved = tool.tokens_saved.saturating_add(span.tokens_saved());
             tool.bytes_before = tool.bytes_before.saturating_add(span.bytes_before);
             tool.bytes_after = tool.bytes_after.saturating_add(span.bytes_after);
             tool.records_omitted = tool.records_omitted.saturating_add(span.records_omitted);
@@ -205,7 +206,6 @@ impl Report {
             report.errors = report.errors.saturating_add(u64::from(is_error));
             report.tokens_before = report.tokens_before.saturating_add(before);
             report.tokens_after = report.tokens_after.saturating_add(span.tokens_after);
-            report.tokens_saved = report.tokens_saved.saturating_add(span.tokens_saved());
             report.bytes_before = report.bytes_before.saturating_add(span.bytes_before);
             report.bytes_after = report.bytes_after.saturating_add(span.bytes_after);
             report.estimated_calls = report.estimated_calls.saturating_add(u64::from(estimated));
@@ -213,8 +213,10 @@ impl Report {
             report.last_ms = Some(report.last_ms.map_or(span.time_ms, |t| t.max(span.time_ms)));
         }
         let total_after = report.tokens_after;
+        report.tokens_saved = difference(report.tokens_before, report.tokens_after);
         let mut tools: Vec<ToolReport> = tools.into_values().collect();
         for tool in &mut tools {
+            tool.tokens_saved = difference(tool.tokens_before, tool.tokens_after);
             tool.error_rate = ratio(tool.errors, tool.calls);
             tool.share = ratio(tool.tokens_after, total_after);
         }
@@ -232,7 +234,7 @@ impl Report {
     pub fn to_table(&self) -> String {
         let mut out = String::new();
         let window = match (self.first_ms, self.last_ms) {
-            (Some(first), Some(last)) => format!("{} to {}", format_time(first), format_time(last)),
+            (Some(first), Some(last)) => window(first, last),
             _ => "no calls".to_owned(),
         };
         let _ = writeln!(
@@ -242,7 +244,7 @@ impl Report {
             self.tools.len(),
             thousands(self.tokens_before),
             thousands(self.tokens_after),
-            percent(ratio(self.tokens_saved, self.tokens_before)),
+            saved_share(self.tokens_saved, self.tokens_before),
         );
         if self.tools.is_empty() {
             return out;
@@ -257,7 +259,7 @@ impl Report {
                     thousands(t.calls),
                     format!("{}{}", thousands(t.tokens_before), if t.estimated_calls > 0 { "~" } else { "" }),
                     thousands(t.tokens_after),
-                    format!("{} ({})", thousands(t.tokens_saved), percent(ratio(t.tokens_saved, t.tokens_before))),
+                    format!("{} ({})", signed_thousands(t.tokens_saved), saved_share(t.tokens_saved, t.tokens_before)),
                     percent(t.share),
                     percent(t.error_rate),
                     t.largest.iter().map(|c| thousands(c.tokens_before)).collect::<Vec<_>>().join(", "),
@@ -269,7 +271,7 @@ impl Report {
             thousands(self.calls),
             thousands(self.tokens_before),
             thousands(self.tokens_after),
-            format!("{} ({})", thousands(self.tokens_saved), percent(ratio(self.tokens_saved, self.tokens_before))),
+            format!("{} ({})", signed_thousands(self.tokens_saved), saved_share(self.tokens_saved, self.tokens_before)),
             percent(if self.tokens_after > 0 { 1.0 } else { 0.0 }),
             percent(ratio(self.errors, self.calls)),
             String::new(),
@@ -299,6 +301,7 @@ impl Report {
         }
         line(&mut out, widths.map(|w| "─".repeat(w)).each_ref().map(String::as_str));
         line(&mut out, totals.each_ref().map(String::as_str));
+        let _ = writeln!(out, "{SAVED_LEGEND}");
         if self.estimated_calls > 0 {
             let _ = writeln!(
                 out,
@@ -382,6 +385,27 @@ fn timeline<'a>(spans: impl Iterator<Item = &'a Span>, first: i64, last: i64) ->
     buckets
 }
 
+/// What the "saved" column means, under every table and chart that shows it.
+pub(crate) const SAVED_LEGEND: &str = "saved = tokens before shaping minus tokens after; negative where shaping cost \
+     tokens (an envelope around a small result can be larger than the result)";
+
+/// `before - after` as a signed figure, clamped to the `i64` range.
+fn difference(before: u64, after: u64) -> i64 {
+    let wide = i128::from(before) - i128::from(after);
+    i64::try_from(wide).unwrap_or(if wide < 0 { i64::MIN } else { i64::MAX })
+}
+
+/// A signed count with thousands separators: `-1,204`, `56,000`.
+pub(crate) fn signed_thousands(n: i64) -> String {
+    let digits = thousands(n.unsigned_abs());
+    if n < 0 { format!("-{digits}") } else { digits }
+}
+
+/// `saved` as a percentage of `before` (`99.8%`, `-40.0%`); `n/a` when nothing came in.
+pub(crate) fn saved_share(saved: i64, before: u64) -> String {
+    if before == 0 { "n/a".to_owned() } else { percent(saved as f64 / before as f64) }
+}
+
 /// `part / whole`, 0 when `whole` is 0.
 pub(crate) fn ratio(part: u64, whole: u64) -> f64 {
     if whole == 0 { 0.0 } else { part as f64 / whole as f64 }
@@ -398,6 +422,21 @@ pub(crate) fn format_time(ms: i64) -> String {
         Ok(ts) => ts.strftime("%Y-%m-%d %H:%M UTC").to_string(),
         Err(_) => ms.to_string(),
     }
+}
+
+/// The stretch from `first` to `last`, to the second when both fall in one minute (a window
+/// labelled `09:27 to 09:27` says nothing).
+pub(crate) fn window(first: i64, last: i64) -> String {
+    let (from, to) = (format_time(first), format_time(last));
+    if from != to || first == last {
+        return format!("{from} to {to}");
+    }
+    let seconds = |ms: i64| {
+        jiff::Timestamp::from_millisecond(ms)
+            .map_or(ms.to_string(), |ts| ts.strftime("%Y-%m-%d %H:%M:%S UTC").to_string())
+    };
+    let (from, to) = (seconds(first), seconds(last));
+    if from == to { format!("{from}, within one second") } else { format!("{from} to {to}") }
 }
 
 /// Parse a duration like `30m`, `24h`, `7d`, `1h30m` or `90s` (units s, m, h, d, w).
@@ -477,8 +516,8 @@ mod tests {
         assert_eq!(names, ["dear", "middle", "cheap"]);
         let dear = &report.tools[0];
         assert_eq!((dear.calls, dear.errors, dear.tokens_before, dear.tokens_after), (2, 1, 50_010, 2_040));
-        // The grown call saves nothing rather than costing back.
-        assert_eq!(dear.tokens_saved, 48_000);
+        // The grown call costs back: saved is before minus after, not a sum of savings.
+        assert_eq!(dear.tokens_saved, 50_010 - 2_040);
         assert!((dear.error_rate - 0.5).abs() < 1e-12);
         assert!((dear.share - 2_040.0 / 2_630.0).abs() < 1e-12);
         let shares: f64 = report.tools.iter().map(|t| t.share).sum();
@@ -488,6 +527,45 @@ mod tests {
         assert!(table.contains("50,010"), "{table}");
         assert!(table.lines().nth(1).unwrap().starts_with("tool"), "{table}");
         assert!(table.lines().nth(2).unwrap().starts_with("dear"), "{table}");
+    }
+
+    #[test]
+    fn saved_is_before_minus_after_and_negative_where_shaping_cost_tokens() {
+        let spans = [
+            span("big", 1_000, 10_000, 400, CallStatus::Partial),
+            span("big", 2_000, 30, 90, CallStatus::Ok),
+            // Every call of this tool grew inside its envelope.
+            span("tiny", 3_000, 12, 70, CallStatus::Error),
+            span("tiny", 4_000, 8, 60, CallStatus::Ok),
+        ];
+        let report = Report::build(&spans, None, 5_000);
+        assert_eq!(report.tokens_saved, 10_050 - 620);
+        assert_eq!(report.tokens_saved, report.tokens_before as i64 - report.tokens_after as i64);
+        let tiny = report.tools.iter().find(|t| t.tool == "tiny").unwrap();
+        assert_eq!(tiny.tokens_saved, -110);
+        let big = report.tools.iter().find(|t| t.tool == "big").unwrap();
+        assert_eq!(big.tokens_saved, 10_030 - 490);
+        assert_eq!(report.tools.iter().map(|t| t.tokens_saved).sum::<i64>(), report.tokens_saved);
+        let table = report.to_table();
+        let row = table.lines().find(|l| l.starts_with("tiny")).unwrap();
+        assert!(row.contains("-110 (-550.0%)"), "{table}");
+        let total = table.lines().find(|l| l.starts_with("total")).unwrap();
+        assert!(total.contains("9,430 (93.8%)"), "{table}");
+        assert!(table.contains("negative where shaping cost tokens"), "the legend says so: {table}");
+        assert!(table.lines().next().unwrap().contains("(93.8% saved)"), "{table}");
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["tools"][1]["tokens_saved"], -110);
+    }
+
+    #[test]
+    fn saved_figures_of_a_damaged_log_stay_in_range() {
+        let spans = [span("a", 0, 0, u64::MAX, CallStatus::Ok), span("b", 0, u64::MAX, 0, CallStatus::Ok)];
+        let report = Report::build(&spans, None, 0);
+        let a = report.tools.iter().find(|t| t.tool == "a").unwrap();
+        let b = report.tools.iter().find(|t| t.tool == "b").unwrap();
+        assert_eq!((a.tokens_saved, b.tokens_saved), (i64::MIN, i64::MAX));
+        assert_eq!(report.tokens_saved, 0);
+        assert!(report.to_table().contains("n/a"), "no tokens came in to tool a");
     }
 
     #[test]

@@ -29,12 +29,26 @@ pub enum CallStatus {
     Error,
     /// One record was expected and several matched.
     Ambiguous,
+    /// The tool is new or changed since it was pinned, so the call was refused.
+    Quarantined,
+    /// The argument guard found a secret in the arguments and refused the call.
+    Blocked,
+    /// The same call was made too often in a short time; a short repeat answer was given.
+    Repeat,
 }
 
 impl CallStatus {
     /// Every status, in the order metrics and reports list them.
-    pub const ALL: [CallStatus; 5] =
-        [CallStatus::Ok, CallStatus::Partial, CallStatus::Empty, CallStatus::Error, CallStatus::Ambiguous];
+    pub const ALL: [CallStatus; 8] = [
+        CallStatus::Ok,
+        CallStatus::Partial,
+        CallStatus::Empty,
+        CallStatus::Error,
+        CallStatus::Ambiguous,
+        CallStatus::Quarantined,
+        CallStatus::Blocked,
+        CallStatus::Repeat,
+    ];
 
     /// The lowercase name stored in the span log and used as a metric label.
     pub fn as_str(self) -> &'static str {
@@ -44,7 +58,16 @@ impl CallStatus {
             CallStatus::Empty => "empty",
             CallStatus::Error => "error",
             CallStatus::Ambiguous => "ambiguous",
+            CallStatus::Quarantined => "quarantined",
+            CallStatus::Blocked => "blocked",
+            CallStatus::Repeat => "repeat",
         }
+    }
+
+    /// Whether the model got an error instead of a result: a failed call, or one refused
+    /// before it reached its upstream.
+    pub fn is_error(self) -> bool {
+        matches!(self, CallStatus::Error | CallStatus::Quarantined | CallStatus::Blocked)
     }
 }
 
@@ -277,10 +300,11 @@ impl Span {
         }
     }
 
-    /// Tokens the shaping kept out of the context (never negative: a small result wrapped in
-    /// its envelope can grow, which saves nothing).
-    pub fn tokens_saved(&self) -> u64 {
-        self.tokens_before.value().saturating_sub(self.tokens_after)
+    /// Tokens the shaping kept out of the context: negative when the envelope made a small
+    /// result larger than it was (clamped to the `i64` range).
+    pub fn tokens_saved(&self) -> i64 {
+        let wide = i128::from(self.tokens_before.value()) - i128::from(self.tokens_after);
+        i64::try_from(wide).unwrap_or(if wide < 0 { i64::MIN } else { i64::MAX })
     }
 }
 
@@ -299,6 +323,12 @@ mod tests {
             assert_eq!(status.as_str().parse::<CallStatus>().unwrap(), status);
         }
         assert!("fine".parse::<CallStatus>().is_err());
+    }
+
+    #[test]
+    fn refused_calls_are_errors_repeats_are_not() {
+        let errors: Vec<&str> = CallStatus::ALL.iter().filter(|s| s.is_error()).map(|s| s.as_str()).collect();
+        assert_eq!(errors, ["error", "quarantined", "blocked"]);
     }
 
     #[test]
@@ -322,6 +352,8 @@ mod tests {
         assert_eq!(span.cut.as_deref(), Some("record 10"));
         assert_eq!(span.redactions.get("email"), Some(&3));
         assert_eq!(span.tokens_saved(), 790);
+        let grown = Span { tokens_after: 1_100, ..span };
+        assert_eq!(grown.tokens_saved(), -100);
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //!
 //! Chromium is required: install it with `apt-get install -y chromium` (Debian and Ubuntu), or
 //! point `CHROMIUM` at a Chrome or Chromium binary. `scripts/test.sh` installs it when missing.
+//! The test runs when `TOOLSHAPE_HEAVY_TESTS=1` asks for it (as `scripts/test.sh` does), and
+//! otherwise skips, saying so.
 
 #![allow(clippy::unwrap_used)]
 
@@ -82,6 +84,9 @@ fn with_commas(n: u64) -> String {
 
 #[test]
 fn the_html_report_renders_in_chromium_with_the_span_log_numbers() {
+    if !toolshape_fixtures::heavy::run("headless Chromium") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("spans.sqlite");
     let spans = generate(2_000, 23);
@@ -113,17 +118,19 @@ fn the_html_report_renders_in_chromium_with_the_span_log_numbers() {
 
     // Bars: one row per tool, most costly first, with the figures as attributes and labels.
     let row = Regex::new(
-        r#"<g class="tool-row" data-tool="([^"]*)" data-calls="(\d+)" data-tokens-before="(\d+)" data-tokens-after="(\d+)" data-tokens-saved="(\d+)">"#,
+        r#"<g class="tool-row" data-tool="([^"]*)" data-calls="(\d+)" data-tokens-before="(\d+)" data-tokens-after="(\d+)" data-tokens-saved="(-?\d+)">"#,
     )
     .unwrap();
-    let rows: Vec<(String, [u64; 4])> = row
+    let rows: Vec<(String, [i64; 4])> = row
         .captures_iter(&dom)
-        .map(|c| (unescape(&c[1]), [2, 3, 4, 5].map(|i| c[i].parse::<u64>().unwrap())))
+        .map(|c| (unescape(&c[1]), [2, 3, 4, 5].map(|i| c[i].parse::<i64>().unwrap())))
         .collect();
     assert_eq!(rows.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>(), order);
     for (tool, [calls, before, after, saved]) in &rows {
         let e = &tools[tool];
-        assert_eq!([*calls, *before, *after, *saved], [e.calls, e.before, e.after, e.saved], "{tool}");
+        assert_eq!([*calls, *before, *after], [e.calls, e.before, e.after].map(|n| n as i64), "{tool}");
+        assert_eq!(*saved, e.saved, "{tool}");
+        assert_eq!(*saved, before - after, "{tool}: saved is before minus after");
     }
     let label = Regex::new(r#"<text class="value (before|after)" data-tool="([^"]*)"[^>]*>([0-9,]+)</text>"#).unwrap();
     let labels: BTreeMap<(String, String), String> =
@@ -164,4 +171,94 @@ fn the_html_report_renders_in_chromium_with_the_span_log_numbers() {
     run_chromium(&profile, &[format!("--screenshot={}", shot.display()), "--window-size=1000,2400".into(), url]);
     let png = std::fs::read(&shot).expect("chromium wrote no screenshot");
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 20_000, "screenshot of {} bytes", png.len());
+}
+
+/// The page with a script that measures, in the browser's own layout, where each label
+/// of the charts was drawn, and writes the boxes into the DOM for `--dump-dom`.
+fn with_measurements(html: &str) -> String {
+    const MEASURE: &str = r#"<script>
+const out = [];
+for (const svg of document.querySelectorAll('svg.chart')) {
+  const view = svg.viewBox.baseVal;
+  for (const t of svg.querySelectorAll('text')) {
+    const b = t.getBBox();
+    out.push({chart: svg.id, cls: t.getAttribute('class') || '', text: t.firstChild ? t.firstChild.nodeValue : '',
+              x: b.x, right: b.x + b.width, width: view.width});
+  }
+  const bar = svg.querySelector('rect.bar.before[data-tool]');
+  if (bar) out.push({chart: svg.id, cls: 'bars-start', text: '', x: bar.x.baseVal.value, right: 0, width: view.width});
+}
+const pre = document.createElement('pre');
+pre.id = 'measured';
+pre.textContent = JSON.stringify(out);
+document.body.appendChild(pre);
+</script>"#;
+    html.replace("</body>", &format!("{MEASURE}</body>"))
+}
+
+#[test]
+fn long_tool_names_and_a_one_second_timeline_stay_inside_the_charts_in_chromium() {
+    // All calls within one second; names long, wide, narrow and not ASCII.
+    let names = [
+        "github__list_issues_for_a_repository_with_labels_and_milestones",
+        "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW",
+        "mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm",
+        "ツール_検索_とても長い名前のツール_です",
+        "lllllllllllllllllllllllllllllllllllllllllllllllllllllllllll",
+        "short",
+    ];
+    let base = END_MS + 7_000;
+    let spans: Vec<toolshape_telemetry::Span> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| toolshape_telemetry::Span {
+            time_ms: base + 100 * i as i64,
+            tokens_before: toolshape_telemetry::TokensBefore::Exact(1_000 * (i as u64 + 1)),
+            tokens_after: 100 + i as u64,
+            ..toolshape_telemetry::Span::new(*name, toolshape_telemetry::CallStatus::Ok)
+        })
+        .collect();
+    let html = Report::build(&spans, None, base + 1_000).to_html();
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("measured.html");
+    std::fs::write(&page, with_measurements(&html)).unwrap();
+    let dom = run_chromium(
+        &dir.path().join("profile"),
+        &["--dump-dom".into(), "--virtual-time-budget=5000".into(), format!("file://{}", page.display())],
+    );
+    let measured = Regex::new(r#"<pre id="measured">(.*?)</pre>"#).unwrap();
+    let json = unescape(&measured.captures(&dom).expect("the measuring script did not run")[1]);
+    let boxes: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
+    let f = |b: &serde_json::Value, key: &str| b[key].as_f64().unwrap();
+    let of = |chart: &str, cls: &str| -> Vec<&serde_json::Value> {
+        boxes.iter().filter(|b| b["chart"] == chart && b["cls"].as_str().unwrap().contains(cls)).collect()
+    };
+
+    // Every label of every chart is drawn inside its chart.
+    for b in &boxes {
+        if b["cls"] == "bars-start" {
+            continue;
+        }
+        assert!(f(b, "x") >= -0.5 && f(b, "right") <= f(b, "width") + 0.5, "label drawn outside its chart: {b}");
+    }
+    // Tool names end before the bars begin.
+    let bars_start = f(of("tokens-per-tool", "bars-start")[0], "x");
+    let names_drawn = of("tokens-per-tool", "tool-name");
+    assert_eq!(names_drawn.len(), names.len());
+    for b in names_drawn {
+        assert!(f(b, "x") >= 0.0 && f(b, "right") < bars_start, "tool name clipped or over the bars: {b}");
+    }
+    // Donut legend names end before the share figures.
+    let shares: Vec<f64> = of("share-of-bill", "share-label").iter().map(|b| f(b, "x")).collect();
+    let leftmost_share = shares.iter().copied().fold(f64::INFINITY, f64::min);
+    for b in of("share-of-bill", "legend-name") {
+        assert!(f(b, "right") < leftmost_share, "legend name runs into the share figures: {b}");
+    }
+    // The timeline's two ends are labelled differently, to the second, without overlapping.
+    let start = of("tokens-over-time", "time-start")[0];
+    let end = of("tokens-over-time", "time-end")[0];
+    assert_ne!(start["text"], end["text"], "one-second timeline labelled the same at both ends");
+    assert!(start["text"].as_str().unwrap().ends_with(":07 UTC"), "{start}");
+    assert!(end["text"].as_str().unwrap().ends_with(":08 UTC"), "{end}");
+    assert!(f(start, "right") < f(end, "x"), "the two time labels overlap");
 }

@@ -30,7 +30,8 @@ fn assert_report_matches(report: &Report, spans: &[Span], since_ms: Option<i64>)
     assert_eq!(report.calls, tools.values().map(|e| e.calls).sum::<u64>());
     assert_eq!(report.tokens_after, total_after);
     assert_eq!(report.tokens_before, total_before);
-    assert_eq!(report.tokens_saved, tools.values().map(|e| e.saved).sum::<u64>());
+    assert_eq!(report.tokens_saved, tools.values().map(|e| e.saved).sum::<i64>());
+    assert_eq!(report.tokens_saved, total_before as i64 - total_after as i64, "saved is before minus after");
     for tool in &report.tools {
         let e = &tools[&tool.tool];
         assert_eq!(

@@ -1,24 +1,27 @@
 //! Token counting for what the model reads.
 //!
 //! Budgets in toolshape are token budgets, so every byte shown to a model is counted with the
-//! tokenizer of that model family. The BPE tables are compiled into the binary (no download
-//! at run time). Counting is exact and linear in the input; [`Tokenizer::count_till_limit`]
-//! stops as soon as a limit is passed, which is what lets budget fitting cost grow with the
-//! budget rather than with the payload.
+//! tokenizer of that model family. The BPE tables are compiled into the binary, compressed
+//! (no download at run time), and loaded on the first count that needs one: making a
+//! [`Tokenizer`] costs nothing, and a process holds only the tables it counts with.
+//! Counting is exact and linear in the input; [`Tokenizer::count_till_limit`] stops as soon
+//! as a limit is passed, which is what lets budget fitting cost grow with the budget rather
+//! than with the payload.
 //!
 //! Special-token look-alikes such as `<|endoftext|>` are counted as the plain text they are:
 //! upstream data never gets to emit a control token.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
+mod engine;
+mod table;
+#[cfg(test)]
+mod tests;
+
 use std::fmt;
 use std::str::FromStr;
-use std::sync::LazyLock;
 
-use bpe_openai::byte_pair_encoding::BytePairEncoding;
-use regex_automata::meta::{Cache, Regex};
-use regex_automata::{Anchored, Input};
 use serde::{Deserialize, Serialize};
+
+use crate::engine::Engine;
 
 /// The BPE vocabularies toolshape can count with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -70,11 +73,12 @@ impl FromStr for Encoding {
     }
 }
 
-/// A token counter for one encoding. Cheap to copy; the tables are loaded once per process.
-#[derive(Clone, Copy)]
+/// A token counter for one encoding. Cheap to make and to copy: the encoding's table is
+/// loaded on the first count that needs it, once per process, and shared by every copy and
+/// thread.
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Tokenizer {
     encoding: Encoding,
-    bpe: &'static bpe_openai::Tokenizer,
 }
 
 impl fmt::Debug for Tokenizer {
@@ -90,14 +94,11 @@ impl Default for Tokenizer {
 }
 
 impl Tokenizer {
-    /// The counter for `encoding`. The first call per encoding deserializes its table
-    /// (tens of milliseconds); later calls are free.
+    /// The counter for `encoding`. Loads nothing: the table is loaded by the first count
+    /// that needs it (tens of milliseconds, once per process), or ahead of time by
+    /// [`Tokenizer::load`].
     pub fn new(encoding: Encoding) -> Self {
-        let bpe = match encoding {
-            Encoding::O200kBase => bpe_openai::o200k_base(),
-            Encoding::Cl100kBase => bpe_openai::cl100k_base(),
-        };
-        Tokenizer { encoding, bpe }
+        Tokenizer { encoding }
     }
 
     /// Which encoding this counter uses.
@@ -105,59 +106,26 @@ impl Tokenizer {
         self.encoding
     }
 
-    /// The exact number of tokens of `text`, on this thread.
-    pub fn count(&self, text: &str) -> usize {
-        let normalized = self.bpe.normalize(text);
-        let mut total = 0usize;
-        let split = self.for_each_piece(normalized.as_str(), |piece, memo| {
-            total += memo.count(&self.bpe.bpe, piece.as_bytes());
-            true
-        });
-        if split { total } else { self.bpe.count(text) }
+    /// Load this encoding's table now, if no count has yet (for instance on a background
+    /// thread, so that the first call that counts does not wait for it). True when the
+    /// table is ready; false only if the embedded table is unreadable, which the tests rule
+    /// out.
+    pub fn load(&self) -> bool {
+        Engine::of(self.encoding).is_some()
     }
 
-    /// Call `visit` on every pre-tokenizer piece of `text` in order, with this thread's
-    /// [`Memo`], until it returns false. Exactly the pieces `bpe_openai` splits into, but with
-    /// this thread's own search cache instead of one taken from the regex's shared pool for
-    /// every piece (from any thread but the pool's first, two lock round trips per word,
-    /// contended when two threads count at once). False when this encoding's pattern could
-    /// not be built; the caller then counts with `bpe_openai` itself.
-    fn for_each_piece(&self, text: &str, mut visit: impl FnMut(&str, &mut Memo) -> bool) -> bool {
-        let slot = self.encoding as usize;
-        let Some(regex) = SPLITTERS[slot].as_ref() else {
-            return false;
-        };
-        let mut walk = |cache: &mut Cache, memo: &mut Memo| {
-            let mut last = 0usize;
-            while last < text.len() {
-                // A fresh haystack from `last` on, as `bpe_openai` does: `$` and the
-                // look-ahead are judged against the rest of the text.
-                let rest = &text[last..];
-                let Some(found) = regex.search_with(cache, &Input::new(rest).anchored(Anchored::Yes)) else {
-                    break;
-                };
-                let mut end = found.end();
-                if found.pattern().as_usize() == LOOKAHEAD_PATTERN {
-                    end -= rest[..end].chars().next_back().map_or(0, char::len_utf8);
-                }
-                if end == 0 || !visit(&rest[..end], memo) {
-                    break;
-                }
-                last += end;
-            }
-        };
-        let used = PER_THREAD.with(|state| match state.try_borrow_mut() {
-            Ok(mut state) => {
-                let PerThread { caches, memos } = &mut *state;
-                walk(caches[slot].get_or_insert_with(|| regex.create_cache()), &mut memos[slot]);
-                true
-            }
-            Err(_) => false,
-        });
-        if !used {
-            walk(&mut regex.create_cache(), &mut Memo::default());
+    /// Whether this encoding's table has been loaded in this process.
+    pub fn is_loaded(&self) -> bool {
+        table::is_loaded(self.encoding)
+    }
+
+    /// The exact number of tokens of `text`, on this thread.
+    pub fn count(&self, text: &str) -> usize {
+        match Engine::of(self.encoding) {
+            Some(engine) => engine.count(text),
+            // Every token stands for at least one byte: the byte length never undercounts.
+            None => text.len(),
         }
-        true
     }
 
     /// [`Tokenizer::count`] on every core for long texts (one process owning the machine,
@@ -198,13 +166,10 @@ impl Tokenizer {
     /// Work stops at the first pre-tokenized piece that passes the limit, so the cost is
     /// bounded by the limit (plus one piece), not by the length of `text`.
     pub fn count_till_limit(&self, text: &str, limit: usize) -> Option<usize> {
-        let normalized = self.bpe.normalize(text);
-        let mut used = Some(0usize);
-        let split = self.for_each_piece(normalized.as_str(), |piece, memo| {
-            used = used.and_then(|u| memo.count_till_limit(&self.bpe.bpe, piece.as_bytes(), limit - u).map(|n| u + n));
-            used.is_some()
-        });
-        if split { used } else { self.bpe.count_till_limit(&normalized, limit) }
+        match Engine::of(self.encoding) {
+            Some(engine) => engine.count_till_limit(text, limit),
+            None => (text.len() <= limit).then_some(text.len()),
+        }
     }
 
     /// Whether `text` fits in `limit` tokens.
@@ -247,88 +212,6 @@ impl Tokenizer {
             }
         }
         (&text[..best.0], best.1)
-    }
-}
-
-/// The pre-tokenizer alternative whose match ends with one look-ahead character that is not
-/// part of the piece (`\s+` followed by more white space: the last space opens the next piece).
-const LOOKAHEAD_PATTERN: usize = 1;
-
-/// Each encoding's pre-tokenizer, indexed by `Encoding as usize`: the encoding's split
-/// pattern in the form `bpe_openai` runs it (its negative look-ahead `\s+(?!\S)` written as
-/// three alternatives, the second ending with one look-ahead character). `None` if a pattern
-/// failed to build; counting then falls back to `bpe_openai`'s own split.
-static SPLITTERS: LazyLock<[Option<Regex>; 2]> = LazyLock::new(|| {
-    let build = |words: &str| Regex::new_many(&[words, "\\s+\\s", "\\s+"]).ok();
-    let o200k_words = [
-        "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
-        "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
-        "\\p{N}{1,3}",
-        " ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*",
-        "\\s*[\\r\\n]+",
-        "\\s+$",
-    ]
-    .join("|");
-    let cl100k_words = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+$";
-    let mut out = [None, None];
-    out[Encoding::O200kBase as usize] = build(&o200k_words);
-    out[Encoding::Cl100kBase as usize] = build(cl100k_words);
-    out
-});
-
-/// What one thread keeps between counts, per encoding (indexed like [`SPLITTERS`]).
-#[derive(Default)]
-struct PerThread {
-    /// Search caches for [`SPLITTERS`], made on first use.
-    caches: [Option<Cache>; 2],
-    /// Counts of short pieces seen lately.
-    memos: [Memo; 2],
-}
-
-thread_local! {
-    static PER_THREAD: RefCell<PerThread> = RefCell::new(PerThread::default());
-}
-
-/// Pieces up to this many bytes have their counts remembered: words, numbers, punctuation
-/// runs, the bulk of any text. Longer ones are rare and counted each time.
-const MEMO_PIECE_MAX: usize = 24;
-/// Remembered pieces per thread and encoding (a few hundred KiB at most); when full, the
-/// memo starts over, so it stays bounded whatever the input.
-const MEMO_ENTRIES: usize = 8192;
-
-/// The token counts of short pieces seen lately. A piece's count depends on its bytes
-/// alone, so a remembered count is the count; text repeats its words, and looking one up
-/// costs less than encoding it again.
-/// Hashed with a per-process random seed, so upstream text cannot aim at one bucket.
-#[derive(Default)]
-struct Memo(HashMap<Box<[u8]>, u32, foldhash::fast::RandomState>);
-
-impl Memo {
-    /// The exact count of `piece`.
-    fn count(&mut self, bpe: &BytePairEncoding, piece: &[u8]) -> usize {
-        if piece.len() > MEMO_PIECE_MAX {
-            return bpe.count(piece);
-        }
-        if let Some(&n) = self.0.get(piece) {
-            return n as usize;
-        }
-        let n = bpe.count(piece);
-        if self.0.len() >= MEMO_ENTRIES {
-            self.0.clear();
-        }
-        // A short piece has at most one token per byte, so its count fits a u32.
-        self.0.insert(piece.into(), n as u32);
-        n
-    }
-
-    /// The exact count of `piece` if it is at most `limit`. A long piece is counted with the
-    /// limit, so that one huge piece costs no more than the limit allows.
-    fn count_till_limit(&mut self, bpe: &BytePairEncoding, piece: &[u8], limit: usize) -> Option<usize> {
-        if piece.len() > MEMO_PIECE_MAX {
-            return bpe.count_till_limit(piece, limit);
-        }
-        let n = self.count(bpe, piece);
-        (n <= limit).then_some(n)
     }
 }
 
@@ -384,102 +267,4 @@ pub fn estimate(text: &str) -> usize {
 /// [`estimate`] from a byte length alone.
 pub fn estimate_bytes(len: usize) -> usize {
     len.div_ceil(4)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_round_trip() {
-        for e in Encoding::ALL {
-            assert_eq!(e.name().parse::<Encoding>(), Ok(e));
-        }
-        assert!("gpt2".parse::<Encoding>().is_err());
-    }
-
-    #[test]
-    fn special_token_lookalikes_are_plain_text() {
-        let t = Tokenizer::default();
-        assert!(t.count("<|endoftext|>") > 1);
-    }
-
-    #[test]
-    fn count_till_limit_agrees_with_count() {
-        let t = Tokenizer::default();
-        let text = "The quick brown fox jumps over the lazy dog. ".repeat(20);
-        let n = t.count(&text);
-        assert_eq!(t.count_till_limit(&text, n), Some(n));
-        assert_eq!(t.count_till_limit(&text, n - 1), None);
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
-        /// Counting in pieces cut at [`split_points`] equals counting the whole.
-        #[test]
-        fn pieces_sum_to_the_whole(
-            lines in proptest::collection::vec("([ -~\t\r/é中🙂]{0,12}|[a-zA-Z]{1,6} [a-zA-Z]{1,6}|'s |\\n{0,2}[a-z]|  +[a-z])*", 0..60),
-            pieces in 2usize..8,
-            encoding in proptest::sample::select(Encoding::ALL.to_vec()),
-        ) {
-            let text = lines.join("\n");
-            let t = Tokenizer::new(encoding);
-            proptest::prop_assert_eq!(t.count_in_pieces(&text, pieces), t.bpe.count(&text));
-        }
-    }
-
-    #[test]
-    fn own_split_is_built_for_every_encoding() {
-        assert!(SPLITTERS.iter().all(Option::is_some));
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
-        /// The split with a per-thread cache gives `bpe_openai`'s counts, whole and with a limit.
-        #[test]
-        fn counts_equal_the_reference_split(
-            text in "([ -~\t\r\n/é中🙂ǅ\u{300}\u{a0}]|'s|'LL|  +|\n\n| \n|[0-9]{1,5}|[A-Z]?[a-z]{1,8})*",
-            limit in 0usize..80,
-            encoding in proptest::sample::select(Encoding::ALL.to_vec()),
-        ) {
-            let t = Tokenizer::new(encoding);
-            let reference = t.bpe.count(text.as_str());
-            proptest::prop_assert_eq!(t.count(&text), reference);
-            proptest::prop_assert_eq!(t.count_till_limit(&text, limit), (reference <= limit).then_some(reference));
-            proptest::prop_assert_eq!(t.count_till_limit(&text, reference), Some(reference));
-            // `fits` answers short texts by their byte length alone: it must agree with the count.
-            proptest::prop_assert_eq!(t.fits(&text, limit), reference <= limit);
-            // Again, now that the memo holds these pieces.
-            proptest::prop_assert_eq!(t.count(&text), reference);
-        }
-    }
-
-    #[test]
-    fn counts_equal_the_reference_split_from_other_threads() {
-        let text = "Log line 42: ERROR   user's token   expired\n\n  détails: 中文 🙂\r\n".repeat(400);
-        for encoding in Encoding::ALL {
-            let t = Tokenizer::new(encoding);
-            let reference = t.bpe.count(text.as_str());
-            let counted: Vec<usize> = std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..3).map(|_| scope.spawn(|| t.count(&text))).collect();
-                handles.into_iter().map(|h| h.join().unwrap()).collect()
-            });
-            assert_eq!(counted, vec![reference; 3]);
-        }
-    }
-
-    #[test]
-    fn prefix_within_is_maximal_and_fits() {
-        let t = Tokenizer::default();
-        let text = "héllo wörld, ünïcode everywhere! ".repeat(50);
-        for limit in [0, 1, 2, 7, 50, 100] {
-            let (p, n) = t.prefix_within(&text, limit);
-            assert!(n <= limit);
-            assert_eq!(t.count(p), n);
-            if p.len() < text.len() {
-                let next = text.ceil_char_boundary(p.len() + 1);
-                assert!(t.count(&text[..next]) > limit, "prefix not maximal at limit {limit}");
-            }
-        }
-    }
 }

@@ -116,6 +116,7 @@ fn print_table(report: &AuditReport) -> Result<(), Failure> {
         report.threshold_tokens,
         report.tokenizer
     ))?;
+    print_advice(report)?;
     let open = report.tools.iter().any(|t| t.plan.cases.iter().any(|c| c.kind == AnswerKind::Text));
     if open {
         print_line(
@@ -161,4 +162,34 @@ fn row(t: &ToolAudit) -> [String; 8] {
         p.bound_by.clone(),
         flag,
     ]
+}
+
+/// For each flagged tool: the lines to add under its `result:`, the ceiling they give, and
+/// what they cannot bound.
+fn print_advice(report: &AuditReport) -> Result<(), Failure> {
+    let advised: Vec<&ToolAudit> = report.tools.iter().filter(|t| t.flagged && t.advice.is_some()).collect();
+    if advised.is_empty() {
+        return Ok(());
+    }
+    print_line("")?;
+    print_line("What to change (each checked with this audit before it is shown):")?;
+    for t in advised {
+        let Some(advice) = &t.advice else { continue };
+        if advice.lines.is_empty() {
+            print_line(&format!("  {}:", t.tool))?;
+        } else {
+            let verdict = if advice.passes { "passes" } else { "still flagged" };
+            print_line(&format!(
+                "  {}: under `result:`, set (ceiling {} -> {} tokens, {verdict}):",
+                t.tool, t.plan.attacker_tokens, advice.attacker_tokens
+            ))?;
+            for line in &advice.lines {
+                print_line(&format!("      {line}"))?;
+            }
+        }
+        for note in &advice.remaining {
+            print_line(&format!("    {note}"))?;
+        }
+    }
+    Ok(())
 }

@@ -4,6 +4,10 @@
 //! The upstreams of the config are started (or connected) as `serve` would, the call goes
 //! through the same dispatch path, and the rendered envelope is printed. `--follow N` then
 //! reads up to N more pages through `next` (cursors only live as long as this process).
+//!
+//! A failed call (an error envelope) exits with code 5, and the person also sees the cause
+//! the model does not: the last lines the upstreams wrote to their stderr. While upstreams
+//! take more than a second to start, a progress line names them.
 
 use std::path::PathBuf;
 
@@ -13,7 +17,8 @@ use serde_json::{Map, Value};
 use toolshape_gateway::{Caller, Gateway};
 
 use super::serve::{init_logging, options};
-use super::{EXIT_PROBLEMS, Failure, load_masks, print_line};
+use super::waiting::Waiting;
+use super::{EXIT_CALL_FAILED, EXIT_PROBLEMS, Failure, load_masks, print_line};
 
 #[derive(Debug, Args)]
 pub(crate) struct CallArgs {
@@ -42,11 +47,16 @@ pub(crate) fn run(args: CallArgs) -> Result<(), Failure> {
         Some(text) => match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(m)) => Some(m),
             Ok(_) => {
-                return Err(Failure::input(anyhow!(
+                return Err(Failure::usage(anyhow!(
                     "the arguments must be a JSON object, like '{{\"label\": \"bug\"}}'"
                 )));
             }
-            Err(e) => return Err(Failure::input(anyhow!("the arguments are not valid JSON: {e}"))),
+            Err(e) => {
+                return Err(Failure::usage(anyhow!(
+                    "the arguments are not valid JSON ({e}); write one JSON object in single quotes, like \
+                     '{{\"label\": \"bug\"}}'"
+                )));
+            }
         },
     };
     let (config, masks) = load_masks(&args.config)?;
@@ -56,13 +66,16 @@ pub(crate) fn run(args: CallArgs) -> Result<(), Failure> {
         .context("cannot start the async runtime")
         .map_err(Failure::input)?;
     let mut opts = options(args.profile.clone(), Some(600), Some(256), true);
-    let spans = super::spans::start(&config, masks.defaults().tokenizer, false);
+    opts.pins = super::pin::pin_options(&args.config, &config);
+    let spans = super::spans::start(&config, &args.config, masks.defaults().tokenizer, false);
     opts.spans = spans.sink.clone();
+    let waiting = Waiting::upstreams(&config, Some(&args.tool));
     let result = runtime.block_on(async move {
         let gateway =
             Gateway::launch(config, masks, opts).await.map_err(|e| Failure { error: e.into(), code: EXIT_PROBLEMS })?;
         let caller = Caller::local("cli");
         let mut outcome = gateway.call(&args.tool, arguments, &caller).await;
+        drop(waiting);
         let mut printed = Ok(());
         for page in 0..=args.follow {
             if page > 0 {
@@ -80,8 +93,30 @@ pub(crate) fn run(args: CallArgs) -> Result<(), Failure> {
             }
         }
         gateway.shutdown().await;
-        printed
+        printed?;
+        if outcome.is_error() {
+            return Err(call_failed(&outcome));
+        }
+        Ok(())
     });
     spans.flush();
     result
+}
+
+/// The failure of a call, for the person: the model's one line, and what the upstreams
+/// wrote to their stderr.
+fn call_failed(outcome: &toolshape_gateway::Outcome) -> Failure {
+    let kind = outcome.failure.map(|k| format!(" ({k})")).unwrap_or_default();
+    let mut message = format!("the call failed{kind}: {}", outcome.envelope.summary);
+    let tail = super::logging::stderr_tail();
+    if tail.is_empty() {
+        message.push_str("\n(the upstreams wrote nothing to stderr; run with -v for the gateway's log)");
+    } else {
+        message.push_str("\nthe upstreams' last stderr lines:");
+        for line in tail {
+            message.push_str("\n  ");
+            message.push_str(&line);
+        }
+    }
+    Failure { error: anyhow!(message), code: EXIT_CALL_FAILED }
 }

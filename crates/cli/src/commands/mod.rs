@@ -3,7 +3,16 @@
 mod audit;
 mod call;
 mod check;
+mod client_files;
+mod config_paths;
+mod doctor;
+mod ignored;
+mod init;
+mod install;
+mod logging;
+mod pin;
 mod progress;
+mod reload;
 mod report;
 mod search;
 mod serve;
@@ -11,7 +20,9 @@ mod shape;
 mod spans;
 mod tokens;
 mod tools;
+mod uninstall;
 mod upstream_list;
+mod waiting;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -25,14 +36,21 @@ pub(crate) struct Failure {
     pub(crate) code: u8,
 }
 
+/// Exit code: the command line itself is wrong (as clap exits for its own usage errors).
+pub(crate) const EXIT_USAGE: u8 = 2;
 /// Exit code: the input could not be read.
 pub(crate) const EXIT_INPUT: u8 = 3;
 /// Exit code: the plan or budget cannot work.
 pub(crate) const EXIT_PLAN: u8 = 4;
 /// Exit code: the config has problems (`check` found some, or another command met them).
 pub(crate) const EXIT_PROBLEMS: u8 = 1;
+/// Exit code: `call` ran, and the call failed (the model read an error envelope).
+pub(crate) const EXIT_CALL_FAILED: u8 = 5;
 
 impl Failure {
+    pub(crate) fn usage(error: anyhow::Error) -> Failure {
+        Failure { error, code: EXIT_USAGE }
+    }
     pub(crate) fn input(error: anyhow::Error) -> Failure {
         Failure { error, code: EXIT_INPUT }
     }
@@ -43,11 +61,26 @@ impl Failure {
 
 /// Decide what an LLM agent sees of its tools.
 #[derive(Debug, Parser)]
-#[command(name = "toolshape", version, about, long_about = None)]
+#[command(name = "toolshape", version, about, long_about = None, after_help = LOGGING_HELP)]
 pub(crate) struct Cli {
+    /// Log more to standard error: -v adds what happens (upstreams starting, their stderr),
+    /// -vv adds details. TOOLSHAPE_LOG, when set, decides instead.
+    #[arg(long, short, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
     #[command(subcommand)]
     command: Command,
 }
+
+/// The end of `--help`: where logs go and how to get more.
+const LOGGING_HELP: &str = "\
+Logs go to standard error. Set TOOLSHAPE_LOG to choose what is logged, as a level (error, warn,
+info, debug, trace) or per module (TOOLSHAPE_LOG=info,toolshape_gateway=debug); RUST_LOG is read
+when TOOLSHAPE_LOG is not set. `serve` logs at info by default, other commands at warn; -v and
+-vv raise that. When an upstream fails to start, its own error is in its stderr lines, logged at
+info: run with -v (or TOOLSHAPE_LOG=info) to see them.
+
+Exit codes: 0 success, 1 problems found (check, audit, doctor) or a refused install, 2 usage
+error, 3 input could not be read, 4 the plan or budget cannot work, 5 the call failed.";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -65,13 +98,24 @@ enum Command {
     Call(call::CallArgs),
     /// Per tool, the most tokens one call can put in the context and how much upstream text can fill.
     Audit(audit::AuditArgs),
+    /// Pin the upstreams' tool definitions in a lock file; --diff shows what changed, --approve NAME approves it.
+    Pin(pin::PinArgs),
     /// Rank a catalog's tools for queries offline; with --gold, measure the ranking.
     Search(search::SearchArgs),
     /// Where the context goes: per tool, calls, tokens before and after shaping, share of the bill.
     Report(report::ReportArgs),
+    /// Start every upstream and check what `check` cannot: handlers, templates, start-up.
+    Doctor(doctor::DoctorArgs),
+    /// Write a config whose upstreams are the MCP servers your clients already run.
+    Init(init::InitArgs),
+    /// Make a client (Claude Code, Cursor, ...) start toolshape in place of the servers it fronts.
+    Install(install::InstallArgs),
+    /// Put back a client's config as it was before `install`, byte for byte.
+    Uninstall(uninstall::UninstallArgs),
 }
 
 pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
+    logging::set_verbosity(cli.verbose);
     match cli.command {
         Command::Shape(args) => shape::run(args),
         Command::Tokens(args) => tokens::run(args),
@@ -80,8 +124,13 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
         Command::Serve(args) => serve::run(args),
         Command::Call(args) => call::run(args),
         Command::Audit(args) => audit::run(args),
+        Command::Pin(args) => pin::run(args),
         Command::Search(args) => search::run(args),
         Command::Report(args) => report::run(args),
+        Command::Doctor(args) => doctor::run(args),
+        Command::Init(args) => init::run(args),
+        Command::Install(args) => install::run(args),
+        Command::Uninstall(args) => uninstall::run(args),
     }
 }
 
@@ -151,15 +200,22 @@ pub(crate) fn read_config(path: &Path) -> Result<(String, String), Failure> {
     Ok((name, text))
 }
 
-/// Read, load and compile a config; `${VAR}` reads this process's environment. Problems
-/// end the command with every problem listed.
+/// Read, load and compile a config; `${VAR}` reads this process's environment, and relative
+/// paths resolve against the config's folder. Problems end the command with every problem
+/// listed.
 pub(crate) fn load_masks(path: &Path) -> Result<(toolshape_mask::Config, toolshape_mask::MaskSet), Failure> {
     let (name, text) = read_config(path)?;
-    toolshape_mask::load(&text, &name, &|var| std::env::var(var).ok()).map_err(|errors| Failure {
-        error: anyhow::anyhow!(
-            "{} problem(s) in `{name}` (run `toolshape check --config {name}`):\n{errors}",
-            errors.len()
-        ),
-        code: EXIT_PROBLEMS,
-    })
+    let loaded = toolshape_mask::load(&text, &name, &|var| std::env::var(var).ok());
+    loaded
+        .map(|(mut config, masks)| {
+            config_paths::resolve(&mut config, &config_paths::config_dir(path));
+            (config, masks)
+        })
+        .map_err(|errors| Failure {
+            error: anyhow::anyhow!(
+                "{} problem(s) in `{name}` (run `toolshape check --config {name}`):\n{errors}",
+                errors.len()
+            ),
+            code: EXIT_PROBLEMS,
+        })
 }

@@ -14,10 +14,14 @@ use super::{Failure, print_line};
 
 #[derive(Debug, Args)]
 pub(crate) struct ReportArgs {
-    /// The span log to read. Default: the gateway's, `$XDG_STATE_HOME/toolshape/spans.sqlite`
-    /// (or `~/.local/state/toolshape/spans.sqlite`).
-    #[arg(long, value_name = "FILE")]
+    /// The span log to read. Default: the log of --config (or of `toolshape.yaml` in this
+    /// folder), else the shared `$XDG_STATE_HOME/toolshape/spans.sqlite` of older versions.
+    #[arg(long, value_name = "FILE", conflicts_with = "config")]
     spans: Option<PathBuf>,
+    /// Report the calls served with this config (its span log: `telemetry.spans`, or the
+    /// config's own default log).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// Only the calls of this last stretch of time: 30m, 24h, 7d, 1h30m (units s, m, h, d, w).
     #[arg(long, value_name = "DURATION", value_parser = parse_since)]
     since: Option<Duration>,
@@ -34,7 +38,13 @@ fn parse_since(text: &str) -> Result<Duration, String> {
 }
 
 pub(crate) fn run(args: ReportArgs) -> Result<(), Failure> {
-    let path = args.spans.unwrap_or_else(default_spans_path);
+    let local = PathBuf::from("toolshape.yaml");
+    let path = match (args.spans, args.config) {
+        (Some(spans), _) => spans,
+        (None, Some(config)) => spans_of(&config)?,
+        (None, None) if local.exists() => spans_of(&local)?,
+        (None, None) => default_spans_path(),
+    };
     let now = now_unix_ms();
     let since_ms = args.since.map(|d| now.saturating_sub(i64::try_from(d.as_millis()).unwrap_or(i64::MAX)));
     let mut progress = Progress::new("reading spans", "spans");
@@ -56,5 +66,19 @@ pub(crate) fn run(args: ReportArgs) -> Result<(), Failure> {
         print_line(&json)
     } else {
         print_line(report.to_table().trim_end())
+    }
+}
+
+/// The span log of the config at `path`.
+fn spans_of(path: &std::path::Path) -> Result<PathBuf, Failure> {
+    let (name, text) = super::read_config(path)?;
+    match toolshape_mask::Config::parse(&text, &name, &|var| std::env::var(var).ok()) {
+        Ok(mut config) => {
+            super::config_paths::resolve(&mut config, &super::config_paths::config_dir(path));
+            super::spans::span_log_path(&config, path)
+                .ok_or_else(|| Failure::input(anyhow::anyhow!("`{name}` keeps no span log (`telemetry.spans: off`)")))
+        }
+        // A config that does not load now still had its default log.
+        Err(_) => Ok(super::spans::config_spans_path(path)),
     }
 }

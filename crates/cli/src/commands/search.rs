@@ -1,10 +1,15 @@
 //! `toolshape search`: rank a catalog's tools for one query or a file of queries, offline,
 //! and with `--gold` measure the ranking against labelled answers.
 //!
-//! Metrics, over the queries in the gold file, with a query's gold tools `G` and its ranked
-//! results `R`: Recall@k is the mean share of `G` found in the top k of `R`; all-gold-in-top-5
-//! is the share of queries with every gold tool in the top 5; nDCG@10 uses binary relevance
-//! (a gold tool is relevant) and the ideal ordering of `min(|G|, 10)` relevant results.
+//! A gold line lists the tools a query needs; an entry may be a list of names, any one of
+//! which serves (catalogs that combine several servers have more than one screenshot tool),
+//! and an empty list says that no tool fits. Metrics: over the queries that some tool fits,
+//! with gold entries `G` and ranked results `R`, Recall@k is the mean share of `G` served in
+//! the top k of `R`; all-gold-in-top-5 is the share of queries with every entry served in
+//! the top 5 (also given for multi-tool queries alone); nDCG@10 uses binary relevance (a
+//! result serving a not yet served entry is relevant) and the ideal ordering of
+//! `min(|G|, 10)` relevant results. Declining: precision is the share of declined queries
+//! that no tool fits, recall the share of no-fit queries declined.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -12,12 +17,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, anyhow};
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
-use toolshape_search::{Mode, PlainBm25, SearchIndex, ToolDoc};
+use toolshape_search::{Fusion, Merge, Mode, PlainBm25, Ranking, SearchIndex, ToolDoc};
 
 use super::{Failure, print_line};
 
 /// How many results each query is ranked to when measuring: nDCG@10 needs ten.
 const MEASURED_DEPTH: usize = 10;
+/// What a declined search tells the caller to do.
+const DECLINE_HINT: &str = "no tool fits this request; rephrase it with what the tool should do, or name the tool";
 
 #[derive(Debug, Args)]
 pub(crate) struct SearchArgs {
@@ -33,8 +40,8 @@ pub(crate) struct SearchArgs {
     /// How many tools to list per query.
     #[arg(long, default_value_t = toolshape_search::DEFAULT_LIMIT)]
     limit: usize,
-    /// `bm25` (ranked keywords), `regex` (case-insensitive pattern), or `bm25-plain` (the
-    /// unweighted, unstemmed BM25 baseline, for comparison).
+    /// `bm25` (ranked keywords and meaning), `regex` (case-insensitive pattern), or
+    /// `bm25-plain` (the unweighted, unstemmed BM25 baseline, for comparison).
     #[arg(long, value_enum, default_value_t = SearchMode::Bm25)]
     mode: SearchMode,
     /// The longest BM25 query accepted, in characters. The gateway's search tool keeps the
@@ -42,10 +49,31 @@ pub(crate) struct SearchArgs {
     #[arg(long, value_name = "N", default_value_t = toolshape_search::MAX_QUERY_CHARS)]
     max_query_chars: usize,
     /// JSON lines `{"id": ..., "tools": [gold tool names]}`: print only the metrics
-    /// (Recall@1, Recall@5, all gold in the top 5, nDCG@10) instead of the rankings; each
-    /// query is then ranked to at least 10 tools, whatever --limit says.
+    /// (Recall@1, Recall@5, all gold in the top 5, nDCG@10, decline precision and recall)
+    /// instead of the rankings; each query is then ranked to at least 10 tools, whatever
+    /// --limit says. An entry may be a list of interchangeable names; `[]` means no tool fits.
     #[arg(long, value_name = "FILE")]
     gold: Option<PathBuf>,
+    /// Ranking components to turn off, comma-separated, to measure what each contributes:
+    /// `embeddings`, `split`, `names`, `decline`, `word-vectors`, `diversity`.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    without: Vec<Component>,
+    /// How keyword and meaning rankings are fused: `rrf` or `rrf:K`, or `linear:SHARE`
+    /// (the keyword score's share).
+    #[arg(long, value_name = "HOW", value_parser = parse_fusion, hide = true)]
+    fusion: Option<Fusion>,
+    /// How the rankings of a request and its parts are merged: `best-part`, `anchored` or `interleave`.
+    #[arg(long, value_name = "HOW", hide = true)]
+    merge: Option<MergeMode>,
+    /// Override the meaning floor below which the search declines (a cosine).
+    #[arg(long, value_name = "COSINE", hide = true)]
+    floor_cosine: Option<f32>,
+    /// Override the keyword floor below which the search declines (a share of 0 to 1).
+    #[arg(long, value_name = "SHARE", hide = true)]
+    floor_coverage: Option<f32>,
+    /// Add the decline evidence (best cosine, keyword coverage) to each result line.
+    #[arg(long)]
+    evidence: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -56,11 +84,78 @@ enum SearchMode {
     Bm25Plain,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum MergeMode {
+    Anchored,
+    Interleave,
+    BestPart,
+}
+
+/// A part of the ranking that `--without` turns off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Component {
+    Embeddings,
+    Split,
+    Names,
+    Decline,
+    WordVectors,
+    Diversity,
+}
+
+fn parse_fusion(text: &str) -> Result<Fusion, String> {
+    let (kind, number) = text.split_once(':').map_or((text, None), |(k, n)| (k, Some(n)));
+    let number = number.map(|n| n.parse::<f32>().map_err(|e| format!("`{n}` is not a number: {e}"))).transpose()?;
+    match kind {
+        "rrf" => Ok(Fusion::Rrf(number.unwrap_or(60.0))),
+        "linear" => Ok(Fusion::Linear(number.unwrap_or(0.5))),
+        other => Err(format!("unknown fusion `{other}`; use `rrf`, `rrf:K` or `linear:SHARE`")),
+    }
+}
+
+fn ranking(args: &SearchArgs) -> Ranking {
+    let mut ranking = Ranking::default();
+    for component in &args.without {
+        match component {
+            Component::Embeddings => ranking.embeddings = false,
+            Component::Split => ranking.split = false,
+            Component::Names => ranking.exact_names = false,
+            Component::Decline => ranking.decline = false,
+            Component::WordVectors => ranking.bm25.semantic_weight = 0.0,
+            Component::Diversity => ranking.bm25.diversity = 1.0,
+        }
+    }
+    if let Some(fusion) = args.fusion {
+        ranking.fusion = fusion;
+    }
+    if let Some(merge) = args.merge {
+        ranking.merge = match merge {
+            MergeMode::Anchored => Merge::Anchored,
+            MergeMode::Interleave => Merge::Interleave,
+            MergeMode::BestPart => Merge::BestPart,
+        };
+    }
+    if let Some(floor) = args.floor_cosine {
+        ranking.floor_cosine = floor;
+    }
+    if let Some(floor) = args.floor_coverage {
+        ranking.floor_coverage = floor;
+    }
+    ranking
+}
+
 /// One query to answer: its id as given and where it came from, for messages.
 struct Query {
     id: Value,
     text: String,
     origin: String,
+}
+
+/// One query's answer.
+struct Answer {
+    names: Vec<String>,
+    matched: usize,
+    declined: bool,
+    evidence: Option<Value>,
 }
 
 enum Ranker {
@@ -69,23 +164,32 @@ enum Ranker {
 }
 
 impl Ranker {
-    fn names(&self, query: &str, limit: usize) -> Result<Vec<String>, toolshape_search::SearchError> {
+    fn answer(&self, query: &str, limit: usize) -> Result<Answer, toolshape_search::SearchError> {
         match self {
+            Ranker::Index(index, Mode::Bm25, max_query_chars) => {
+                let found = index.find(query, limit, *max_query_chars)?;
+                let names =
+                    found.hits.iter().filter_map(|h| index.tools().get(h.tool)).map(|t| t.name.clone()).collect();
+                let evidence = json!({
+                    "best_cosine": found.evidence.best_cosine,
+                    "coverage": found.evidence.coverage,
+                    "named": found.evidence.named,
+                });
+                Ok(Answer { names, matched: found.matched, declined: found.declined, evidence: Some(evidence) })
+            }
             Ranker::Index(index, mode, max_query_chars) => {
-                let hits = index.search_with_query_limit(*mode, query, limit, *max_query_chars)?;
-                Ok(hits.iter().filter_map(|h| index.tools().get(h.tool)).map(|t| t.name.clone()).collect())
+                let all = index.search_with_query_limit(*mode, query, toolshape_search::MAX_TOOLS, *max_query_chars)?;
+                let names = all.iter().take(limit).filter_map(|h| index.tools().get(h.tool)).map(|t| t.name.clone());
+                Ok(Answer { names: names.collect(), matched: all.len(), declined: false, evidence: None })
             }
             Ranker::Plain(plain, tools, max_query_chars) => {
                 let chars = query.chars().count();
                 if chars > *max_query_chars {
                     return Err(toolshape_search::SearchError::QueryTooLong { chars, limit: *max_query_chars });
                 }
-                Ok(plain
-                    .search(query, limit)
-                    .iter()
-                    .filter_map(|h| tools.get(h.tool))
-                    .map(|t| t.name.clone())
-                    .collect())
+                let all = plain.search(query, tools.len());
+                let names = all.iter().take(limit).filter_map(|h| tools.get(h.tool)).map(|t| t.name.clone());
+                Ok(Answer { names: names.collect(), matched: all.len(), declined: false, evidence: None })
             }
         }
     }
@@ -103,7 +207,7 @@ pub(crate) fn run(args: SearchArgs) -> Result<(), Failure> {
         SearchMode::Bm25Plain => Ranker::Plain(PlainBm25::build(&tools), tools, args.max_query_chars),
         mode => {
             let mode = if mode == SearchMode::Regex { Mode::Regex } else { Mode::Bm25 };
-            let index = SearchIndex::build(tools)
+            let index = SearchIndex::build_ranked(tools, ranking(&args))
                 .with_context(|| format!("cannot index catalog `{catalog_name}`"))
                 .map_err(Failure::input)?;
             Ranker::Index(index, mode, args.max_query_chars)
@@ -119,8 +223,23 @@ pub(crate) fn run(args: SearchArgs) -> Result<(), Failure> {
     match &args.gold {
         None => {
             for query in &queries {
-                let names = rank(&ranker, query, args.limit)?;
-                print_line(&json!({"id": query.id, "tools": names}).to_string())?;
+                let answer = rank(&ranker, query, args.limit)?;
+                let mut line = json!({
+                    "id": query.id,
+                    "status": if answer.declined { "empty" } else { "ok" },
+                    "matched": answer.matched,
+                    "shown": answer.names.len(),
+                    "tools": answer.names,
+                });
+                if answer.declined {
+                    line["hint"] = json!(DECLINE_HINT);
+                }
+                if args.evidence
+                    && let Some(evidence) = answer.evidence
+                {
+                    line["evidence"] = evidence;
+                }
+                print_line(&line.to_string())?;
             }
             Ok(())
         }
@@ -136,18 +255,17 @@ pub(crate) fn run(args: SearchArgs) -> Result<(), Failure> {
                         gold_path.display()
                     ))
                 })?;
-                let names = rank(&ranker, query, args.limit.max(MEASURED_DEPTH))?;
-                metrics.add(&names, expected);
+                let answer = rank(&ranker, query, args.limit.max(MEASURED_DEPTH))?;
+                metrics.add(&answer.names, answer.declined, expected);
             }
             print_line(&metrics.summary().to_string())
         }
     }
 }
 
-fn rank(ranker: &Ranker, query: &Query, limit: usize) -> Result<Vec<String>, Failure> {
-    ranker.names(&query.text, limit).map_err(|e| Failure::input(anyhow!("{}: {e}", query.origin)))
+fn rank(ranker: &Ranker, query: &Query, limit: usize) -> Result<Answer, Failure> {
+    ranker.answer(&query.text, limit).map_err(|e| Failure::input(anyhow!("{}: {e}", query.origin)))
 }
-
 /// Read a JSON-lines file, calling `each` with the parsed object and where it came from.
 /// Blank lines are skipped.
 fn read_json_lines(
@@ -190,24 +308,37 @@ fn read_queries(path: &Path) -> Result<Vec<Query>, Failure> {
     Ok(queries)
 }
 
-/// Gold answers by query id (the id's JSON text, so `1` and `"1"` stay distinct).
-fn read_gold(path: &Path) -> Result<HashMap<String, Vec<String>>, Failure> {
+/// One gold entry: the names of the tools that serve it, any one of which will do.
+type GoldEntry = Vec<String>;
+
+/// Gold answers by query id (the id's JSON text, so `1` and `"1"` stay distinct); an empty
+/// list means no tool fits the query.
+fn read_gold(path: &Path) -> Result<HashMap<String, Vec<GoldEntry>>, Failure> {
     let mut gold = HashMap::new();
     read_json_lines(path, "gold", |object, origin| {
-        let expected = "expected {\"id\": ..., \"tools\": [\"name\", ...]}";
+        let expected = "expected {\"id\": ..., \"tools\": [\"name\" or [\"name\", ...], ...]}";
         let Some(id) = object.get("id") else {
             return Err(Failure::input(anyhow!("{origin} has no `id`; {expected}")));
         };
         let Some(Value::Array(tools)) = object.get("tools") else {
             return Err(Failure::input(anyhow!("{origin} has no `tools` array; {expected}")));
         };
-        let names = tools
+        let entries = tools
             .iter()
-            .map(|t| t.as_str().map(str::to_owned))
-            .collect::<Option<Vec<String>>>()
-            .filter(|names| !names.is_empty())
-            .ok_or_else(|| Failure::input(anyhow!("{origin}: `tools` must be a non-empty array of tool names")))?;
-        gold.insert(id_key(id), names);
+            .map(|entry| match entry {
+                Value::String(name) => Some(vec![name.clone()]),
+                Value::Array(names) => names
+                    .iter()
+                    .map(|n| n.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<String>>>()
+                    .filter(|names| !names.is_empty()),
+                _ => None,
+            })
+            .collect::<Option<Vec<GoldEntry>>>()
+            .ok_or_else(|| {
+                Failure::input(anyhow!("{origin}: each entry of `tools` must be a name or a non-empty list of names"))
+            })?;
+        gold.insert(id_key(id), entries);
         Ok(())
     })?;
     Ok(gold)
@@ -220,32 +351,57 @@ fn id_key(id: &Value) -> String {
 /// Running sums of the per-query metrics.
 #[derive(Debug, Default)]
 struct Metrics {
+    /// Queries some tool fits.
     queries: usize,
     recall_at_1: f64,
     recall_at_5: f64,
     all_gold_at_5: f64,
     ndcg_at_10: f64,
+    multi_queries: usize,
+    multi_all_gold_at_5: f64,
+    /// Queries no tool fits.
+    no_fit: usize,
+    /// Declined queries that no tool fits, and that some tool fits.
+    declined_right: usize,
+    declined_wrong: usize,
 }
 
 impl Metrics {
-    fn add(&mut self, ranked: &[String], gold: &[String]) {
-        let gold: HashSet<&str> = gold.iter().map(String::as_str).collect();
-        // A name listed twice (two tools sharing it) counts once.
-        let found_in =
-            |k: usize| ranked.iter().take(k).filter(|name| gold.contains(name.as_str())).collect::<HashSet<_>>().len();
+    fn add(&mut self, ranked: &[String], declined: bool, gold: &[GoldEntry]) {
+        if gold.is_empty() {
+            self.no_fit += 1;
+            self.declined_right += usize::from(declined);
+            return;
+        }
+        self.declined_wrong += usize::from(declined);
+        // For each rank, the gold entry it serves first (a name serving an entry already
+        // served, or listed twice, is not relevant again).
+        let mut served: HashSet<usize> = HashSet::new();
+        let mut serves: Vec<Option<usize>> = Vec::with_capacity(ranked.len());
+        for name in ranked {
+            let entry = gold.iter().enumerate().find(|(i, names)| !served.contains(i) && names.contains(name));
+            serves.push(entry.map(|(i, _)| i));
+            if let Some((i, _)) = entry {
+                served.insert(i);
+            }
+        }
+        let found_in = |k: usize| serves.iter().take(k).flatten().count();
         let total = gold.len() as f64;
         self.queries += 1;
         self.recall_at_1 += found_in(1) as f64 / total;
         self.recall_at_5 += found_in(5) as f64 / total;
-        if found_in(5) == gold.len() {
-            self.all_gold_at_5 += 1.0;
+        let complete = found_in(5) == gold.len();
+        self.all_gold_at_5 += f64::from(u8::from(complete));
+        if gold.len() >= 2 {
+            self.multi_queries += 1;
+            self.multi_all_gold_at_5 += f64::from(u8::from(complete));
         }
         let gain = |rank: usize| 1.0 / ((rank + 2) as f64).log2();
-        let dcg: f64 = ranked
+        let dcg: f64 = serves
             .iter()
             .take(MEASURED_DEPTH)
             .enumerate()
-            .filter(|(rank, name)| gold.contains(name.as_str()) && !ranked[..*rank].contains(name))
+            .filter(|(_, s)| s.is_some())
             .map(|(rank, _)| gain(rank))
             .sum();
         let ideal: f64 = (0..gold.len().min(MEASURED_DEPTH)).map(gain).sum();
@@ -253,14 +409,21 @@ impl Metrics {
     }
 
     fn summary(&self) -> Value {
-        let mean =
-            |sum: f64| if self.queries == 0 { 0.0 } else { (sum / self.queries as f64 * 1000.0).round() / 1000.0 };
+        let round = |x: f64| (x * 1000.0).round() / 1000.0;
+        let mean = |sum: f64, n: usize| if n == 0 { Value::Null } else { json!(round(sum / n as f64)) };
+        let declined = self.declined_right + self.declined_wrong;
         json!({
             "queries": self.queries,
-            "recall@1": mean(self.recall_at_1),
-            "recall@5": mean(self.recall_at_5),
-            "all_gold@5": mean(self.all_gold_at_5),
-            "ndcg@10": mean(self.ndcg_at_10),
+            "recall@1": mean(self.recall_at_1, self.queries),
+            "recall@5": mean(self.recall_at_5, self.queries),
+            "all_gold@5": mean(self.all_gold_at_5, self.queries),
+            "ndcg@10": mean(self.ndcg_at_10, self.queries),
+            "multi_queries": self.multi_queries,
+            "multi_all_gold@5": mean(self.multi_all_gold_at_5, self.multi_queries),
+            "no_fit_queries": self.no_fit,
+            "declined": declined,
+            "decline_precision": mean(self.declined_right as f64, declined),
+            "decline_recall": mean(self.declined_right as f64, self.no_fit),
         })
     }
 }

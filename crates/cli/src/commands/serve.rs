@@ -6,6 +6,10 @@
 //! processes accept each other's); without it each process makes a random key.
 //! `TOOLSHAPE_LOG` (or `RUST_LOG`) sets the log filter, `info` by default.
 //!
+//! The config is watched while serving: an edit (or SIGHUP) is validated and applied without
+//! a restart, and agents are told their lists changed; an edit with problems is not applied,
+//! and each problem is logged (`reload.rs`).
+//!
 //! In HTTP mode the config's `auth:` (principals and their bearer tokens) and `http:` (body
 //! limit, allowed hosts and origins) sections guard the endpoint; `--allowed-host` adds to
 //! `http.allowed_hosts`. A non-loopback address needs both `--allow-remote` and principals.
@@ -54,13 +58,10 @@ pub(crate) struct ServeArgs {
     no_output_schema: bool,
 }
 
-/// Log to standard error with the filter from `TOOLSHAPE_LOG` or `RUST_LOG`.
+/// Log to standard error with the filter from `TOOLSHAPE_LOG` or `RUST_LOG` (else
+/// `--verbose`, else `default`).
 pub(crate) fn init_logging(default: &str) {
-    let filter =
-        std::env::var("TOOLSHAPE_LOG").or_else(|_| std::env::var("RUST_LOG")).unwrap_or_else(|_| default.to_owned());
-    let filter =
-        tracing_subscriber::EnvFilter::try_new(&filter).unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(false).try_init();
+    super::logging::init(default);
 }
 
 /// Gateway options from the environment and these flags; a `None` size or time to live
@@ -109,12 +110,15 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Failure> {
     };
     let runtime = runtime.context("cannot start the async runtime").map_err(Failure::input)?;
     let mut opts = options(args.profile, args.snapshot_ttl_secs, args.store_mib, !args.no_output_schema);
-    let spans = super::spans::start(&config, masks.defaults().tokenizer, http_options.is_some());
+    opts.pins = super::pin::pin_options(&args.config, &config);
+    let spans = super::spans::start(&config, &args.config, masks.defaults().tokenizer, http_options.is_some());
     opts.spans = spans.sink.clone();
     opts.metrics = spans.metrics.clone();
+    let config_path = args.config.clone();
     let served = runtime.block_on(async move {
         let gateway =
             Gateway::launch(config, masks, opts).await.map_err(|e| Failure { error: e.into(), code: EXIT_PROBLEMS })?;
+        let watcher = tokio::spawn(watch_config(config_path, gateway.clone()));
         let served = match http_options {
             Some(http_options) => {
                 let shutdown = tokio_util::sync::CancellationToken::new();
@@ -130,11 +134,33 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Failure> {
                 () = stop_requested() => Ok(()),
             },
         };
+        watcher.abort();
         gateway.shutdown().await;
         served.map_err(|e| Failure::input(e.into()))
     });
     spans.flush();
     served
+}
+
+/// Apply each valid edit of the config file (or SIGHUP) to `gateway` until the process ends.
+async fn watch_config(path: PathBuf, gateway: std::sync::Arc<Gateway>) {
+    super::reload::watch(path, move |config, masks| {
+        let gateway = gateway.clone();
+        async move {
+            let done = gateway.reload(config, masks).await.map_err(|e| e.to_string())?;
+            tracing::info!(
+                added = ?done.added,
+                restarted = ?done.restarted,
+                removed = ?done.removed,
+                "upstreams after the reload"
+            );
+            for section in done.needs_restart {
+                tracing::warn!("`{section}:` changed: it takes effect when toolshape is started again");
+            }
+            Ok(())
+        }
+    })
+    .await;
 }
 
 /// Resolves when toolshape is asked to stop: SIGINT (a terminal's Ctrl-C) or SIGTERM (what

@@ -14,12 +14,14 @@ use toolshape_shape::{
 };
 use toolshape_tokens::{Encoding, Tokenizer};
 
+use super::ignored::{self, GivenFlags};
 use super::{Failure, display_input, load_masks, print_line, read_input};
 
 #[derive(Debug, Args)]
 pub(crate) struct ShapeArgs {
     /// The most tokens the model may read, delimiters included.
-    #[arg(long, default_value_t = toolshape_shape::DEFAULT_BUDGET_TOKENS)]
+    #[arg(long, default_value_t = toolshape_shape::DEFAULT_BUDGET_TOKENS, allow_negative_numbers = true,
+          value_parser = parse_budget)]
     budget: usize,
     /// `text`: exactly what the model reads; `json`: the envelope alone.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -45,17 +47,17 @@ pub(crate) struct ShapeArgs {
     /// Token cap for a field: `--field-tokens body=80` (repeatable).
     #[arg(long = "field-tokens", value_name = "FIELD=N")]
     field_tokens: Vec<String>,
-    /// For text: keep the head, or head and tail.
-    #[arg(long, value_enum, default_value_t = KeepArg::Head)]
-    keep: KeepArg,
+    /// For text: keep the head (the default), or head and tail.
+    #[arg(long, value_enum)]
+    keep: Option<KeepArg>,
     /// Resume at record N (from a previous `next`).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_position)]
     offset: Option<u64>,
     /// Resume text at byte N (from a previous `next`).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_position)]
     byte: Option<u64>,
     /// Stop text at byte N (from a previous `next`).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_position)]
     end: Option<u64>,
     /// Show the records from `--offset` without field caps.
     #[arg(long)]
@@ -105,14 +107,14 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
         Some(path) => Some(load_masks(path)?.1),
         None => None,
     };
-    let (mut shaper, tool, encoding) = match (&masks, &args.tool) {
+    let (mut shaper, tool, encoding, plan) = match (&masks, &args.tool) {
         (Some(masks), Some(tool)) => {
-            (mask_shaper(masks, &args, tool)?, tool.clone(), args.tokenizer.unwrap_or(masks.defaults().tokenizer))
+            (mask_shaper(masks, &args, tool)?, tool.clone(), args.tokenizer.unwrap_or(masks.defaults().tokenizer), None)
         }
         _ => {
             let plan = plan_from_args(&args).map_err(Failure::plan)?;
-            let shaper = Shaper::new(plan).map_err(|e| Failure::plan(e.into()))?;
-            (shaper, "tool".to_owned(), args.tokenizer.unwrap_or_default())
+            let shaper = Shaper::new(plan.clone()).map_err(|e| Failure::plan(e.into()))?;
+            (shaper, "tool".to_owned(), args.tokenizer.unwrap_or_default(), Some(plan))
         }
     };
     if args.full_fields {
@@ -121,7 +123,7 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
     let input = read_input(args.file.as_deref())?;
     let nonce = match &args.nonce {
         Some(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric()) => n.clone(),
-        Some(_) => return Err(Failure::plan(anyhow!("--nonce takes letters and digits only"))),
+        Some(_) => return Err(Failure::usage(anyhow!("--nonce takes letters and digits only"))),
         // As strong as the gateway's: the nonce is what keeps upstream text inside its delimiters.
         None => toolshape_util::random::nonce(),
     };
@@ -133,7 +135,9 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
     }
     let continuation = OffsetContinuation { tool: "toolshape shape".into(), base };
     let resume = match (args.offset, args.byte) {
-        (Some(_), Some(_)) => return Err(Failure::plan(anyhow!("give --offset (records) or --byte (text), not both"))),
+        (Some(_), Some(_)) => {
+            return Err(Failure::usage(anyhow!("give --offset (records) or --byte (text), not both")));
+        }
         (Some(offset), None) if args.full_fields => Some(Resume::Fields { offset }),
         (Some(offset), None) => Some(Resume::Records { offset }),
         (None, Some(offset)) => Some(Resume::Text { offset, end: args.end }),
@@ -161,6 +165,22 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
         shaper.shape(&input, &ctx)
     }
     .map_err(|e| Failure::plan(e.into()))?;
+    if let Some(plan) = &plan {
+        let given = GivenFlags {
+            records: args.records.is_some(),
+            project: !args.project.is_empty(),
+            sort: args.sort.is_some(),
+            filter: args.filter.is_some(),
+            field_tokens: !args.field_tokens.is_empty(),
+            keep: args.keep.is_some(),
+        };
+        for note in ignored::notes(&given, plan, &shaped, &input, &ctx) {
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("toolshape: note: {note}");
+            }
+        }
+    }
     if args.report {
         let report = serde_json::to_string(&shaped.report).unwrap_or_default();
         #[allow(clippy::print_stderr)]
@@ -182,7 +202,7 @@ fn mask_shaper(masks: &MaskSet, args: &ShapeArgs, tool: &str) -> Result<Shaper, 
     match &args.arguments {
         Some(text) => {
             let arguments: Value =
-                serde_json::from_str(text).map_err(|e| Failure::plan(anyhow!("--arguments is not JSON: {e}")))?;
+                serde_json::from_str(text).map_err(|e| Failure::usage(anyhow!("--arguments is not JSON: {e}")))?;
             let call = masks.prepare_call(&surface, tool, arguments, &CallContext::default()).map_err(refused)?;
             Ok(call.shaper.clone())
         }
@@ -199,7 +219,7 @@ fn plan_from_args(args: &ShapeArgs) -> anyhow::Result<ShapePlan> {
         },
         ..ShapePlan::default()
     };
-    plan.text.keep = match args.keep {
+    plan.text.keep = match args.keep.unwrap_or(KeepArg::Head) {
         KeepArg::Head => TextKeep::Head,
         KeepArg::HeadTail => TextKeep::HeadTail,
     };
@@ -228,4 +248,27 @@ fn plan_from_args(args: &ShapeArgs) -> anyhow::Result<ShapePlan> {
     }
     plan.field_tokens = caps;
     Ok(plan)
+}
+
+/// `--budget`: a whole number of tokens; a negative one is named as such (clap alone would
+/// take `-5` for an unknown flag).
+fn parse_budget(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<i128>() {
+        Ok(n) if n < 0 => Err(format!(
+            "a budget cannot be negative: it is the most tokens the model may read; give at least {}, like \
+             `--budget 800`",
+            toolshape_shape::MIN_BUDGET_TOKENS
+        )),
+        Ok(n) => usize::try_from(n).map_err(|_| format!("{n} tokens is more than this machine can count")),
+        Err(_) => Err("the budget is a whole number of tokens, like `--budget 800`".to_owned()),
+    }
+}
+
+/// `--offset`, `--byte`, `--end`: a position from a previous `next`, never negative.
+fn parse_position(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<i128>() {
+        Ok(n) if n < 0 => Err("a position cannot be negative: copy it from the `next` of a previous page".to_owned()),
+        Ok(n) => u64::try_from(n).map_err(|_| format!("{n} is past any position")),
+        Err(_) => Err("a position is a whole number, as the `next` of a previous page gives it".to_owned()),
+    }
 }

@@ -70,6 +70,7 @@ pub(crate) fn run(args: ToolsArgs) -> Result<(), Failure> {
                 name: t.name.clone(),
                 description: t.description.clone(),
                 input_schema: t.input_schema.clone(),
+                annotations: t.annotations.clone(),
             };
             def.tokens(&tokenizer)
         })
@@ -124,6 +125,14 @@ pub(crate) fn run(args: ToolsArgs) -> Result<(), Failure> {
             }
             for note in surface.notes() {
                 print_line(&format!("note: {note}"))?;
+            }
+            if !args.live {
+                print_line(
+                    "note: a static listing, from the config alone: the masks, and unmasked upstream tools only from \
+                     --upstream-tools lists; it leaves out every other upstream tool, toolshape's own tools \
+                     (result_read, search) and whether the handlers exist. `--live` lists what the gateway serves; \
+                     `toolshape doctor` checks the handlers.",
+                )?;
             }
             Ok(())
         }
@@ -190,6 +199,7 @@ fn read_upstream_tools(specs: &[String]) -> Result<Vec<UpstreamTool>, Failure> {
                 name: item.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
                 description: item.get("description").and_then(Value::as_str).unwrap_or_default().to_owned(),
                 input_schema: item.get("inputSchema").cloned().unwrap_or_else(|| json!({"type": "object"})),
+                annotations: item.get("annotations").filter(|a| a.is_object()).cloned(),
             };
             if tool.name.is_empty() {
                 return Err(Failure::input(anyhow!("`{file}`: a tool without a name")));

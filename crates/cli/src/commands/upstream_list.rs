@@ -1,4 +1,5 @@
-//! Ask each upstream of a config for its full tool list, `outputSchema`s included.
+//! Ask each upstream of a config for its full tool list, `outputSchema`s included (for the
+//! audit) or as listed (for `toolshape pin`).
 //!
 //! The gateway keeps only what the tool surface needs (names, descriptions, input schemas);
 //! an audit also needs each tool's output schema, so this connects to every upstream once,
@@ -21,6 +22,25 @@ use super::{EXIT_PROBLEMS, Failure};
 
 /// Every tool of every upstream of `config`, each with its output schema when it has one.
 pub(crate) fn list_upstream_tools(config: &Config) -> Result<Vec<(UpstreamTool, Option<Value>)>, Failure> {
+    let mut out = Vec::new();
+    for (name, tools) in list_raw_tools(config)? {
+        for tool in tools {
+            let listed = UpstreamTool {
+                upstream: name.clone(),
+                name: tool.name.to_string(),
+                description: tool.description.as_deref().unwrap_or_default().to_owned(),
+                input_schema: Value::Object((*tool.input_schema).clone()),
+                annotations: tool.annotations.as_ref().and_then(|a| serde_json::to_value(a).ok()),
+            };
+            let schema = tool.output_schema.map(|s| Value::Object((*s).clone()));
+            out.push((listed, schema));
+        }
+    }
+    Ok(out)
+}
+
+/// Every tool of every upstream of `config`, as each upstream lists it.
+pub(crate) fn list_raw_tools(config: &Config) -> Result<Vec<(String, Vec<Tool>)>, Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -30,27 +50,37 @@ pub(crate) fn list_upstream_tools(config: &Config) -> Result<Vec<(UpstreamTool, 
         let mut out = Vec::new();
         for (name, spec) in &config.upstreams {
             let wait = Duration::from_secs(spec.timeout_secs.max(1));
-            let tools = tokio::time::timeout(wait, list_one(spec))
-                .await
+            let waiting = super::waiting::Waiting::start(format!("starting upstream {name}"));
+            let tools = tokio::time::timeout(wait, list_one(spec)).await;
+            drop(waiting);
+            let tools = tools
                 .map_err(|_| anyhow!("upstream `{name}` did not list its tools within {} s", wait.as_secs()))
                 .and_then(|r| r.with_context(|| format!("cannot list the tools of upstream `{name}`")))
                 .map_err(|error| Failure { error, code: EXIT_PROBLEMS })?;
-            for tool in tools {
-                let listed = UpstreamTool {
-                    upstream: name.clone(),
-                    name: tool.name.to_string(),
-                    description: tool.description.as_deref().unwrap_or_default().to_owned(),
-                    input_schema: Value::Object((*tool.input_schema).clone()),
-                };
-                let schema = tool.output_schema.map(|s| Value::Object((*s).clone()));
-                out.push((listed, schema));
-            }
+            out.push((name.clone(), tools));
         }
         Ok(out)
     })
 }
 
-async fn list_one(spec: &Upstream) -> anyhow::Result<Vec<Tool>> {
+/// Pinned-definition form back to what the mask engine reads of a listed tool.
+pub(crate) fn as_upstream_tools(
+    live: &std::collections::BTreeMap<String, Vec<toolshape_trust::ToolDefinition>>,
+) -> Vec<UpstreamTool> {
+    live.iter()
+        .flat_map(|(upstream, defs)| {
+            defs.iter().map(move |d| UpstreamTool {
+                upstream: upstream.clone(),
+                name: d.name.clone(),
+                description: d.description.clone().unwrap_or_default(),
+                input_schema: d.input_schema.clone().unwrap_or(Value::Null),
+                annotations: d.annotations.clone(),
+            })
+        })
+        .collect()
+}
+
+pub(crate) async fn list_one(spec: &Upstream) -> anyhow::Result<Vec<Tool>> {
     if let Some(argv) = &spec.command {
         let (program, args) = argv.split_first().ok_or_else(|| anyhow!("`command` is empty"))?;
         let mut cmd = tokio::process::Command::new(program);

@@ -15,6 +15,7 @@ use tokio::sync::watch;
 use toolshape_mask::{SearchConfig, Surface, ToolDefinition, UpstreamTool};
 use toolshape_search::SearchError;
 use toolshape_shape::Failure;
+use toolshape_trust::{DefinitionHash, Hints, PinStatus, ToolKey};
 
 use super::{Caller, Gateway};
 use crate::agent::ListKind;
@@ -39,6 +40,9 @@ struct Listing {
     /// Tool lists fetched from upstreams; an upstream missing here has not been asked yet
     /// (or its last listing failed).
     tools: BTreeMap<String, Vec<UpstreamTool>>,
+    /// The hash of each listed tool's definition, by (upstream, tool): what the lock file
+    /// is compared with.
+    hashes: BTreeMap<(String, String), DefinitionHash>,
     /// Upstreams whose tools were asked for at least once.
     asked: HashSet<String>,
     /// Upstreams whose tools are being asked for now.
@@ -52,6 +56,21 @@ impl ToolCatalog {
     fn forget_surfaces(&self) {
         if let Ok(mut s) = self.surfaces.lock() {
             s.clear();
+        }
+    }
+
+    /// Forget what `upstreams` listed, as if never asked (a reload replaced or removed
+    /// them), and every surface and index built with it.
+    pub(super) fn forget_upstreams(&self, upstreams: &[String]) {
+        if let Ok(mut listing) = self.listing.lock() {
+            for name in upstreams {
+                listing.tools.remove(name);
+                listing.asked.remove(name);
+            }
+        }
+        self.forget_surfaces();
+        if let Ok(mut i) = self.indexes.lock() {
+            i.clear();
         }
     }
 }
@@ -74,7 +93,7 @@ impl Gateway {
         {
             let Ok(mut listing) = self.catalog.listing.lock() else { return };
             let listing = &mut *listing;
-            for (name, up) in &self.upstreams {
+            for (name, up) in self.upstreams().iter() {
                 if !self.exposes(name) || listing.tools.contains_key(name) || only.is_some_and(|o| !o.contains(name)) {
                     continue;
                 }
@@ -129,6 +148,14 @@ impl Gateway {
         }
         match listed {
             Ok(tools) => {
+                let hashes: BTreeMap<String, DefinitionHash> = tools
+                    .iter()
+                    .filter_map(|t| {
+                        let json = serde_json::to_value(t).ok()?;
+                        Some((t.name.to_string(), toolshape_trust::ToolDefinition::from_mcp(&json).ok()?.hash()))
+                    })
+                    .collect();
+                self.trust.report_listing(&name, &hashes);
                 let tools = tools
                     .into_iter()
                     .map(|t| UpstreamTool {
@@ -136,9 +163,12 @@ impl Gateway {
                         name: t.name.to_string(),
                         description: t.description.map(|d| d.to_string()).unwrap_or_default(),
                         input_schema: Value::Object((*t.input_schema).clone()),
+                        annotations: t.annotations.as_ref().and_then(|a| serde_json::to_value(a).ok()),
                     })
                     .collect();
                 if let Ok(mut listing) = self.catalog.listing.lock() {
+                    listing.hashes.retain(|(upstream, _), _| *upstream != name);
+                    listing.hashes.extend(hashes.into_iter().map(|(tool, hash)| ((name.clone(), tool), hash)));
                     listing.tools.insert(name, tools);
                 }
                 self.catalog.forget_surfaces();
@@ -160,17 +190,21 @@ impl Gateway {
         if let Some(s) = self.catalog.surfaces.lock().ok().and_then(|s| s.get(&key).cloned()) {
             return Ok(s);
         }
-        let all: Vec<UpstreamTool> =
-            self.catalog.listing.lock().map(|l| l.tools.values().flatten().cloned().collect()).unwrap_or_default();
+        let (all, held): (Vec<UpstreamTool>, BTreeSet<(String, String)>) = self
+            .catalog
+            .listing
+            .lock()
+            .map(|l| (l.tools.values().flatten().cloned().collect(), self.trust.held(&l.hashes)))
+            .unwrap_or_default();
         let surface = self
-            .loaded
+            .loaded()
             .masks
-            .surface(profile, &all)
+            .surface_holding(profile, &all, &held)
             .map_err(|e| Failure::InvalidArguments { detail: e.to_string() })?;
         for note in surface.notes() {
             tracing::info!("{note}");
         }
-        if let Some(search) = &self.loaded.config.search {
+        if let Some(search) = &self.loaded().config.search {
             for problem in search::dangling_patterns(&surface, search) {
                 tracing::warn!("{problem}");
             }
@@ -205,8 +239,10 @@ impl Gateway {
     /// The tools `caller` sees: the surface (or, with search, its loaded part and the search
     /// and call tools), then `result_read`.
     pub async fn list_tools(&self, caller: &Caller) -> Vec<ToolDefinition> {
+        // A tool approved with `toolshape pin --approve` while serving is listed again.
+        self.reload_pins();
         let profile = self.profile_of(caller);
-        let mut defs: Vec<ToolDefinition> = match (self.surface(profile, true).await, &self.loaded.config.search) {
+        let mut defs: Vec<ToolDefinition> = match (self.surface(profile, true).await, &self.loaded().config.search) {
             (Ok(s), None) => s.definitions().cloned().collect(),
             (Ok(s), Some(search)) => {
                 let activated = self.activations(caller).await;
@@ -219,6 +255,7 @@ impl Gateway {
             name: read::TOOL_NAME.to_owned(),
             description: read::DESCRIPTION.to_owned(),
             input_schema: read::input_schema(),
+            annotations: None,
         });
         defs
     }
@@ -227,15 +264,48 @@ impl Gateway {
     pub(super) async fn tools_changed(&self, upstream: &str) {
         // The old list is kept until the new one arrives: a call made meanwhile (servers
         // often announce several changes right after connecting) still finds its tool.
-        let fetched = match self.upstreams.get(upstream).cloned() {
+        let fetched = match self.upstream(upstream) {
             Some(up) if self.exposes(upstream) => self.fetch_tools(&up).await,
             _ => false,
         };
         if !fetched && let Ok(mut listing) = self.catalog.listing.lock() {
             listing.tools.remove(upstream);
+            listing.hashes.retain(|(up, _), _| up != upstream);
         }
         self.catalog.forget_surfaces();
         self.notify_tools_changed().await;
+    }
+
+    /// Reads the lock file again if it changed on disk; true (and the surfaces forgotten)
+    /// when the pins in force changed.
+    pub(super) fn reload_pins(&self) -> bool {
+        let changed = self.trust.reload_if_changed();
+        if changed {
+            self.catalog.forget_surfaces();
+        }
+        changed
+    }
+
+    /// How the listed tool `upstream/tool` stands against the lock.
+    pub(super) fn pin_status(&self, upstream: &str, tool: &str) -> PinStatus {
+        let key = (upstream.to_owned(), tool.to_owned());
+        let hash = self.catalog.listing.lock().ok().and_then(|l| l.hashes.get(&key).cloned());
+        match hash {
+            Some(hash) => self.trust.status(&ToolKey::new(upstream, tool), &hash),
+            None => PinStatus::New,
+        }
+    }
+
+    /// The behaviour hints `upstream` lists for `tool` (none when it is not listed).
+    pub(super) fn tool_hints(&self, upstream: &str, tool: &str) -> Hints {
+        let Ok(listing) = self.catalog.listing.lock() else { return Hints::default() };
+        listing
+            .tools
+            .get(upstream)
+            .and_then(|tools| tools.iter().find(|t| t.name == tool))
+            .and_then(|t| t.annotations.as_ref())
+            .map(Hints::from_annotations)
+            .unwrap_or_default()
     }
 
     /// Tell every agent the tool list changed.

@@ -134,10 +134,10 @@ impl Gateway {
     pub(super) async fn finish(&self, produced: Produced, tool: &str, caller: &Caller) -> Outcome {
         let nonce = random::nonce();
         let scope = CursorKey::scope_tag(&caller.scope);
-        let tokenizer = self.loaded.tokenizer;
+        let tokenizer = self.loaded().tokenizer;
         match produced {
             Produced::Direct { envelope } => {
-                let render = self.loaded.masks.passthrough_shaper().plan().render;
+                let render = self.loaded().masks.passthrough_shaper().plan().render;
                 let text = toolshape_shape::render(&envelope, render, &nonce);
                 let report = ShapeReport {
                     bytes_out: text.len() as u64,
@@ -179,6 +179,7 @@ impl Gateway {
                 };
                 let continuation =
                     CursorContinuation { key: self.snapshots.key().clone(), snapshot: id, expires, scope };
+                let page_nonce = nonce.clone();
                 let job_shaper = shaper.clone();
                 let job_payload = payload.clone();
                 let job_label = label.clone();
@@ -205,14 +206,59 @@ impl Gateway {
                 if outcome.failure.is_none() {
                     outcome.media = attached.blocks;
                 }
-                if outcome.report.needs_snapshot && !matches!(source, Source::Stored { .. }) {
-                    let keep = Keep { id, payload, shaper, source, tool: label, scope: hex(&scope) };
-                    self.snapshots.keep(keep, tokenizer);
+                if !outcome.report.needs_snapshot || matches!(source, Source::Stored { .. }) {
+                    return outcome;
                 }
-                outcome
+                let plan = (shaper.plan().render, shaper.plan().budget_tokens);
+                let keep = Keep { id, payload, shaper, source, tool: label, scope: hex(&scope) };
+                if self.snapshots.failing().is_none() {
+                    // The usual way: the snapshot is made after the answer has gone out.
+                    self.snapshots.keep(keep, tokenizer);
+                    return outcome;
+                }
+                // The store failed last time: keep the snapshot before answering, and promise
+                // no read that cannot happen if that fails too.
+                match self.snapshots.keep_now(keep, tokenizer).await {
+                    Ok(()) => outcome,
+                    Err(error) => {
+                        tracing::warn!(%error, "the store is unavailable: answering without `next`");
+                        not_kept(outcome, plan, &page_nonce, tokenizer)
+                    }
+                }
             }
         }
     }
+}
+
+/// What a result whose rest could not be kept says instead of `more with next`.
+const NOT_KEPT_NOTE: &str = "the rest could not be kept (the result store is unavailable), so it cannot be read \
+     with next; repeat the call later to read more";
+/// The same, for a budget too tight for the longer note.
+const NOT_KEPT_SHORT: &str = "the rest could not be kept";
+
+/// `outcome` without its `next` (whose cursor names a snapshot the store did not take), its
+/// summary saying the rest could not be kept, rendered again (`plan`: render mode and
+/// budget) with the same nonce. Dropping the cursor frees more tokens than the note takes.
+fn not_kept(
+    mut outcome: Outcome,
+    (render, budget): (RenderMode, usize),
+    nonce: &str,
+    tokenizer: toolshape_tokens::Tokenizer,
+) -> Outcome {
+    let summary = outcome.envelope.summary.trim_end_matches("; more with next").to_owned();
+    outcome.envelope.next = None;
+    for note in [NOT_KEPT_NOTE, NOT_KEPT_SHORT] {
+        outcome.envelope.summary = format!("{summary}; {note}");
+        outcome.text = toolshape_shape::render(&outcome.envelope, render, nonce);
+        let tokens = tokenizer.count(&outcome.text);
+        outcome.report.tokens_out = Some(tokens as u64);
+        if tokens <= budget {
+            break;
+        }
+    }
+    outcome.report.bytes_out = outcome.text.len() as u64;
+    outcome.report.needs_snapshot = false;
+    outcome
 }
 
 /// About how many bytes of text shaping `failure` reads: the upstream's own, where it sent

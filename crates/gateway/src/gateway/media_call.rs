@@ -38,7 +38,7 @@ impl Gateway {
         caller: &Caller,
     ) -> Produced {
         let budget = shaper.plan().budget_tokens;
-        let tokenizer = self.loaded.tokenizer;
+        let tokenizer = self.loaded().tokenizer;
         let Ok(_slot) = SLOTS.acquire().await else {
             let failure =
                 Failure::Unavailable { upstream: "media".into(), detail: "the gateway is shutting down".into() };

@@ -95,7 +95,7 @@ impl Gateway {
 
     /// `result_read` with `media`: the original, or a region of it fitted to the budget.
     pub(super) async fn read_media(&self, args: &ReadArgs, item: u32, caller: &Caller) -> Produced {
-        let shaper = self.loaded.masks.passthrough_shaper().clone();
+        let shaper = self.loaded().masks.passthrough_shaper().clone();
         let failed = |failure: Failure| Produced::Failed { failure, shaper: shaper.clone() };
         let scope = CursorKey::scope_tag(&caller.scope);
         let cursor = match self.snapshots.key().decode(args.token(), &scope, now_unix()) {

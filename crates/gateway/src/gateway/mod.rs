@@ -21,6 +21,9 @@
 //!   to the upstream that listed them ([`Routes`](passthrough::Routes)).
 //! - `listeners` and `watches`: who is told of list changes and of resource updates.
 //! - `outcome`: [`Caller`], [`Outcome`] and [`FailureKind`], the call path's vocabulary.
+//! - `reload`: [`Gateway::reload`], a new config in place of the running one.
+//! - `trust`: the lock file of pinned tool definitions and the repeated-call counter (the
+//!   held tools, the argument guard and repeats are decided in `call`).
 
 mod call;
 mod catalog;
@@ -32,12 +35,14 @@ mod media_store;
 mod outcome;
 mod passthrough;
 mod record;
+mod reload;
 mod snapshots;
 mod tool_search;
+mod trust;
 mod watches;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
@@ -47,12 +52,15 @@ use toolshape_tokens::Tokenizer;
 
 pub use self::outcome::{Caller, FailureKind, Outcome};
 pub use self::passthrough::RequestError;
+pub use self::reload::Reloaded;
+pub use self::trust::PinOptions;
 
 use self::catalog::ToolCatalog;
 use self::listeners::Listeners;
 use self::passthrough::Routes;
 use self::record::Recorder;
 use self::snapshots::Snapshots;
+use self::trust::Trust;
 use self::watches::Watches;
 use crate::GatewayError;
 use crate::agent::ListKind;
@@ -79,6 +87,9 @@ pub struct GatewayOptions {
     pub spans: Arc<dyn SpanSink>,
     /// The metrics the span sink updates, served at `/metrics` in HTTP mode.
     pub metrics: Option<Arc<Metrics>>,
+    /// The lock file of pinned tool definitions, and what to do with tools it does not pin
+    /// as served; `None`: tools are not compared with a lock.
+    pub pins: Option<PinOptions>,
 }
 
 impl std::fmt::Debug for GatewayOptions {
@@ -91,6 +102,7 @@ impl std::fmt::Debug for GatewayOptions {
             .field("output_schema", &self.output_schema)
             .field("secret", &self.secret.as_ref().map(|_| "(set)"))
             .field("metrics", &self.metrics.is_some())
+            .field("pins", &self.pins)
             .finish()
     }
 }
@@ -105,6 +117,7 @@ impl Default for GatewayOptions {
             secret: None,
             spans: Arc::new(NoopSink),
             metrics: None,
+            pins: None,
         }
     }
 }
@@ -123,9 +136,13 @@ pub(crate) struct Loaded {
 
 /// A running gateway: upstreams, masks, store and key.
 pub struct Gateway {
-    loaded: Loaded,
+    /// The config's decisions; a reload puts a new one in place (see `reload.rs`).
+    loaded: RwLock<Arc<Loaded>>,
     options: GatewayOptions,
-    upstreams: BTreeMap<String, Arc<Upstream>>,
+    /// The upstreams by name; a reload keeps those whose spec did not change.
+    upstreams: RwLock<Arc<BTreeMap<String, Arc<Upstream>>>>,
+    /// Where upstreams send their notifications (new upstreams of a reload too).
+    events: mpsc::UnboundedSender<UpstreamEvent>,
     /// Tool lists, surfaces and search indexes.
     catalog: ToolCatalog,
     /// Snapshots behind cursors and handles, and the store they are kept in.
@@ -140,6 +157,8 @@ pub struct Gateway {
     log_levels: Arc<LogLevels>,
     /// Spans and log lines of answered calls.
     recorder: Recorder,
+    /// Pinned tool definitions and the repeat counter.
+    trust: Trust,
     /// This gateway, for background tasks that outlive a borrow of it.
     me: Weak<Gateway>,
 }
@@ -187,10 +206,12 @@ impl Gateway {
             .collect();
         let tokenizer = Tokenizer::new(masks.defaults().tokenizer);
         let recorder = Recorder::new(options.spans.clone());
+        let trust = Trust::new(options.pins.clone(), masks.repeat_policy())?;
         let gw = Arc::new_cyclic(|me| Gateway {
-            loaded: Loaded { config, masks, tokenizer },
+            loaded: RwLock::new(Arc::new(Loaded { config, masks, tokenizer })),
             options,
-            upstreams,
+            upstreams: RwLock::new(Arc::new(upstreams)),
+            events: events_tx,
             catalog: ToolCatalog::default(),
             snapshots: Snapshots::new(store, key, ttl, shared_store),
             routes: Routes::default(),
@@ -198,12 +219,13 @@ impl Gateway {
             watches: Watches::default(),
             log_levels,
             recorder,
+            trust,
             me: me.clone(),
         });
         tokio::spawn(event_loop(Arc::downgrade(&gw), events_rx));
-        for (name, spec) in &gw.loaded.config.upstreams {
+        for (name, spec) in &gw.loaded().config.upstreams {
             if spec.start == toolshape_mask::StartPolicy::Eager
-                && let Some(up) = gw.upstreams.get(name).cloned()
+                && let Some(up) = gw.upstream(name)
             {
                 tokio::spawn(async move { up.start().await });
             }
@@ -212,17 +234,23 @@ impl Gateway {
     }
 
     /// The options the gateway runs with.
-    pub fn options(&self) -> &GatewayOptions {
+    pub(crate) fn options(&self) -> &GatewayOptions {
         &self.options
     }
 
+    /// The config's choices of how results are sent to each kind of client (as now loaded:
+    /// a reload applies to requests that come after it).
+    pub(crate) fn clients_config(&self) -> toolshape_mask::ClientsConfig {
+        self.loaded().config.clients.clone()
+    }
+
     /// The store snapshots, handles and search activations are kept in.
-    pub fn store(&self) -> Arc<dyn Store> {
+    pub(crate) fn store(&self) -> Arc<dyn Store> {
         self.snapshots.store().clone()
     }
 
     /// How long snapshots (and their cursors and handles) live.
-    pub fn snapshot_ttl(&self) -> Duration {
+    pub(crate) fn snapshot_ttl(&self) -> Duration {
         self.snapshots.ttl()
     }
 
@@ -235,7 +263,7 @@ impl Gateway {
 
     /// Stop every upstream (child processes exit), and record the spans of answered calls.
     pub async fn shutdown(&self) {
-        for up in self.upstreams.values() {
+        for up in self.upstreams().values() {
             up.stop().await;
         }
         // Every answered call's span and log line, before the caller flushes the span log.
@@ -250,7 +278,8 @@ impl Gateway {
 
     /// Whether `upstream`'s tools are exposed unmasked (and so must be listed).
     fn exposes(&self, upstream: &str) -> bool {
-        let config = &self.loaded.config;
+        let loaded = self.loaded();
+        let config = &loaded.config;
         config.upstreams.get(upstream).is_some_and(|u| u.expose_unmasked.unwrap_or(config.defaults.expose_unmasked))
     }
 
@@ -261,13 +290,29 @@ impl Gateway {
 
     /// The upstreams connected right now. Prompts and resources are listed from these only:
     /// clients list them at start-up, and that must not wait for (or start) other upstreams.
-    fn connected(&self) -> impl Iterator<Item = (&String, &Arc<Upstream>)> {
-        self.upstreams.iter().filter(|(_, up)| up.is_up())
+    fn connected(&self) -> Vec<(String, Arc<Upstream>)> {
+        self.upstreams().iter().filter(|(_, up)| up.is_up()).map(|(n, up)| (n.clone(), up.clone())).collect()
+    }
+
+    /// The config's decisions now (a reload may replace them at any time after).
+    pub(crate) fn loaded(&self) -> Arc<Loaded> {
+        self.loaded.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// The upstreams now, by name.
+    fn upstreams(&self) -> Arc<BTreeMap<String, Arc<Upstream>>> {
+        self.upstreams.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// The upstream named `name`, when the config has it.
+    fn upstream(&self, name: &str) -> Option<Arc<Upstream>> {
+        self.upstreams().get(name).cloned()
     }
 
     /// `name` of `upstream` as the agent sees it (prefixed as the config says).
     fn namespaced(&self, upstream: &str, name: &str) -> String {
-        let config = &self.loaded.config;
+        let loaded = self.loaded();
+        let config = &loaded.config;
         match config.defaults.prefix {
             PrefixPolicy::None => name.to_owned(),
             PrefixPolicy::Upstream => {

@@ -89,7 +89,7 @@ impl Gateway {
             match up.list_prompts().await {
                 Ok(prompts) => {
                     for mut p in prompts {
-                        let listed = self.namespaced(name, &p.name);
+                        let listed = self.namespaced(&name, &p.name);
                         routes.insert(listed.clone(), (name.clone(), p.name.clone()));
                         p.name = listed;
                         out.push(p);
@@ -115,7 +115,7 @@ impl Gateway {
         let Some((upstream, original)) = self.prompt_route(&params.name).await else {
             return Err(RequestError::UnknownPrompt(params.name));
         };
-        let up = self.upstreams.get(&upstream).ok_or(RequestError::UnconfiguredUpstream(upstream))?;
+        let up = self.upstream(&upstream).ok_or(RequestError::UnconfiguredUpstream(upstream))?;
         params.name = original;
         up.get_prompt(params, caller.agent.clone(), &caller.cancel)
             .await
@@ -166,7 +166,7 @@ impl Gateway {
                 .ok_or_else(|| RequestError::UnknownTemplate(template.uri.clone()))?,
             _ => return Err(RequestError::NoCompletions),
         };
-        let up = self.upstreams.get(&upstream).ok_or(RequestError::UnconfiguredUpstream(upstream))?;
+        let up = self.upstream(&upstream).ok_or(RequestError::UnconfiguredUpstream(upstream))?;
         up.complete(params, caller.agent.clone(), &caller.cancel)
             .await
             .map_err(|f| RequestError::Upstream(f.line("completion/complete")))
@@ -194,11 +194,11 @@ impl Gateway {
         };
         let candidates: Vec<String> = match self.resource_route(uri).await {
             Some(upstream) => vec![upstream],
-            None => self.connected().map(|(name, _)| name.clone()).collect(),
+            None => self.connected().into_iter().map(|(name, _)| name).collect(),
         };
         let mut refusals = Vec::new();
         for name in candidates {
-            let Some(up) = self.upstreams.get(&name) else { continue };
+            let Some(up) = self.upstream(&name) else { continue };
             let (added, orphaned) = self.watches.add(&name, uri, &caller.scope, session.clone());
             self.unsubscribe_orphans(orphaned);
             match added {
@@ -225,7 +225,7 @@ impl Gateway {
     pub(crate) async fn unsubscribe(&self, uri: &str, caller: &Caller) -> Result<(), RequestError> {
         let (unwatched, _) = self.watches.remove(uri, &caller.scope);
         for name in unwatched {
-            if let Some(up) = self.upstreams.get(&name) {
+            if let Some(up) = self.upstream(&name) {
                 up.unsubscribe(uri).await.map_err(|f| RequestError::Upstream(f.line("resources/unsubscribe")))?;
             }
         }
@@ -250,7 +250,7 @@ impl Gateway {
     /// path (an upstream may be slow to answer).
     fn unsubscribe_orphans(&self, orphaned: Vec<(String, String)>) {
         for (name, uri) in orphaned {
-            let Some(up) = self.upstreams.get(&name).cloned() else { continue };
+            let Some(up) = self.upstream(&name) else { continue };
             tokio::spawn(async move {
                 if let Err(f) = up.unsubscribe(&uri).await {
                     tracing::debug!(upstream = %up.name(), uri, error = %f.line("resources/unsubscribe"), "unsubscribe failed");
@@ -261,7 +261,7 @@ impl Gateway {
 
     /// An upstream connected again: subscribe it again to every resource a session watches.
     pub(super) async fn subscribe_again(&self, upstream: &str) {
-        let Some(up) = self.upstreams.get(upstream) else { return };
+        let Some(up) = self.upstream(upstream) else { return };
         for uri in self.watches.resources_of(upstream) {
             if let Err(f) = up.subscribe(&uri).await {
                 tracing::warn!(upstream, uri, error = %f.line("resources/subscribe"), "could not subscribe again after a reconnection");
@@ -306,7 +306,7 @@ impl Gateway {
         caller: &Caller,
     ) -> Result<ReadResourceResult, RequestError> {
         let (agent, cancel) = (&caller.agent, &caller.cancel);
-        if let Some(up) = self.resource_route(&params.uri).await.and_then(|n| self.upstreams.get(&n)) {
+        if let Some(up) = self.resource_route(&params.uri).await.and_then(|n| self.upstream(&n)) {
             return up.read_resource(params, agent.clone(), cancel).await.map_err(|f| match f {
                 Failure::Protocol { code: RESOURCE_NOT_FOUND, .. } => {
                     RequestError::UpstreamNotFound(f.line("resources/read"))

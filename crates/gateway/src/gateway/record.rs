@@ -10,6 +10,7 @@ use toolshape_shape::{ShapeReport, Status};
 use toolshape_telemetry::{DEFAULT_EXACT_COUNT_LIMIT, Span, SpanSink, TokensBefore};
 
 use super::media::MediaStats;
+use super::trust::Mark;
 use super::{FailureKind, Gateway};
 
 /// What is recorded of a call after its answer is sent (see [`Gateway::after_reply`]).
@@ -21,9 +22,12 @@ pub(super) struct CallRecord {
     pub(super) upstream: Option<String>,
     pub(super) principal: Option<String>,
     pub(super) session: Option<String>,
-    /// The upstream's bytes, counted for the span by the sink's thread.
+    /// The upstream's bytes (its result, or the text of its error answer), counted for the
+    /// span by the sink's thread.
     pub(super) raw: Option<Arc<Vec<u8>>>,
     pub(super) status: Status,
+    /// Refused or short-circuited by a trust check: recorded as its own status.
+    pub(super) mark: Option<Mark>,
     pub(super) failure: Option<FailureKind>,
     pub(super) report: ShapeReport,
     /// The text the model read, when shaping did not count it.
@@ -74,13 +78,13 @@ impl Gateway {
     /// The span and the log line of one call.
     fn record_call(&self, mut record: CallRecord) {
         if let Some(text) = record.uncounted_text.take() {
-            record.report.tokens_out = Some(self.loaded.tokenizer.count(&text) as u64);
+            record.report.tokens_out = Some(self.loaded().tokenizer.count(&text) as u64);
         }
         let r = &record.report;
         tracing::info!(
             tool = record.tool,
             upstream = record.upstream.as_deref().unwrap_or("-"),
-            status = record.status.as_str(),
+            status = record.mark.map_or(record.status.as_str(), |m| m.status().as_str()),
             failure = record.failure.map_or("-", FailureKind::as_str),
             bytes_in = r.bytes_in,
             bytes_out = r.bytes_out,
@@ -99,18 +103,26 @@ impl Gateway {
     /// thread, from the upstream bytes (shared, not copied).
     fn record_span(&self, record: CallRecord) {
         let mut span = Span::from_report(&record.target, record.status, &record.report, TokensBefore::Exact(0));
-        span.mask = self.loaded.masks.mask_names().any(|m| m == record.target).then(|| record.target.clone());
+        if let Some(mark) = record.mark {
+            span.status = mark.status();
+        }
+        span.mask = self.loaded().masks.mask_names().any(|m| m == record.target).then(|| record.target.clone());
         span.upstream = record.upstream;
         span.principal = record.principal;
         span.session = record.session;
         span.upstream_ms = record.dispatched.as_secs_f64() * 1000.0;
         span.shaping_ms = record.shaped.as_secs_f64() * 1000.0;
         span.media = record.media;
+        if let Some(bytes) = &record.raw {
+            // An error answer is shaped from its text, not measured as bytes in: the span
+            // records what the upstream sent either way.
+            span.bytes_before = span.bytes_before.max(bytes.len() as u64);
+        }
         span.tokens_before = match record.raw {
             Some(bytes) if bytes.len() <= DEFAULT_EXACT_COUNT_LIMIT => TokensBefore::Pending(bytes),
             Some(bytes) => TokensBefore::estimate(bytes.len() as u64),
-            // Failures had nothing before shaping; pages of a stored result claim no savings
-            // of their own (the first page's span did).
+            // Failures the gateway words itself had nothing before shaping; pages of a stored
+            // result claim no savings of their own (the first page's span did).
             None => TokensBefore::Exact(if record.status == Status::Error { 0 } else { span.tokens_after }),
         };
         self.recorder.spans.record(span);

@@ -7,10 +7,16 @@
 //! response leaves. With a shared store, a cursor signed moments ago by another replica may
 //! name a snapshot still on its way: its read polls the store for a short grace period.
 //!
-//! The store failing is handled here and only here: a snapshot that cannot be stored is
-//! logged (its cursor then reports it expired), and a read from a store that cannot be
-//! reached is [`Failure::Unavailable`], so the agent retries later rather than repeating the
-//! original call.
+//! The store failing is handled here and only here:
+//! - a snapshot that cannot be stored after its answer went out is remembered (by this
+//!   process, for its time to live): its cursor then says the store was unavailable when the
+//!   result was kept, not that it expired;
+//! - once a write or read has failed, the store is known to be failing until one succeeds:
+//!   a call that needs a snapshot then stores it before answering, and when that fails too,
+//!   the answer has no `next` and says the rest could not be kept (`finish`), rather than
+//!   handing out a cursor that can never be read;
+//! - a read from a store that cannot be reached is [`Failure::Unavailable`], so the agent
+//!   retries later rather than repeating the original call.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex};
@@ -31,6 +37,13 @@ use crate::store::{Store, StoreError};
 
 /// How long a `result_read` waits for a snapshot still being made.
 const PENDING_WAIT: Duration = Duration::from_secs(60);
+
+/// The most snapshots remembered as not kept; past it the oldest are forgotten (their
+/// cursors then read as expired).
+const UNKEPT_REMEMBERED: usize = 4096;
+
+/// What a cursor whose snapshot was never stored says.
+pub(super) const NOT_KEPT: &str = "the store was unavailable when this result was kept, so its pages were never saved";
 
 /// How long after a cursor was signed a missing snapshot may still be on its way from
 /// another replica (replicas store snapshots after answering, as this one does): a
@@ -74,12 +87,54 @@ pub(super) struct Snapshots {
     shared: bool,
     /// Snapshots being made; each receiver turns true once its snapshot is stored (or failed).
     pending: Arc<StdMutex<HashMap<SnapshotId, watch::Receiver<bool>>>>,
+    /// How the store is doing, as its last write or read found it.
+    health: Arc<StoreHealth>,
+}
+
+/// Whether the store is failing, and which snapshots it failed to keep.
+#[derive(Default)]
+struct StoreHealth {
+    /// The last error, while no write or read has succeeded since.
+    failing: StdMutex<Option<String>>,
+    /// Snapshots whose write failed, with when they would have expired.
+    unkept: StdMutex<HashMap<SnapshotId, Instant>>,
+}
+
+impl StoreHealth {
+    fn failed(&self, error: &StoreError) {
+        if let Ok(mut f) = self.failing.lock() {
+            *f = Some(error.to_string());
+        }
+    }
+
+    fn answered(&self) {
+        if let Ok(mut f) = self.failing.lock() {
+            *f = None;
+        }
+    }
+
+    fn not_kept(&self, id: SnapshotId, ttl: Duration) {
+        if let Ok(mut unkept) = self.unkept.lock() {
+            let now = Instant::now();
+            unkept.retain(|_, until| *until > now);
+            if unkept.len() >= UNKEPT_REMEMBERED
+                && let Some(oldest) = unkept.iter().min_by_key(|(_, until)| **until).map(|(id, _)| *id)
+            {
+                unkept.remove(&oldest);
+            }
+            unkept.insert(id, now + ttl);
+        }
+    }
+
+    fn was_not_kept(&self, id: SnapshotId) -> bool {
+        self.unkept.lock().ok().is_some_and(|u| u.get(&id).is_some_and(|until| *until > Instant::now()))
+    }
 }
 
 impl Snapshots {
     /// Snapshots in `store`, signed with `key`, living `ttl`.
     pub(super) fn new(store: Arc<dyn Store>, key: CursorKey, ttl: Duration, shared: bool) -> Snapshots {
-        Snapshots { store, key, ttl, shared, pending: Arc::default() }
+        Snapshots { store, key, ttl, shared, pending: Arc::default(), health: Arc::default() }
     }
 
     /// The store.
@@ -102,51 +157,22 @@ impl Snapshots {
         self.shared
     }
 
+    /// The last store error, if the store has failed since it last answered.
+    pub(super) fn failing(&self) -> Option<String> {
+        self.health.failing.lock().ok().and_then(|f| f.clone())
+    }
+
     /// Register `keep.id` as pending, then make and store its snapshot in the background.
     pub(super) fn keep(&self, keep: Keep, tokenizer: Tokenizer) {
-        let Keep { id, payload, shaper, source, tool, scope } = keep;
+        let id = keep.id;
         let (tx, rx) = watch::channel(false);
         if let Ok(mut p) = self.pending.lock() {
             p.insert(id, rx);
         }
-        let store = self.store.clone();
-        let pending = self.pending.clone();
-        let ttl = self.ttl;
+        let (store, health, pending, ttl) = (self.store.clone(), self.health.clone(), self.pending.clone(), self.ttl);
         tokio::spawn(async move {
-            let started = Instant::now();
-            let made = tokio::task::spawn_blocking(move || {
-                let (plan, bytes) = match source {
-                    Source::View => (shaper.plan().clone(), payload.as_slice().to_vec()),
-                    _ => {
-                        let none = NoContinuation;
-                        let ctx = ShapeContext {
-                            tool: &tool,
-                            tokenizer,
-                            nonce: "0000000000000000",
-                            now_unix: None,
-                            resume: None,
-                            continuation: &none,
-                        };
-                        (shaper.for_pages().plan().clone(), shaper.snapshot(payload.as_slice(), &ctx).bytes)
-                    }
-                };
-                let meta = SnapshotMeta { tool, plan, scope };
-                let mut value = serde_json::to_vec(&meta).unwrap_or_default();
-                value.push(b'\n');
-                value.extend_from_slice(&bytes);
-                value
-            })
-            .await;
-            match made {
-                Ok(value) => {
-                    let size = value.len();
-                    if let Err(e) = store.put(&store_key(id), value, ttl).await {
-                        tracing::warn!(error = %e, "snapshot not stored; its cursor will report it expired");
-                    } else {
-                        tracing::debug!(bytes = size, ms = started.elapsed().as_millis() as u64, "snapshot stored");
-                    }
-                }
-                Err(e) => tracing::warn!(error = %e, "snapshot could not be made"),
+            if let Err(e) = store_snapshot(keep, tokenizer, &store, &health, ttl).await {
+                tracing::warn!(error = %e, "snapshot not stored; its cursor will say the store was unavailable");
             }
             if let Ok(mut p) = pending.lock() {
                 p.remove(&id);
@@ -155,13 +181,22 @@ impl Snapshots {
         });
     }
 
+    /// Make and store `keep`'s snapshot now, before the answer that names it goes out; the
+    /// store's error if it could not be stored.
+    pub(super) async fn keep_now(&self, keep: Keep, tokenizer: Tokenizer) -> Result<(), NotStored> {
+        store_snapshot(keep, tokenizer, &self.store, &self.health, self.ttl).await
+    }
+
     /// The stored snapshot `id`, whose cursor was signed at `signed_unix`, waiting for it if
     /// it is still being made here, or (for a young cursor) by another replica. A store that
     /// cannot be reached is [`Failure::Unavailable`], so the agent retries later rather than
     /// repeating the original call.
     async fn load(&self, id: SnapshotId, signed_unix: u64) -> Result<Option<(SnapshotMeta, Payload)>, Failure> {
-        let unavailable =
-            |e: StoreError| Failure::Unavailable { upstream: "snapshot store".into(), detail: e.to_string() };
+        let health = &self.health;
+        let unavailable = |e: StoreError| {
+            health.failed(&e);
+            Failure::Unavailable { upstream: "snapshot store".into(), detail: e.to_string() }
+        };
         let pending = self.pending.lock().ok().and_then(|p| p.get(&id).cloned());
         let made_here = pending.is_some();
         if let Some(mut rx) = pending {
@@ -177,7 +212,11 @@ impl Snapshots {
                 found = self.store.get(&store_key(id)).await.map_err(unavailable)?;
             }
         }
+        self.health.answered();
         let Some(buf) = found else {
+            if self.health.was_not_kept(id) {
+                return Err(Failure::CursorInvalid { detail: NOT_KEPT.into() });
+            }
             return Ok(None);
         };
         let damaged = || Failure::CursorInvalid { detail: "stored snapshot is damaged".into() };
@@ -192,7 +231,7 @@ impl Snapshots {
 impl Gateway {
     /// `result_read`: check the cursor, find the snapshot, and read a page or make a view.
     pub(super) async fn read(&self, arguments: Option<&Map<String, Value>>, caller: &Caller) -> Produced {
-        let fallback = self.loaded.masks.passthrough_shaper().clone();
+        let fallback = self.loaded().masks.passthrough_shaper().clone();
         let failed = |failure: Failure| Produced::Failed { failure, shaper: fallback.clone() };
         let args = match ReadArgs::parse(arguments) {
             Ok(a) => a,
@@ -255,6 +294,75 @@ impl Gateway {
             attached: Attached::default(),
         }
     }
+}
+
+/// Make `keep`'s snapshot (on a blocking thread) and store it, noting in `health` how the
+/// store did; a snapshot that could not be stored is remembered as not kept.
+async fn store_snapshot(
+    keep: Keep,
+    tokenizer: Tokenizer,
+    store: &Arc<dyn Store>,
+    health: &StoreHealth,
+    ttl: Duration,
+) -> Result<(), NotStored> {
+    let Keep { id, payload, shaper, source, tool, scope } = keep;
+    let started = Instant::now();
+    let made = tokio::task::spawn_blocking(move || {
+        let (plan, bytes) = match source {
+            Source::View => (shaper.plan().clone(), payload.as_slice().to_vec()),
+            _ => {
+                let none = NoContinuation;
+                let ctx = ShapeContext {
+                    tool: &tool,
+                    tokenizer,
+                    nonce: "0000000000000000",
+                    now_unix: None,
+                    resume: None,
+                    continuation: &none,
+                };
+                (shaper.for_pages().plan().clone(), shaper.snapshot(payload.as_slice(), &ctx).bytes)
+            }
+        };
+        let meta = SnapshotMeta { tool, plan, scope };
+        let mut value = serde_json::to_vec(&meta).unwrap_or_default();
+        value.push(b'\n');
+        value.extend_from_slice(&bytes);
+        value
+    })
+    .await;
+    let value = match made {
+        Ok(value) => value,
+        Err(e) => {
+            health.not_kept(id, ttl);
+            return Err(NotStored::NotMade(e));
+        }
+    };
+    let size = value.len();
+    match store.put(&store_key(id), value, ttl).await {
+        Ok(()) => {
+            health.answered();
+            tracing::debug!(bytes = size, ms = started.elapsed().as_millis() as u64, "snapshot stored");
+            Ok(())
+        }
+        // Too large for the store: the store is fine, and the cursor reads as evicted.
+        Err(e @ StoreError::TooLarge { .. }) => Err(NotStored::Store(e)),
+        Err(e) => {
+            health.failed(&e);
+            health.not_kept(id, ttl);
+            Err(NotStored::Store(e))
+        }
+    }
+}
+
+/// Why a snapshot was not stored.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum NotStored {
+    /// Making it failed (the blocking task that shapes it panicked or was cancelled).
+    #[error("the snapshot could not be made: {0}")]
+    NotMade(tokio::task::JoinError),
+    /// The store refused it or could not be reached.
+    #[error(transparent)]
+    Store(StoreError),
 }
 
 /// The store key of snapshot `id`.

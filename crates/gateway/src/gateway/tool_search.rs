@@ -62,7 +62,7 @@ impl Gateway {
         caller: &Caller,
         search: &SearchConfig,
     ) -> (Produced, bool) {
-        let shaper = search_shaper(self.loaded.masks.passthrough_shaper());
+        let shaper = search_shaper(self.loaded().masks.passthrough_shaper());
         let failed = |detail: String| {
             (Produced::Failed { failure: Failure::InvalidArguments { detail }, shaper: shaper.clone() }, false)
         };

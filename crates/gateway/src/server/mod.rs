@@ -15,8 +15,9 @@
 //! changes go to its `subscriptions/listen` (see `Listeners`). What is decided per client
 //! when its session begins (whether results carry `structuredContent`) is decided in
 //! `client`. Tool definitions advertise
-//! the envelope's schema as `outputSchema` (or none), never an upstream's, so clients that
-//! validate structured content accept every result.
+//! the envelope's schema as `outputSchema` (or none: with `--no-output-schema`, or for a
+//! client sent no `structuredContent`), never an upstream's, so clients that validate
+//! structured content accept every result.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -53,7 +54,7 @@ delimiters. When `next` is not null, call the tool it names with its arguments t
 
 /// The MCP server an agent talks to: a cheap handle on a shared [`Gateway`].
 #[derive(Clone)]
-pub struct GatewayServer {
+pub(crate) struct GatewayServer {
     gateway: Arc<Gateway>,
     /// Calls of 2026-07-28 agents waiting for the agent's input.
     parked: Arc<ParkedCalls>,
@@ -63,7 +64,7 @@ pub struct GatewayServer {
 
 impl GatewayServer {
     /// A server for `gateway`; connections without a session id share `default_scope`.
-    pub fn new(gateway: Arc<Gateway>, default_scope: &str) -> GatewayServer {
+    pub(crate) fn new(gateway: Arc<Gateway>, default_scope: &str) -> GatewayServer {
         GatewayServer { gateway, parked: Arc::default(), default_scope: default_scope.into() }
     }
 
@@ -116,13 +117,22 @@ impl GatewayServer {
         caller
     }
 
-    fn tool(&self, def: toolshape_mask::ToolDefinition) -> Tool {
+    /// How the client behind `context` is served (see [`client`]).
+    fn policy(&self, context: &RequestContext<RoleServer>) -> ClientPolicy {
+        ClientPolicy::of(context.client_info().as_ref(), &self.gateway.clients_config())
+    }
+
+    fn tool(&self, def: toolshape_mask::ToolDefinition, policy: ClientPolicy) -> Tool {
         let schema = match def.input_schema {
             Value::Object(m) => m,
             _ => Map::new(),
         };
         let mut tool = Tool::new(def.name, def.description, Arc::new(schema));
+        // An upstream's behaviour hints (or what a mask can claim of its handlers).
+        tool.annotations = def.annotations.and_then(|a| serde_json::from_value(a).ok());
+        // A tool with an output schema must answer with structured content.
         if self.gateway.options().output_schema
+            && policy.structured_content
             && let Value::Object(out) = Envelope::json_schema()
         {
             tool = tool.with_raw_output_schema(Arc::new(out));
@@ -250,7 +260,8 @@ impl ServerHandler for GatewayServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let caller = self.caller(&context);
-        let tools = self.gateway.list_tools(&caller).await.into_iter().map(|d| self.tool(d)).collect();
+        let policy = self.policy(&context);
+        let tools = self.gateway.list_tools(&caller).await.into_iter().map(|d| self.tool(d, policy)).collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
 
@@ -286,7 +297,7 @@ impl ServerHandler for GatewayServer {
                 gateway.listeners().notify_caller(session.as_deref(), &scope, ListKind::Tools).await;
             });
         }
-        let policy = ClientPolicy::of(context.peer.peer_info().as_deref());
+        let policy = self.policy(&context);
         // The envelope first, then the media it lists, in the upstream's order.
         let mut content = Vec::with_capacity(1 + outcome.media.len());
         content.push(ContentBlock::text(outcome.text));

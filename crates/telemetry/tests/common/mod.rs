@@ -103,7 +103,7 @@ pub struct Expected {
     pub errors: u64,
     pub before: u64,
     pub after: u64,
-    pub saved: u64,
+    pub saved: i64,
     pub befores: Vec<u64>,
 }
 
@@ -120,7 +120,7 @@ pub fn expected(spans: &[Span], since_ms: Option<i64>) -> (BTreeMap<String, Expe
         e.errors += u64::from(span.status == CallStatus::Error);
         e.before += before;
         e.after += span.tokens_after;
-        e.saved += before.saturating_sub(span.tokens_after);
+        e.saved += before as i64 - span.tokens_after as i64;
         e.befores.push(before);
     }
     for e in tools.values_mut() {

@@ -1,0 +1,185 @@
+//! Sentence embeddings from a static token table: the semantic half of tool search.
+//!
+//! Keyword ranking cannot match "is it going to rain" to a weather tool. A sentence
+//! transformer can, but running one costs milliseconds and hundreds of megabytes. The table
+//! embedded here (`data/token-vectors.bin`, built by `scripts/embedding-table.py`) is
+//! distilled from the sentence-transformer all-MiniLM-L6-v2: one row per WordPiece token,
+//! the model's output for that token alone, reduced by PCA and weighted down for frequent
+//! tokens. A text's embedding is the normalised mean of its tokens' rows, which costs a
+//! tokenizer pass and one addition per token: microseconds.
+//!
+//! The table is parsed once per process, on first use; a malformed table (which the tests
+//! rule out) turns embeddings off rather than failing a search.
+
+use std::sync::OnceLock;
+
+use crate::wordpiece::WordPiece;
+
+/// The embedded table; its format is described in `scripts/embedding-table.py`.
+static TABLE: &[u8] = include_bytes!("../data/token-vectors.bin");
+
+const MAGIC: &[u8] = b"TSTV1\n";
+
+/// A parsed table: the tokenizer of its vocabulary and one scaled signed-byte row per token.
+#[derive(Debug)]
+pub(crate) struct TokenTable {
+    tokenizer: WordPiece,
+    dimensions: usize,
+    scales: Vec<f32>,
+    values: &'static [u8],
+}
+
+impl TokenTable {
+    /// The embedded table, parsed on first use; `None` when it is malformed.
+    pub(crate) fn embedded() -> Option<&'static TokenTable> {
+        static PARSED: OnceLock<Option<TokenTable>> = OnceLock::new();
+        PARSED.get_or_init(|| TokenTable::parse(TABLE)).as_ref()
+    }
+
+    pub(crate) fn parse(bytes: &'static [u8]) -> Option<TokenTable> {
+        let rest = bytes.strip_prefix(MAGIC)?;
+        let count = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?) as usize;
+        let dimensions = usize::from(u16::from_le_bytes(rest.get(4..6)?.try_into().ok()?));
+        let lowercase = rest.get(6)? & 1 == 1;
+        let mut rest = rest.get(7..)?;
+        let mut tokens = Vec::with_capacity(count);
+        for _ in 0..count {
+            let end = rest.iter().position(|b| *b == b'\n')?;
+            tokens.push(std::str::from_utf8(rest.get(..end)?).ok()?);
+            rest = rest.get(end + 1..)?;
+        }
+        let scale_bytes = rest.get(..count.checked_mul(4)?)?;
+        let scales = scale_bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        let values = rest.get(count * 4..)?;
+        if dimensions == 0 || values.len() != count.checked_mul(dimensions)? {
+            return None;
+        }
+        Some(TokenTable { tokenizer: WordPiece::new(&tokens, lowercase), dimensions, scales, values })
+    }
+
+    /// How many numbers make one embedding.
+    pub(crate) fn dimensions(&self) -> usize {
+        self.dimensions
+    }
+
+    /// The unit-length embedding of `text`, or `None` when no token of it carries meaning.
+    pub(crate) fn embed(&self, text: &str) -> Option<Vec<f32>> {
+        let mut sum = vec![0f32; self.dimensions];
+        self.tokenizer.for_each_id(text, |id| {
+            let row = id as usize;
+            let (Some(scale), Some(values)) =
+                (self.scales.get(row), self.values.get(row * self.dimensions..(row + 1) * self.dimensions))
+            else {
+                return;
+            };
+            for (total, value) in sum.iter_mut().zip(values) {
+                *total += scale * f32::from(i8::from_ne_bytes([*value]));
+            }
+        });
+        let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if !norm.is_normal() {
+            return None;
+        }
+        for x in &mut sum {
+            *x /= norm;
+        }
+        Some(sum)
+    }
+}
+
+/// Unit embeddings of a list of texts, one row each (a zero row for a text without meaning).
+#[derive(Debug, Default)]
+pub(crate) struct Embeddings {
+    dimensions: usize,
+    rows: Vec<f32>,
+}
+
+impl Embeddings {
+    /// Embed each text with `table`.
+    pub(crate) fn build<'a>(table: &TokenTable, texts: impl Iterator<Item = &'a str>) -> Embeddings {
+        let dimensions = table.dimensions();
+        let mut rows = Vec::new();
+        for text in texts {
+            match table.embed(text) {
+                Some(vector) => rows.extend_from_slice(&vector),
+                None => rows.resize(rows.len() + dimensions, 0.0),
+            }
+        }
+        Embeddings { dimensions, rows }
+    }
+
+    /// The cosine of `query` (a unit vector) with every row, in row order.
+    pub(crate) fn cosines(&self, query: &[f32]) -> Vec<f32> {
+        if query.len() != self.dimensions || self.dimensions == 0 {
+            return Vec::new();
+        }
+        self.rows.chunks_exact(self.dimensions).map(|row| dot(row, query)).collect()
+    }
+}
+
+/// The dot product of two equally long vectors, summed in eight lanes so that it compiles to
+/// SIMD instructions (a single running sum must be added in order, which forbids that).
+pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
+    const LANES: usize = 8;
+    let mut lanes = [0f32; LANES];
+    let (a_chunks, b_chunks) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let tail: f32 = a_chunks.remainder().iter().zip(b_chunks.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in a_chunks.zip(b_chunks) {
+        for lane in 0..LANES {
+            lanes[lane] += x[lane] * y[lane];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cosine(table: &TokenTable, a: &str, b: &str) -> f32 {
+        let (Some(a), Some(b)) = (table.embed(a), table.embed(b)) else { panic!("no embedding for {a} or {b}") };
+        dot(&a, &b)
+    }
+
+    #[test]
+    fn the_embedded_table_parses_and_relates_meanings() {
+        let table = TokenTable::embedded().expect("the embedded table parses");
+        assert!(table.dimensions() >= 64);
+        let rain = cosine(table, "is it going to rain tomorrow", "get the weather forecast for a city");
+        let unrelated = cosine(table, "is it going to rain tomorrow", "merge a pull request");
+        assert!(rain > unrelated + 0.15, "{rain} vs {unrelated}");
+        let save = cosine(table, "save the summary to disk", "write content to a file");
+        let other = cosine(table, "save the summary to disk", "post a message to a chat channel");
+        assert!(save > other + 0.1, "{save} vs {other}");
+        assert!(table.embed("").is_none() && table.embed(" \u{200b}\t").is_none(), "nothing to embed");
+    }
+
+    #[test]
+    fn the_embedded_table_is_the_one_the_docs_name() {
+        use sha2::Digest;
+        let digest: String = sha2::Sha256::digest(TABLE).iter().map(|b| format!("{b:02x}")).collect();
+        let recorded = include_str!("../data/token-vectors.sha256");
+        let recorded = recorded.split_whitespace().next().unwrap_or_default();
+        assert_eq!(
+            digest, recorded,
+            "data/token-vectors.bin changed: rebuilt on another machine (BLAS rounding) or edited; record the new checksum with `sha256sum token-vectors.bin > token-vectors.sha256` in crates/search/data after checking it"
+        );
+    }
+
+    #[test]
+    fn a_truncated_table_is_refused_not_a_panic() {
+        for cut in [0, 3, MAGIC.len(), MAGIC.len() + 5, TABLE.len() / 2, TABLE.len() - 1] {
+            let bytes: &'static [u8] = TABLE.get(..cut).unwrap_or_default();
+            assert!(TokenTable::parse(bytes).is_none(), "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn dot_equals_the_plain_sum() {
+        let a: Vec<f32> = (0..103).map(|i| (i as f32 * 0.37).sin()).collect();
+        let b: Vec<f32> = (0..103).map(|i| (i as f32 * 0.11).cos()).collect();
+        let plain: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        assert!((dot(&a, &b) - plain).abs() < 1e-4);
+        assert_eq!(dot(&[], &[]), 0.0);
+    }
+}

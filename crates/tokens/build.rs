@@ -1,0 +1,120 @@
+//! Builds the counting tables this crate embeds, one per encoding, from `bpe-openai`'s.
+//!
+//! `bpe-openai` embeds every table it knows (o200k, cl100k and voyage3: 71 MB) whole, with
+//! the parts needed to encode, decode and encode incrementally. Counting needs less: the
+//! leftmost-longest automaton, the token lengths, the prefix links and the pair table. This
+//! script takes `bpe-openai`'s tables for the encodings toolshape supports, empties the parts
+//! counting never reads (the token bytes, the hash index of tokens, and the two overlapping
+//! automata, replaced by a one-token automaton so the table stays well-formed), checks that
+//! the result counts exactly like the full table, and writes it LZ4-compressed to `OUT_DIR`.
+//!
+//! The format is `bpe`'s own serialized `BytePairEncoding` (MessagePack, fields in order), so
+//! the runtime loads it with `bpe`'s deserializer. [`Layout`] mirrors those fields; `bpe` is
+//! pinned to the version whose layout it mirrors, and the check below fails the build if the
+//! mirror is ever wrong.
+
+// Build scripts talk to cargo on standard output.
+#![allow(clippy::print_stdout)]
+
+use std::collections::BTreeMap;
+use std::env;
+use std::fs;
+use std::path::PathBuf;
+
+use bpe_openai::byte_pair_encoding::BytePairEncoding;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// `BytePairEncoding`'s serialized fields, in order (bpe 0.2.3). Maps are ordered here so
+/// that the output is the same on every build.
+#[derive(Serialize, Deserialize)]
+struct Layout {
+    all_tokens: Vec<u8>,
+    token_starts: Vec<u32>,
+    bytes_hash_to_token: BTreeMap<u32, u32>,
+    split_table: Vec<(u32, u32)>,
+    pair_lookup: BTreeMap<(u32, u32), u32>,
+    longest_searcher: Automaton,
+    overlapping_searcher: Automaton,
+    overlapping_searcher_rev: Automaton,
+    next_prefix_match: Vec<u32>,
+    hash_factor: u64,
+}
+
+/// A serialized Aho-Corasick automaton: MessagePack `bin`, kept as it is.
+struct Automaton(Vec<u8>);
+
+impl Serialize for Automaton {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Automaton {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Bytes;
+        impl serde::de::Visitor<'_> for Bytes {
+            type Value = Automaton;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a serialized automaton")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Automaton, E> {
+                Ok(Automaton(v.to_vec()))
+            }
+        }
+        d.deserialize_bytes(Bytes)
+    }
+}
+
+/// Texts every trimmed table must count exactly as its full table does: the hard cases of
+/// byte-pair merging (long runs, mixed scripts, invalid merges, emoji, digits).
+const CHECKS: &[&str] = &[
+    "",
+    "a",
+    "hello world",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    "  \n\n\t  indentation\r\n",
+    "{\"id\":1234567890,\"url\":\"https://api.github.com/repos/acme/widgets/issues/42\"}",
+    "naïve café, 中文字符, русский текст, العربية, 🙂🙃👩‍👩‍👧‍👦",
+    "<|endoftext|> supercalifragilisticexpialidocious 3.14159265358979",
+    "ERROR 2025-01-01T00:00:00Z worker[17]: retry 3/5 after 250ms (ECONNRESET)",
+];
+
+/// The encodings toolshape supports, by the name the runtime reads them under.
+fn sources() -> [(&'static str, &'static BytePairEncoding); 2] {
+    [("o200k_base", &bpe_openai::o200k_base().bpe), ("cl100k_base", &bpe_openai::cl100k_base().bpe)]
+}
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR for build scripts"));
+    // A one-token table's automata: the smallest well-formed stand-ins for the overlapping
+    // automata, which counting never reads.
+    let one_token = BytePairEncoding::from_dictionary([vec![b'a']], Some(1));
+    let one_token: Layout = reserialized(&one_token);
+    for (name, full) in sources() {
+        let mut table: Layout = reserialized(full);
+        table.all_tokens = Vec::new();
+        table.bytes_hash_to_token = BTreeMap::new();
+        table.overlapping_searcher = Automaton(one_token.overlapping_searcher.0.clone());
+        table.overlapping_searcher_rev = Automaton(one_token.overlapping_searcher_rev.0.clone());
+        let trimmed = rmp_serde::to_vec(&table).expect("a table serializes");
+        let check: BytePairEncoding = rmp_serde::from_slice(&trimmed).expect("the trimmed table loads");
+        for text in CHECKS {
+            for piece in text.split_inclusive(' ').chain([*text]) {
+                let bytes = piece.as_bytes();
+                assert_eq!(check.count(bytes), full.count(bytes), "{name}: the trimmed table miscounts {piece:?}");
+                for limit in 0..4 {
+                    assert_eq!(check.count_till_limit(bytes, limit), full.count_till_limit(bytes, limit));
+                }
+            }
+        }
+        let compressed = lz4_flex::compress_prepend_size(&trimmed);
+        fs::write(out.join(format!("{name}.lz4")), compressed).expect("OUT_DIR is writable");
+    }
+}
+
+/// `bpe`'s own serialization of `table`, read back as [`Layout`].
+fn reserialized(table: &BytePairEncoding) -> Layout {
+    let bytes = rmp_serde::to_vec(table).expect("a table serializes");
+    rmp_serde::from_slice(&bytes).expect("the layout mirrors bpe's BytePairEncoding")
+}
