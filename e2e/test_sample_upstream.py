@@ -33,6 +33,7 @@ async def test_lists_every_tool_with_honest_schemas(tmp_path, mode):
         assert set(tools) == {
             "list_issues", "get_issue", "search_issues", "read_log", "query_table", "switch_light",
             "light_status", "fail_with_error", "slow", "huge", "crash", "garbage", "drip", "toggle_bonus_tool",
+            "render_image", "render_audio", "mixed_media", "hostile_media",
         }
         assert {n for n, t in tools.items() if t.output_schema} == {
             "get_issue", "search_issues", "query_table", "switch_light", "light_status"

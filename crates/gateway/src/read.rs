@@ -43,6 +43,13 @@ pub(crate) struct ReadArgs {
     /// Keep at most this many lines or records of the view.
     #[serde(default)]
     pub(crate) limit: Option<u64>,
+    /// Read the original of this media item (the number in a listing's `next`).
+    #[serde(default)]
+    pub(crate) media: Option<u32>,
+    /// With `media`: only this rectangle of the original image, in its pixels, fitted to the
+    /// media budget again.
+    #[serde(default)]
+    pub(crate) region: Option<toolshape_media::Region>,
 }
 
 impl ReadArgs {
@@ -53,6 +60,8 @@ impl ReadArgs {
         match (&parsed.cursor, &parsed.handle) {
             (None, None) => Err(ReadArgsError::NoToken),
             (Some(_), Some(_)) => Err(ReadArgsError::BothTokens),
+            _ if parsed.region.is_some() && parsed.media.is_none() => Err(ReadArgsError::RegionWithoutMedia),
+            _ if parsed.media.is_some() && parsed.wants_view() => Err(ReadArgsError::ViewOfMedia),
             _ => Ok(parsed),
         }
     }
@@ -72,7 +81,9 @@ impl ReadArgs {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum ReadArgsError {
     /// Unknown arguments or values of the wrong type, as the parser put it.
-    #[error("{0} (result_read takes cursor or handle, and optionally query, pattern, offset, limit)")]
+    #[error(
+        "{0} (result_read takes cursor or handle, and optionally query, pattern, offset, limit; or media and region)"
+    )]
     Malformed(String),
     /// Neither a cursor nor a handle.
     #[error("give `cursor` (from a result's `next`) or `handle`")]
@@ -80,6 +91,12 @@ pub(crate) enum ReadArgsError {
     /// Both a cursor and a handle.
     #[error("give either `cursor` or `handle`, not both")]
     BothTokens,
+    /// A region without the media item it is a region of.
+    #[error("`region` needs `media`: copy the `next` of the image and add `region`")]
+    RegionWithoutMedia,
+    /// A view of a media item.
+    #[error("`query`, `pattern`, `offset` and `limit` read records and text, not media: leave them out with `media`")]
+    ViewOfMedia,
 }
 
 /// The input schema `result_read` is listed with.
@@ -92,7 +109,20 @@ pub(crate) fn input_schema() -> Value {
             "query": {"type": "string", "description": "Optional RFC 9535 JSONPath over the stored JSON, e.g. `$[?@.state == 'open'].title`; `$` is the list of records."},
             "pattern": {"type": "string", "description": "Optional regular expression: keep only matching lines (text) or records (JSON)."},
             "offset": {"type": "integer", "minimum": 0, "description": "Optional: skip this many lines or records."},
-            "limit": {"type": "integer", "minimum": 1, "description": "Optional: at most this many lines or records."}
+            "limit": {"type": "integer", "minimum": 1, "description": "Optional: at most this many lines or records."},
+            "media": {"type": "integer", "minimum": 1, "description": "The media item a listing's `next` names: returns its original."},
+            "region": {
+                "type": "object",
+                "description": "With `media`: only this rectangle of the original image, in its pixels, fitted to the media budget again.",
+                "properties": {
+                    "x": {"type": "integer", "minimum": 0},
+                    "y": {"type": "integer", "minimum": 0},
+                    "width": {"type": "integer", "minimum": 1},
+                    "height": {"type": "integer", "minimum": 1}
+                },
+                "required": ["x", "y", "width", "height"],
+                "additionalProperties": false
+            }
         },
         "additionalProperties": false
     })
@@ -100,7 +130,8 @@ pub(crate) fn input_schema() -> Value {
 
 /// The description `result_read` is listed with.
 pub(crate) const DESCRIPTION: &str = "Read more of a result that did not fit: pass the `cursor` from its `next` (or a `handle`). \
-Optionally narrow the stored result with `query` (JSONPath), `pattern` (regex over lines or records), `offset` and `limit`.";
+Optionally narrow the stored result with `query` (JSONPath), `pattern` (regex over lines or records), `offset` and `limit`. \
+For an image that was downscaled or left out, its `next` (with `media`) returns the original; add `region` ({x, y, width, height} in the original's pixels) to see part of it in detail.";
 
 pub(crate) use toolshape_shape::ViewError;
 

@@ -10,6 +10,7 @@
 //! parameters without a template are fixed by the config.
 
 use serde_json::{Map, Value, json};
+use toolshape_media::MediaPolicy;
 use toolshape_shape::Shaper;
 use toolshape_trust::ArgPath;
 use toolshape_util::json_kind;
@@ -48,6 +49,8 @@ pub struct PreparedCall<'s> {
     pub arguments: Value,
     /// The shaper for the result.
     pub shaper: &'s Shaper,
+    /// What the result's images, audio and embedded resources may take.
+    pub media: MediaPolicy,
     /// Places in `arguments` fixed by the config (literal `handler_input` values), which
     /// the argument guard does not look into: they come from the config, not the model.
     pub fixed: Vec<ArgPath>,
@@ -145,6 +148,7 @@ impl MaskSet {
                 // Unmasked tools have no templates and no context: the upstream validates.
                 arguments: Value::Object(args),
                 shaper: &self.passthrough,
+                media: self.defaults.media.over(MediaPolicy::default()),
                 fixed: Vec::new(),
             }),
             Target::Mask(i) => {
@@ -269,6 +273,7 @@ impl MaskSet {
             upstream_tool: call.tool.clone(),
             arguments,
             shaper,
+            media: mask.media,
             fixed: fixed_paths(&call.input),
         })
     }

@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
+use toolshape_media::MediaPolicy;
 use toolshape_shape::{PlanError, ShapePlan, Shaper};
 
 use crate::config::{
@@ -58,6 +59,8 @@ pub(crate) struct CompiledMask {
     pub(crate) validate: Option<TemplateRef>,
     pub(crate) route: Route,
     pub(crate) shaper: Shaper,
+    /// What the result's media may take (`result.media` over `defaults.media`).
+    pub(crate) media: MediaPolicy,
 }
 
 /// Which handler a mask calls.
@@ -363,6 +366,7 @@ impl MaskCx<'_> {
             validate,
             route: route?,
             shaper: shaper?,
+            media: mask.media.unwrap_or_default().over(self.config.defaults.media.over(MediaPolicy::default())),
         })
     }
 

@@ -23,6 +23,7 @@ use toolshape_tokens::Encoding;
 use toolshape_trust::GuardSpec;
 
 use crate::error::{ConfigError, ConfigErrors};
+use crate::media::MediaSettings;
 use crate::sections::{AuthConfig, HttpConfig, SearchConfig, StoreConfig, TelemetryConfig};
 use crate::trust::PinConfig;
 use crate::yaml::Pos;
@@ -221,6 +222,10 @@ pub struct Defaults {
     pub prefix_separator: String,
     /// Fuel for one template render: bounds its time and memory (about 64 bytes a unit).
     pub template_fuel: u64,
+    /// What images, audio and embedded resources of a result may take (`result.media` of a
+    /// mask overrides it key by key).
+    #[schemars(schema_with = "crate::schema::media")]
+    pub media: MediaSettings,
     /// What the argument guard does with secrets in a call's arguments; a mask's own
     /// `guard` replaces this one whole.
     #[schemars(schema_with = "crate::trust::guard_schema")]
@@ -242,6 +247,7 @@ impl Default for Defaults {
             prefix: PrefixPolicy::Upstream,
             prefix_separator: "_".to_owned(),
             template_fuel: DEFAULT_TEMPLATE_FUEL,
+            media: MediaSettings::default(),
             guard: GuardSpec::default(),
             repeat_limit: toolshape_trust::DEFAULT_REPEAT_LIMIT,
             repeat_window: toolshape_trust::DEFAULT_REPEAT_WINDOW.as_secs(),
@@ -311,6 +317,10 @@ pub struct Mask {
     /// Refuse (default) or ignore arguments the input schema does not declare.
     #[serde(default)]
     pub unknown_arguments: UnknownArguments,
+    /// `result.media`, read apart from the shaping plan (see `crate::media`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub media: Option<MediaSettings>,
     /// This mask's argument guard, instead of `defaults.guard`.
     #[serde(default)]
     #[schemars(schema_with = "crate::trust::optional_guard_schema")]

@@ -57,6 +57,7 @@ mod compile;
 pub mod config;
 mod de;
 mod error;
+mod media;
 pub mod schema;
 pub mod sections;
 mod surface;
@@ -72,6 +73,7 @@ pub use config::{
     Upstream,
 };
 pub use error::{ConfigError, ConfigErrors, did_you_mean};
+pub use media::MediaSettings;
 pub use schema::{config_schema, config_schema_text};
 pub use sections::{
     AuthConfig, HttpConfig, Principal, SearchConfig, SearchMode, StoreBackend, StoreConfig, TelemetryConfig, glob_match,

@@ -46,6 +46,37 @@ pub(crate) fn render_mode(_: &mut SchemaGenerator) -> Schema {
     })
 }
 
+/// `defaults.media` and a mask's `result.media` (`crate::media::MediaSettings`).
+pub(crate) fn media(_: &mut SchemaGenerator) -> Schema {
+    Schema::try_from(media_fragment()).unwrap_or_default()
+}
+
+fn media_fragment() -> Value {
+    json!({
+        "description": "What the images, audio and embedded resources of a result may take. Keys left out come from `defaults.media`, then from the built-in defaults.",
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+            "budget_tokens": {
+                "description": "The most tokens all images of one result may cost together (by `formula`).",
+                "type": "integer", "minimum": 0, "default": 1600
+            },
+            "formula": {
+                "description": "Whose documented formula prices an image: `anthropic` (width × height / 750 after the long side is brought to 1,568 pixels) or `openai` (85 + 170 per 512-pixel tile).",
+                "type": "string", "enum": ["anthropic", "openai"], "default": "anthropic"
+            },
+            "audio_max_bytes": {
+                "description": "Audio and non-image embedded blobs larger than this are left out, with a `next` that reads them.",
+                "type": "integer", "minimum": 0, "default": 1048576
+            },
+            "mode": {
+                "description": "`fit` downscales images over their share of the budget; `pass` sends media unchanged (counted, never cut); `drop` lists them only.",
+                "type": "string", "enum": ["fit", "pass", "drop"], "default": "fit"
+            }
+        }
+    })
+}
+
 /// The `result:` block of a mask: `toolshape_shape::ShapePlan`.
 pub(crate) fn shape_plan(_: &mut SchemaGenerator) -> Schema {
     let field_path = json!({
@@ -197,6 +228,7 @@ pub(crate) fn shape_plan(_: &mut SchemaGenerator) -> Schema {
                 }
             },
             "noun": { "description": "What the records are called in summaries (`issues`).", "type": ["string", "null"] },
+            "media": media_fragment(),
             "narrow_by": {
                 "description": "For `form: expect_one`: the argument that would narrow several matches to one.",
                 "type": ["string", "null"]
@@ -216,7 +248,9 @@ mod tests {
         let plan = serde_json::to_value(ShapePlan::default()).unwrap();
         let mut plan_keys: Vec<&String> = plan.as_object().unwrap().keys().collect();
         let fragment = shape_plan(&mut SchemaGenerator::default()).to_value();
-        let mut schema_keys: Vec<&String> = fragment["properties"].as_object().unwrap().keys().collect();
+        // `media` is read apart from the plan (crate::media), in the same block.
+        let mut schema_keys: Vec<&String> =
+            fragment["properties"].as_object().unwrap().keys().filter(|k| *k != "media").collect();
         plan_keys.sort();
         schema_keys.sort();
         assert_eq!(schema_keys, plan_keys, "update crate::schema::shape_plan to match ShapePlan");

@@ -331,6 +331,34 @@ const TABLE: &[(&str, &str, usize, usize, &[&str])] = &[
         3,
         &["unknown key `span` in `telemetry`", "did you mean `spans`?"],
     ),
+    (
+        "media unknown key in a mask",
+        "upstreams:\n  github: { command: [npx, server-github] }\nmasks:\n  - name: a\n    handler: github/x\n    description: d\n    result:\n      media:\n        budget: 10\n",
+        9,
+        9,
+        &["unknown key `budget` in `masks[0].result.media`", "did you mean `budget_tokens`?"],
+    ),
+    (
+        "media formula nobody publishes",
+        "defaults:\n  media:\n    formula: gemini\n",
+        3,
+        14,
+        &["`gemini`", "anthropic", "openai"],
+    ),
+    (
+        "media budget no image fits in",
+        "defaults:\n  media: { budget_tokens: 0 }\n",
+        2,
+        10,
+        &["media budget_tokens is 0", "every image would be left out", "budget_tokens: "],
+    ),
+    (
+        "mask media budget under the openai minimum",
+        "upstreams:\n  github: { command: [npx, server-github] }\nmasks:\n  - name: a\n    handler: github/x\n    description: d\n    result:\n      media: { formula: openai, budget_tokens: 100 }\n",
+        8,
+        14,
+        &["under the cheapest openai image (255 tokens)", "`budget_tokens: 255`", "`mode: drop`"],
+    ),
 ];
 
 #[test]

@@ -42,6 +42,9 @@ pub(crate) fn tools() -> Vec<Tool> {
         drip(),
         toggle_bonus_tool(),
     ]
+    .into_iter()
+    .chain(crate::media::tools())
+    .collect()
 }
 
 /// The tool `toggle_bonus_tool` adds to (and removes from) the list.
@@ -54,11 +57,11 @@ fn object(value: Value) -> Arc<JsonObject> {
     }
 }
 
-fn tool(name: &'static str, description: &'static str, input: Value) -> Tool {
+pub(crate) fn tool(name: &'static str, description: &'static str, input: Value) -> Tool {
     Tool::new(name, description, object(input))
 }
 
-fn read_only() -> ToolAnnotations {
+pub(crate) fn read_only() -> ToolAnnotations {
     ToolAnnotations::new().read_only(true).destructive(false).idempotent(true).open_world(false)
 }
 
@@ -519,7 +522,7 @@ mod tests {
     #[test]
     fn every_tool_has_an_object_schema_and_a_description() {
         let tools = tools();
-        assert_eq!(tools.len(), 14);
+        assert_eq!(tools.len(), 18);
         for tool in tools.iter().chain([&bonus_tool()]) {
             assert_eq!(tool.input_schema.get("type"), Some(&json!("object")), "{}", tool.name);
             assert!(tool.description.as_deref().is_some_and(|d| d.len() > 40), "{}", tool.name);

@@ -4,8 +4,9 @@
 //! It serves an issue tracker (5,000 GitHub-shaped issues by default), a multi-megabyte
 //! application log, a 20,000-row sales table and five lights that can be switched, all from
 //! `toolshape-fixtures` and one seed; and fault tools that misbehave on request
-//! (`fail_with_error`, `slow`, `huge`, `crash`, `garbage`, `drip`). See `catalog.rs` for each
-//! tool's schema and description.
+//! (`fail_with_error`, `slow`, `huge`, `crash`, `garbage`, `drip`); and media tools that answer
+//! large images, audio, every content type and hostile images (`media.rs`). See `catalog.rs`
+//! for each tool's schema and description.
 //!
 //! ```text
 //! toolshape-sample-upstream                         # MCP over stdio
@@ -18,6 +19,7 @@
 mod catalog;
 mod data;
 mod faults;
+mod media;
 mod server;
 
 use std::io::Write as _;

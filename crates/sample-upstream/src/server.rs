@@ -224,7 +224,8 @@ fn data_tool(data: &Data, name: &str, args: &Args) -> Outcome {
             let json = args.choice("format", &["text", "json"])? == Some("json");
             Ok(text(faults::huge(mb, json)))
         }
-        other => Err(format!("{other} has no implementation (a bug in the sample server)")),
+        other => crate::media::call(other, args)
+            .unwrap_or_else(|| Err(format!("{other} has no implementation (a bug in the sample server)"))),
     }
 }
 

@@ -28,7 +28,9 @@ pub use sink::{
     DEFAULT_EXACT_COUNT_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_QUEUE_CAPACITY, NoopSink, SinkStats, SpanLogConfig, SpanSink,
     Telemetry, TelemetryConfig, default_spans_path, default_spans_path_from,
 };
-pub use span::{CallStatus, ESTIMATE_BYTES_PER_TOKEN, SharedBytes, Span, TokensBefore, UnknownStatus, now_unix_ms};
+pub use span::{
+    CallStatus, ESTIMATE_BYTES_PER_TOKEN, MediaCounts, SharedBytes, Span, TokensBefore, UnknownStatus, now_unix_ms,
+};
 pub use store::{MIN_MAX_BYTES, ReadProgress, read_spans};
 
 /// Somewhere besides the span log that spans are sent, on the sink's background thread.

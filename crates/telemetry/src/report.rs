@@ -20,7 +20,7 @@ use serde::Serialize;
 use toolshape_shape::thousands;
 
 use crate::TelemetryError;
-use crate::span::{CallStatus, Span};
+use crate::span::{CallStatus, MediaCounts, Span};
 
 /// How many of a tool's largest calls a report lists.
 pub const LARGEST_PER_TOOL: usize = 3;
@@ -78,6 +78,8 @@ pub struct ToolReport {
     pub estimated_calls: u64,
     /// The largest calls by tokens before shaping, largest first.
     pub largest: Vec<LargestCall>,
+    /// Images, audio and blobs of its results.
+    pub media: MediaCounts,
 }
 
 /// Tokens in one stretch of time.
@@ -122,6 +124,8 @@ pub struct Report {
     pub bytes_after: u64,
     /// Calls whose pre-shaping tokens were estimated.
     pub estimated_calls: u64,
+    /// Images, audio and blobs of every result.
+    pub media: MediaCounts,
     /// Per tool, most costly first.
     pub tools: Vec<ToolReport>,
     /// Tokens over time, oldest first, evenly spaced (empty stretches included).
@@ -147,6 +151,7 @@ impl Report {
             bytes_before: 0,
             bytes_after: 0,
             estimated_calls: 0,
+            media: MediaCounts::default(),
             tools: Vec::new(),
             timeline: Vec::new(),
         };
@@ -166,7 +171,12 @@ impl Report {
                 redactions: 0,
                 estimated_calls: 0,
                 largest: Vec::new(),
+                media: MediaCounts::default(),
             });
+            if let Some(media) = span.media {
+                tool.media = tool.media.plus(media);
+                report.media = report.media.plus(media);
+            }
             let before = span.tokens_before.value();
             let estimated = span.tokens_before.is_estimated();
             let is_error = span.status.is_error();
@@ -298,6 +308,13 @@ impl Report {
                 "~ {} call(s) had their tokens before shaping estimated (bytes / 4): too large to count, or counted under load",
                 thousands(self.estimated_calls)
             );
+        }
+        if self.media.items > 0 {
+            let _ = writeln!(out, "media (images, audio, blobs):");
+            for tool in self.tools.iter().filter(|t| t.media.items > 0) {
+                let _ = writeln!(out, "  {:<width$}  {}", tool.tool, media_line(&tool.media), width = widths[0]);
+            }
+            let _ = writeln!(out, "  {:<width$}  {}", "total", media_line(&self.media), width = widths[0]);
         }
         out
     }
@@ -450,6 +467,19 @@ pub fn parse_duration(text: &str) -> Result<Duration, TelemetryError> {
         return Err(bad());
     }
     Ok(Duration::from_secs(total))
+}
+
+/// One line about media: items, cut, image tokens and bytes before and after.
+fn media_line(m: &MediaCounts) -> String {
+    format!(
+        "{} item(s), {} downscaled or left out · image tokens {} → {} · bytes {} → {}",
+        thousands(m.items),
+        thousands(m.cut),
+        thousands(m.tokens_before),
+        thousands(m.tokens_after),
+        thousands(m.bytes_before),
+        thousands(m.bytes_after),
+    )
 }
 
 #[cfg(test)]

@@ -214,6 +214,41 @@ pub struct Span {
     pub upstream_ms: f64,
     /// Time spent shaping, in milliseconds.
     pub shaping_ms: f64,
+    /// Images, audio and embedded blobs of the result, when it had any.
+    pub media: Option<MediaCounts>,
+}
+
+/// The media of one result: how many, how many were downscaled or left out, and their bytes
+/// and image tokens as they came and as they were sent.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MediaCounts {
+    /// Media items (images, audio, embedded blobs).
+    pub items: u64,
+    /// Of those, how many were downscaled or left out.
+    pub cut: u64,
+    /// Their decoded bytes as the upstream sent them.
+    pub bytes_before: u64,
+    /// The bytes of what was sent.
+    pub bytes_after: u64,
+    /// What the images cost as they came, by the configured formula.
+    pub tokens_before: u64,
+    /// What the images sent cost.
+    pub tokens_after: u64,
+}
+
+impl MediaCounts {
+    /// `self` and `other` added up.
+    #[must_use]
+    pub fn plus(self, other: MediaCounts) -> MediaCounts {
+        MediaCounts {
+            items: self.items.saturating_add(other.items),
+            cut: self.cut.saturating_add(other.cut),
+            bytes_before: self.bytes_before.saturating_add(other.bytes_before),
+            bytes_after: self.bytes_after.saturating_add(other.bytes_after),
+            tokens_before: self.tokens_before.saturating_add(other.tokens_before),
+            tokens_after: self.tokens_after.saturating_add(other.tokens_after),
+        }
+    }
 }
 
 impl Span {
@@ -237,6 +272,7 @@ impl Span {
             redactions: BTreeMap::new(),
             upstream_ms: 0.0,
             shaping_ms: 0.0,
+            media: None,
         }
     }
 

@@ -23,8 +23,9 @@ use crate::span::{CallStatus, Span, TokensBefore};
 /// The smallest size bound a span log accepts (a few hundred spans).
 pub const MIN_MAX_BYTES: u64 = 64 * 1024;
 
-/// The columns of the `spans` table, in order.
-const COLUMNS: [&str; 19] = [
+/// The columns of the `spans` table, in order: those of the first version, then `media`
+/// (added to an older log when a gateway opens it).
+const COLUMNS: [&str; 20] = [
     "id",
     "time_ms",
     "tool",
@@ -44,7 +45,11 @@ const COLUMNS: [&str; 19] = [
     "redactions",
     "upstream_ms",
     "shaping_ms",
+    "media",
 ];
+
+/// The columns of a log written before `media` was recorded.
+const FIRST_COLUMNS: usize = 19;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS spans (
@@ -66,7 +71,8 @@ CREATE TABLE IF NOT EXISTS spans (
     cut TEXT,
     redactions TEXT NOT NULL,
     upstream_ms REAL NOT NULL,
-    shaping_ms REAL NOT NULL
+    shaping_ms REAL NOT NULL,
+    media TEXT
 );
 CREATE INDEX IF NOT EXISTS spans_by_time ON spans (time_ms);
 ";
@@ -96,9 +102,10 @@ impl SpanStore {
             conn.query_row("SELECT count(*) > 0 FROM pragma_table_info('spans')", [], |row| row.get(0))
         };
         let exists = setup(&conn).map_err(|source| classify(path, source))?;
-        // An existing table must be ours before anything is added to it.
-        if exists {
-            check_columns(&conn, path)?;
+        // An existing table must be ours before anything is added to it; one written before
+        // media were recorded gets the column.
+        if exists && check_columns(&conn, path)? < COLUMNS.len() {
+            conn.execute_batch("ALTER TABLE spans ADD COLUMN media TEXT").map_err(|source| classify(path, source))?;
         }
         conn.execute_batch(SCHEMA).map_err(|source| classify(path, source))?;
         Ok(SpanStore { conn, path: path.to_owned(), max_bytes: max_bytes.max(MIN_MAX_BYTES) })
@@ -114,12 +121,13 @@ impl SpanStore {
                 .prepare_cached(
                     "INSERT INTO spans (time_ms, tool, mask, upstream, principal, session, status, tokens_before,
                      tokens_before_estimated, tokens_after, bytes_before, bytes_after, records_kept, records_omitted,
-                     cut, redactions, upstream_ms, shaping_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                     cut, redactions, upstream_ms, shaping_ms, media)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
                 )
                 .map_err(sqlite)?;
             for span in spans {
                 let redactions = serde_json::to_string(&span.redactions).unwrap_or_else(|_| "{}".to_owned());
+                let media = span.media.and_then(|m| serde_json::to_string(&m).ok());
                 insert
                     .execute(params![
                         span.time_ms,
@@ -140,6 +148,7 @@ impl SpanStore {
                         redactions,
                         span.upstream_ms,
                         span.shaping_ms,
+                        media,
                     ])
                     .map_err(sqlite)?;
             }
@@ -206,18 +215,19 @@ pub fn read_spans(
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
         .map_err(|source| classify(path, source))?;
     conn.busy_timeout(Duration::from_secs(5)).map_err(|source| classify(path, source))?;
-    check_columns(&conn, path)?;
+    // A log written before media were recorded reads with no media.
+    let media_column = if check_columns(&conn, path)? == COLUMNS.len() { "media" } else { "NULL" };
     let since = since_ms.unwrap_or(i64::MIN);
     let sqlite = |source| classify(path, source);
     let total: i64 =
         conn.query_row("SELECT count(*) FROM spans WHERE time_ms >= ?1", [since], |row| row.get(0)).map_err(sqlite)?;
     let total = u64::try_from(total).unwrap_or(0);
     let mut statement = conn
-        .prepare(
+        .prepare(&format!(
             "SELECT time_ms, tool, mask, upstream, principal, session, status, tokens_before, tokens_before_estimated,
              tokens_after, bytes_before, bytes_after, records_kept, records_omitted, cut, redactions, upstream_ms,
-             shaping_ms FROM spans WHERE time_ms >= ?1 ORDER BY time_ms, id",
-        )
+             shaping_ms, {media_column} FROM spans WHERE time_ms >= ?1 ORDER BY time_ms, id"
+        ))
         .map_err(sqlite)?;
     let mut rows = statement.query([since]).map_err(sqlite)?;
     let mut spans = Vec::with_capacity(usize::try_from(total).unwrap_or(0).min(1 << 20));
@@ -243,6 +253,8 @@ fn span_from_row(row: &rusqlite::Row<'_>, path: &Path) -> Result<Span, Telemetry
     let estimated: bool = row.get(8).map_err(sqlite)?;
     let redactions: String = row.get(15).map_err(sqlite)?;
     let redactions: BTreeMap<String, u64> = serde_json::from_str(&redactions).unwrap_or_default();
+    let media: Option<String> = row.get(18).map_err(sqlite)?;
+    let media = media.and_then(|m| serde_json::from_str(&m).ok());
     Ok(Span {
         time_ms: row.get(0).map_err(sqlite)?,
         tool: row.get(1).map_err(sqlite)?,
@@ -265,11 +277,13 @@ fn span_from_row(row: &rusqlite::Row<'_>, path: &Path) -> Result<Span, Telemetry
         redactions,
         upstream_ms: row.get(16).map_err(sqlite)?,
         shaping_ms: row.get(17).map_err(sqlite)?,
+        media,
     })
 }
 
-/// Fail unless the `spans` table has exactly the expected columns.
-fn check_columns(conn: &Connection, path: &Path) -> Result<(), TelemetryError> {
+/// Fail unless the `spans` table has exactly the expected columns, or those of a log written
+/// before `media` was recorded; the number of columns it has.
+fn check_columns(conn: &Connection, path: &Path) -> Result<usize, TelemetryError> {
     let columns = (|| -> rusqlite::Result<Vec<String>> {
         let mut statement = conn.prepare("SELECT name FROM pragma_table_info('spans') ORDER BY cid")?;
         let names = statement.query_map([], |row| row.get::<_, String>(0))?;
@@ -279,13 +293,16 @@ fn check_columns(conn: &Connection, path: &Path) -> Result<(), TelemetryError> {
     if columns.is_empty() {
         return Err(TelemetryError::NotASpanLog { path: path.to_owned(), reason: "it has no `spans` table".into() });
     }
-    if columns.iter().map(String::as_str).ne(COLUMNS) {
+    let known = [COLUMNS.len(), FIRST_COLUMNS]
+        .into_iter()
+        .any(|n| columns.iter().map(String::as_str).eq(COLUMNS[..n].iter().copied()));
+    if !known {
         return Err(TelemetryError::NotASpanLog {
             path: path.to_owned(),
             reason: format!("its `spans` table has columns {}", columns.join(", ")),
         });
     }
-    Ok(())
+    Ok(columns.len())
 }
 
 /// A SQLite error, with "this is not a database" told apart from other failures.

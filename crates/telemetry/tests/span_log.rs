@@ -10,9 +10,10 @@ use std::time::{Duration, Instant};
 
 use common::{END_MS, expected, generate, write_log};
 use proptest::prelude::*;
+use toolshape_shape::thousands;
 use toolshape_telemetry::{
-    CallStatus, Metrics, ReadProgress, Report, Span, SpanExport, SpanLogConfig, SpanSink, Telemetry, TelemetryConfig,
-    TelemetryError, TokensBefore, read_spans,
+    CallStatus, MediaCounts, Metrics, ReadProgress, Report, Span, SpanExport, SpanLogConfig, SpanSink, Telemetry,
+    TelemetryConfig, TelemetryError, TokensBefore, read_spans,
 };
 use toolshape_tokens::Tokenizer;
 
@@ -60,6 +61,17 @@ fn a_generated_log_reports_its_known_totals() {
 
     let report = Report::build(&read, None, END_MS);
     assert_report_matches(&report, &spans, None);
+    let media = spans.iter().filter_map(|s| s.media).fold(MediaCounts::default(), MediaCounts::plus);
+    assert!(media.items > 0, "the generated log has media");
+    assert_eq!(report.media, media);
+    assert_eq!(report.tools.iter().map(|t| t.media).fold(MediaCounts::default(), MediaCounts::plus), media);
+    let table = report.to_table();
+    assert!(table.contains("media (images, audio, blobs):"), "{table}");
+    let total = table.lines().rev().find(|l| l.trim_start().starts_with("total")).unwrap();
+    assert!(
+        total.contains(&format!("image tokens {} → {}", thousands(media.tokens_before), thousands(media.tokens_after))),
+        "{total}"
+    );
 
     // The last day only, filtered by the reader and by the report alike.
     let since = END_MS - 86_400_000;
@@ -215,6 +227,44 @@ fn missing_and_foreign_files_are_clear_errors() {
         Telemetry::start(TelemetryConfig { span_log: Some(SpanLogConfig::at(&other)), ..TelemetryConfig::default() })
             .unwrap_err();
     assert!(matches!(error, TelemetryError::NotASpanLog { .. }), "{error}");
+}
+
+#[test]
+fn a_log_written_before_media_were_recorded_is_read_and_then_written_with_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite");
+    // The table as the first version wrote it, with one span.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "CREATE TABLE spans (id INTEGER PRIMARY KEY, time_ms INTEGER NOT NULL, tool TEXT NOT NULL, mask TEXT,
+             upstream TEXT, principal TEXT, session TEXT, status TEXT NOT NULL, tokens_before INTEGER NOT NULL,
+             tokens_before_estimated INTEGER NOT NULL, tokens_after INTEGER NOT NULL, bytes_before INTEGER NOT NULL,
+             bytes_after INTEGER NOT NULL, records_kept INTEGER NOT NULL, records_omitted INTEGER NOT NULL, cut TEXT,
+             redactions TEXT NOT NULL, upstream_ms REAL NOT NULL, shaping_ms REAL NOT NULL);
+             INSERT INTO spans VALUES (1, 5, 'old', NULL, NULL, NULL, NULL, 'ok', 10, 0, 5, 40, 20, 1, 0, NULL, '{}', 1.0, 0.5);",
+        )
+        .unwrap();
+    let read = read_spans(&path, None, &mut no_progress()).unwrap();
+    assert_eq!(read.len(), 1);
+    assert_eq!((read[0].tool.as_str(), read[0].media), ("old", None));
+
+    // A gateway opening it adds the column and writes media from then on.
+    let media = MediaCounts {
+        items: 2,
+        cut: 1,
+        bytes_before: 900,
+        bytes_after: 300,
+        tokens_before: 4_000,
+        tokens_after: 1_600,
+    };
+    let span = Span { time_ms: 6, media: Some(media), ..Span::new("new", CallStatus::Ok) };
+    write_log(&path, std::slice::from_ref(&span));
+    let read = read_spans(&path, None, &mut no_progress()).unwrap();
+    assert_eq!(read.len(), 2);
+    assert_eq!(read[0].media, None);
+    assert_eq!(read[1].media, Some(media));
+    assert_eq!(Report::build(&read, None, 10).media, media);
 }
 
 fn arb_span() -> impl Strategy<Value = Span> {

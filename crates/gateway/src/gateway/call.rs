@@ -15,10 +15,11 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 use toolshape_mask::{CallContext, CallError};
+use toolshape_media::MediaPolicy;
 use toolshape_shape::{Envelope, Failure, Shaper};
 use toolshape_trust::{CallKey, GuardAction, held_message};
 
-use super::finish::{Payload, Produced, Source};
+use super::finish::{Attached, Payload, Produced, Source};
 use super::record::CallRecord;
 use super::trust::Mark;
 use super::{Caller, Gateway, Outcome};
@@ -37,6 +38,8 @@ struct Prepared {
     arguments: Map<String, Value>,
     /// The shaper its result goes through.
     shaper: Shaper,
+    /// What its images, audio and embedded resources may take.
+    media: MediaPolicy,
     /// Whether a repeat of the call may be answered without calling: neither the mask nor
     /// the upstream declares the tool non-idempotent.
     repeatable: bool,
@@ -90,6 +93,10 @@ impl Gateway {
             Produced::Failed { failure, .. } => upstream_error_text(failure).map(|t| Arc::new(t.as_bytes().to_vec())),
             _ => None,
         };
+        let media = match &produced {
+            Produced::Data { attached, .. } => attached.stats,
+            _ => None,
+        };
         let mut outcome = self.finish(produced, tool, caller).await;
         outcome.tools_changed = tools_changed;
         // A repeat of this call can point to where this answer reads on.
@@ -111,6 +118,7 @@ impl Gateway {
             uncounted_text: outcome.report.tokens_out.is_none().then(|| outcome.text.clone()),
             dispatched,
             shaped: started.elapsed().saturating_sub(dispatched),
+            media,
         };
         self.after_reply(record);
         outcome
@@ -148,7 +156,7 @@ impl Gateway {
             Ok(p) => p,
             Err(refused) => return refused,
         };
-        let Prepared { upstream, tool: upstream_tool, arguments, shaper, repeatable } = prepared;
+        let Prepared { upstream, tool: upstream_tool, arguments, shaper, media, repeatable } = prepared;
         if !repeatable {
             notes.repeat_key = None;
         }
@@ -167,7 +175,9 @@ impl Gateway {
                 resume: None,
                 source: Source::Upstream,
                 label: tool.to_owned(),
+                attached: Attached::default(),
             },
+            Ok(Reply::Mixed(blocks)) => self.with_media(blocks, shaper, media, tool, caller).await,
             Ok(Reply::ToolError(text)) => Produced::Failed { failure: Failure::ToolError { text }, shaper },
             Err(failure) => Produced::Failed { failure, shaper },
         };
@@ -241,12 +251,13 @@ impl Gateway {
         }
         let repeatable = !prepared.mask.is_some_and(|m| masks.declares_non_idempotent(m))
             && !self.tool_hints(&prepared.upstream, &prepared.upstream_tool).declares_non_idempotent();
+        let media = self.media_policy(&prepared);
         let arguments = match prepared.arguments {
             Value::Object(m) => m,
             _ => Map::new(),
         };
         let shaper = prepared.shaper.clone();
-        Ok(Prepared { upstream, tool: prepared.upstream_tool, arguments, shaper, repeatable })
+        Ok(Prepared { upstream, tool: prepared.upstream_tool, arguments, shaper, media, repeatable })
     }
 
     /// The surface `profile` sees, asking upstreams again only when it lacks `tool`.

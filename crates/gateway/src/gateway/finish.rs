@@ -9,12 +9,14 @@
 
 use std::sync::Arc;
 
+use rmcp::model::ContentBlock;
 use serde_json::{Map, Value};
 use toolshape_shape::{
     Continuation, Envelope, Failure, Next, RenderMode, Resume, ShapeContext, ShapeReport, Shaped, Shaper,
 };
 use toolshape_util::{hex, random};
 
+use super::media::MediaStats;
 use super::snapshots::{Keep, expiry, now_unix};
 use super::{Caller, FailureKind, Gateway, Outcome};
 use crate::cursor::{Cursor, CursorKey, SnapshotId};
@@ -64,6 +66,15 @@ pub(super) enum Source {
     Stored { id: SnapshotId, expires: u32 },
 }
 
+/// What follows the envelope: the native blocks of a result with media, and their counts.
+#[derive(Default)]
+pub(super) struct Attached {
+    /// Images, audio, resources and links, in the upstream's order.
+    pub(super) blocks: Vec<ContentBlock>,
+    /// What came and what was sent, for the span (`None`: no media).
+    pub(super) stats: Option<MediaStats>,
+}
+
 /// What dispatch produced before shaping.
 pub(super) enum Produced {
     /// Bytes to shape.
@@ -74,6 +85,8 @@ pub(super) enum Produced {
         source: Source,
         /// The tool named in summaries.
         label: String,
+        /// Blocks that follow the envelope.
+        attached: Attached,
     },
     /// A failure to shape into an error envelope.
     Failed { failure: Failure, shaper: Shaper },
@@ -131,7 +144,7 @@ impl Gateway {
                     tokens_out: Some(tokenizer.count(&text) as u64),
                     ..ShapeReport::default()
                 };
-                Outcome { text, envelope, report, failure: None, tools_changed: false }
+                Outcome { text, envelope, report, failure: None, tools_changed: false, media: Vec::new() }
             }
             Produced::Failed { failure, shaper } => {
                 let kind = FailureKind::of(&failure);
@@ -159,7 +172,7 @@ impl Gateway {
                 outcome.failure = Some(kind);
                 outcome
             }
-            Produced::Data { payload, shaper, resume, source, label } => {
+            Produced::Data { payload, shaper, resume, source, label, attached } => {
                 let (id, expires) = match &source {
                     Source::Stored { id, expires } => (*id, *expires),
                     _ => (SnapshotId::random(), expiry(self.snapshots.ttl())),
@@ -186,10 +199,13 @@ impl Gateway {
                         .map_err(|e| Unshaped { message: e.to_string(), nonce: nonce.clone() })
                 })
                 .await;
-                let outcome = match shaped {
+                let mut outcome = match shaped {
                     Some(shaped) => into_outcome(shaped),
                     None => bare_error("shaping failed unexpectedly; retry the call", &random::nonce()),
                 };
+                if outcome.failure.is_none() {
+                    outcome.media = attached.blocks;
+                }
                 if !outcome.report.needs_snapshot || matches!(source, Source::Stored { .. }) {
                     return outcome;
                 }
@@ -273,7 +289,14 @@ async fn shape_off_task<T: Send + 'static>(inline: bool, job: impl FnOnce() -> T
 
 fn into_outcome(shaped: Result<Shaped, Unshaped>) -> Outcome {
     match shaped {
-        Ok(s) => Outcome { text: s.text, envelope: s.envelope, report: s.report, failure: None, tools_changed: false },
+        Ok(s) => Outcome {
+            text: s.text,
+            envelope: s.envelope,
+            report: s.report,
+            failure: None,
+            tools_changed: false,
+            media: Vec::new(),
+        },
         Err(Unshaped { message, nonce }) => bare_error(&message, &nonce),
     }
 }
@@ -289,5 +312,6 @@ fn bare_error(message: &str, nonce: &str) -> Outcome {
         envelope,
         failure: Some(FailureKind::Shaping),
         tools_changed: false,
+        media: Vec::new(),
     }
 }

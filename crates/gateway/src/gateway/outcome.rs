@@ -54,6 +54,9 @@ pub struct Outcome {
     /// Whether this call changed the caller's tool list (a search activated tools), so the
     /// client should be sent `tools/list_changed`.
     pub tools_changed: bool,
+    /// The blocks that follow the envelope: images, audio, embedded resources and links, in
+    /// the upstream's order, each listed in the envelope's `data`.
+    pub media: Vec<rmcp::model::ContentBlock>,
 }
 
 impl Outcome {

@@ -9,6 +9,7 @@ use tokio_util::task::TaskTracker;
 use toolshape_shape::{ShapeReport, Status};
 use toolshape_telemetry::{DEFAULT_EXACT_COUNT_LIMIT, Span, SpanSink, TokensBefore};
 
+use super::media::MediaStats;
 use super::trust::Mark;
 use super::{FailureKind, Gateway};
 
@@ -33,6 +34,8 @@ pub(super) struct CallRecord {
     pub(super) uncounted_text: Option<String>,
     pub(super) dispatched: Duration,
     pub(super) shaped: Duration,
+    /// Media counts, when the result held media.
+    pub(super) media: Option<MediaStats>,
 }
 
 /// Where calls are recorded, and the recordings still under way.
@@ -109,6 +112,7 @@ impl Gateway {
         span.session = record.session;
         span.upstream_ms = record.dispatched.as_secs_f64() * 1000.0;
         span.shaping_ms = record.shaped.as_secs_f64() * 1000.0;
+        span.media = record.media;
         if let Some(bytes) = &record.raw {
             // An error answer is shaped from its text, not measured as bytes in: the span
             // records what the upstream sent either way.

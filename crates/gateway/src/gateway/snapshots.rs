@@ -29,7 +29,7 @@ use toolshape_shape::{Failure, Resume, ShapeContext, ShapePlan, Shaper};
 use toolshape_tokens::Tokenizer;
 use toolshape_util::hex;
 
-use super::finish::{NoContinuation, Payload, Produced, Source};
+use super::finish::{Attached, NoContinuation, Payload, Produced, Source};
 use super::{Caller, Gateway};
 use crate::cursor::{CursorError, CursorKey, SnapshotId};
 use crate::read::{self, ReadArgs};
@@ -244,6 +244,9 @@ impl Gateway {
             Ok(a) => a,
             Err(e) => return failed(Failure::InvalidArguments { detail: e.to_string() }),
         };
+        if let Some(item) = args.media {
+            return self.read_media(&args, item, caller).await;
+        }
         let scope = CursorKey::scope_tag(&caller.scope);
         let cursor = match self.snapshots.key.decode(args.token(), &scope, now_unix()) {
             Ok(c) => c,
@@ -275,6 +278,7 @@ impl Gateway {
                     resume: None,
                     source: Source::View,
                     label: meta.tool,
+                    attached: Attached::default(),
                 },
                 Ok(Err(e)) => Produced::Failed { failure: Failure::InvalidArguments { detail: e.to_string() }, shaper },
                 Err(_) => Produced::Failed {
@@ -294,6 +298,7 @@ impl Gateway {
             resume,
             source: Source::Stored { id: cursor.snapshot, expires: cursor.expires_unix },
             label: meta.tool,
+            attached: Attached::default(),
         }
     }
 }

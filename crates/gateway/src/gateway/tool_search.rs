@@ -13,7 +13,7 @@ use toolshape_mask::{SearchConfig, SearchMode};
 use toolshape_shape::{Data, Envelope, Failure, Shaper, Status};
 use toolshape_util::hex;
 
-use super::finish::{Payload, Produced, Source};
+use super::finish::{Attached, Payload, Produced, Source};
 use super::{Caller, Gateway};
 use crate::cursor::CursorKey;
 use crate::search::{self, SearchArgs};
@@ -94,7 +94,14 @@ impl Gateway {
         let changed = self.activate(caller, &found, search).await;
         let payload = Payload::new(search::found_records(&surface, &found));
         (
-            Produced::Data { payload, shaper, resume: None, source: Source::Upstream, label: search.tool_name.clone() },
+            Produced::Data {
+                payload,
+                shaper,
+                resume: None,
+                source: Source::Upstream,
+                label: search.tool_name.clone(),
+                attached: Attached::default(),
+            },
             changed,
         )
     }

@@ -337,6 +337,7 @@ mod tests {
 
     fn outcome(text: &str) -> Outcome {
         Outcome {
+            media: Vec::new(),
             text: text.to_owned(),
             envelope: Envelope::error(text),
             report: ShapeReport::default(),

@@ -298,7 +298,11 @@ impl ServerHandler for GatewayServer {
             });
         }
         let policy = self.policy(&context);
-        let mut result = CallToolResult::success(vec![ContentBlock::text(outcome.text)]);
+        // The envelope first, then the media it lists, in the upstream's order.
+        let mut content = Vec::with_capacity(1 + outcome.media.len());
+        content.push(ContentBlock::text(outcome.text));
+        content.extend(outcome.media);
+        let mut result = CallToolResult::success(content);
         if policy.structured_content {
             result.structured_content = Some(serde_json::to_value(&outcome.envelope).unwrap_or(Value::Null));
         }

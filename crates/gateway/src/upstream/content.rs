@@ -3,18 +3,21 @@
 //! resource links) and structured content become.
 //!
 //! Text is shaped as it is (JSON inside it is read as JSON); structured content is shaped
-//! as JSON unless it only wraps the text; mixed content becomes a JSON list of records the
-//! shaper can cut, binary data described by type and size, never passed as base64.
+//! as JSON unless it only wraps the text; content with images, audio, embedded resources or
+//! links goes on as its blocks, which the gateway's media step lists in the envelope and
+//! attaches after it.
 
 use rmcp::model::{CallToolResult, ContentBlock, ResourceContents};
-use serde_json::Value;
 use toolshape_shape::Failure;
 
 /// What an upstream answered to a `tools/call`, reduced to what shaping needs.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Reply {
-    /// A result: the bytes to shape (structured content, text, or a JSON list of blocks).
+    /// A result: the bytes to shape (structured content or text).
     Result(Vec<u8>),
+    /// A result holding images, audio, embedded resources or links: its blocks, for the
+    /// media step (`gateway/media.rs`) to list, fit and attach.
+    Mixed(Vec<ContentBlock>),
     /// An `isError` result: its text.
     ToolError(String),
 }
@@ -35,9 +38,16 @@ pub(super) fn reduce(result: CallToolResult, upstream: &str, cap: u64) -> Result
         // `{"content": "<the text block>"}` only wraps the text (server-filesystem does
         // this): shape the text itself, so JSON inside it is read as JSON.
         (Some(v), Some(text)) if wraps_text(v, &text) => text.into_bytes(),
-        (Some(v), _) => serde_json::to_vec(v).unwrap_or_default(),
+        (Some(v), Some(_)) => serde_json::to_vec(v).unwrap_or_default(),
         (None, Some(text)) => text.into_bytes(),
-        (None, None) => blocks_as_json(&result.content),
+        // Media, links or resources: the blocks themselves go on (structured content, which
+        // can only mirror them, is left aside).
+        (_, None) => {
+            if content_size(&result.content) > cap {
+                return Err(too_large());
+            }
+            return Ok(Reply::Mixed(result.content));
+        }
     };
     if bytes.len() as u64 > cap {
         return Err(too_large());
@@ -58,35 +68,22 @@ pub(super) fn all_text(blocks: &[ContentBlock]) -> Option<String> {
     Some(out)
 }
 
-/// Mixed content (text with images, audio or resources) as a JSON list of records the
-/// shaper can cut: binary data is described by type and size, never passed as base64.
-pub(super) fn blocks_as_json(blocks: &[ContentBlock]) -> Vec<u8> {
-    let items: Vec<Value> = blocks
+/// About how many bytes `blocks` hold (base64 and text as sent).
+fn content_size(blocks: &[ContentBlock]) -> u64 {
+    blocks
         .iter()
         .map(|b| match b {
-            ContentBlock::Text(t) => serde_json::json!({"type": "text", "text": t.text}),
-            ContentBlock::Image(i) => {
-                serde_json::json!({"type": "image", "mimeType": i.mime_type, "base64_chars": i.data.len(), "note": "binary data not shown"})
-            }
-            ContentBlock::Audio(a) => {
-                serde_json::json!({"type": "audio", "mimeType": a.mime_type, "base64_chars": a.data.len(), "note": "binary data not shown"})
-            }
+            ContentBlock::Text(t) => t.text.len(),
+            ContentBlock::Image(i) => i.data.len(),
+            ContentBlock::Audio(a) => a.data.len(),
             ContentBlock::Resource(r) => match &r.resource {
-                ResourceContents::TextResourceContents { uri, mime_type, text, .. } => {
-                    serde_json::json!({"type": "resource", "uri": uri, "mimeType": mime_type, "text": text})
-                }
-                ResourceContents::BlobResourceContents { uri, mime_type, blob, .. } => {
-                    serde_json::json!({"type": "resource", "uri": uri, "mimeType": mime_type, "base64_chars": blob.len(), "note": "binary data not shown"})
-                }
-                _ => serde_json::json!({"type": "resource"}),
+                ResourceContents::TextResourceContents { text, .. } => text.len(),
+                ResourceContents::BlobResourceContents { blob, .. } => blob.len(),
+                _ => 0,
             },
-            ContentBlock::ResourceLink(l) => {
-                serde_json::json!({"type": "resource_link", "uri": l.uri, "name": l.name, "description": l.description})
-            }
-            _ => serde_json::json!({"type": "unknown"}),
-        })
-        .collect();
-    serde_json::to_vec(&items).unwrap_or_default()
+            _ => 0,
+        } as u64)
+        .sum()
 }
 
 /// Whether structured content is an object of one string member equal to `text`.

@@ -16,7 +16,7 @@ use rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, serve_client};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::content::{all_text, blocks_as_json, wraps_text};
+use super::content::{Reply, all_text, reduce, wraps_text};
 use super::guard::find_id;
 use super::inflight::{Attribution, Shared};
 use super::logs::{STDERR_LINE_MAX, log_text};
@@ -75,12 +75,14 @@ fn ids_are_found_at_either_end() {
 }
 
 #[test]
-fn mixed_content_becomes_records_without_binary() {
+fn mixed_content_goes_on_as_blocks_for_the_media_step() {
     let blocks = vec![ContentBlock::text("hello"), ContentBlock::image("AAAA", "image/png")];
-    let v: Value = serde_json::from_slice(&blocks_as_json(&blocks)).unwrap();
-    assert_eq!(v[0]["text"], "hello");
-    assert_eq!(v[1]["base64_chars"], 4);
-    assert!(v[1].get("data").is_none());
+    let result = rmcp::model::CallToolResult::success(blocks.clone());
+    assert_eq!(reduce(result.clone(), "u", 1 << 20), Ok(Reply::Mixed(blocks)));
+    // The size cap still holds for media.
+    assert!(reduce(result, "u", 5).is_err());
+    let text = rmcp::model::CallToolResult::success(vec![ContentBlock::text("a"), ContentBlock::text("b")]);
+    assert_eq!(reduce(text, "u", 1 << 20), Ok(Reply::Result(b"a\nb".to_vec())));
 }
 
 /// An agent: answers sampling with `reply`, or never when it is `None`.

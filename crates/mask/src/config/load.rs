@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
+use toolshape_media::MediaPolicy;
 use toolshape_shape::{MIN_BUDGET_TOKENS, ShapePlan};
 
 use super::{
@@ -15,6 +16,7 @@ use super::{
 };
 use crate::de::{DeError, DeErrorKind, from_node};
 use crate::error::{ConfigError, did_you_mean};
+use crate::media::MediaSettings;
 use crate::sections::{
     AuthConfig, HttpConfig, MAX_SEARCH_LIMIT, MIN_TOKEN_CHARS, SearchConfig, StoreBackend, StoreConfig, TelemetryConfig,
 };
@@ -122,8 +124,21 @@ impl Config {
             yaml::Value::Seq(items) => {
                 for (i, item) in items.iter().enumerate() {
                     let path = format!("masks[{i}]");
+                    // `result.media` is read apart from the shaping plan in the same block.
+                    let (item, media) = crate::media::split_result_media(item);
+                    let item = &item;
                     match ctx.read::<Mask>(item, &path, errors) {
                         Some(mut mask) => {
+                            if let Some(node) = &media {
+                                let at = format!("{path}.result.media");
+                                mask.media = ctx.read::<MediaSettings>(node, &at, errors);
+                                if let Some(m) = mask.media {
+                                    let base = self.defaults.media.over(MediaPolicy::default());
+                                    if let Some((message, hint)) = crate::media::problem(&m.over(base)) {
+                                        errors.push(ctx.at(node, &at, message, Some(hint)));
+                                    }
+                                }
+                            }
                             fill_plan(&mut mask.result, item.get("result"), &self.defaults);
                             if let Some(switch) = &mut mask.switch {
                                 let cases = item.get("switch").and_then(|s| s.get("cases"));
@@ -536,6 +551,10 @@ fn friendlier(msg: &str) -> String {
 }
 
 fn check_defaults(d: &Defaults, node: &Node, ctx: &Loader<'_>, errors: &mut Vec<ConfigError>) {
+    if let Some((message, hint)) = crate::media::problem(&d.media.over(MediaPolicy::default())) {
+        let at = node.get("media").unwrap_or(node);
+        errors.push(ctx.at(at, "defaults.media", message, Some(hint)));
+    }
     let at = |key: &str| node.get(key).unwrap_or(node);
     if d.budget_tokens < MIN_BUDGET_TOKENS {
         errors.push(ctx.at(

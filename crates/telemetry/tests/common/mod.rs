@@ -7,7 +7,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use toolshape_telemetry::{CallStatus, Span, SpanLogConfig, SpanSink, Telemetry, TelemetryConfig, TokensBefore};
+use toolshape_telemetry::{
+    CallStatus, MediaCounts, Span, SpanLogConfig, SpanSink, Telemetry, TelemetryConfig, TokensBefore,
+};
 
 /// The time the generated spans end at (2026-11-30 00:00 UTC).
 pub const END_MS: i64 = 1_796_083_200_000;
@@ -74,6 +76,20 @@ pub fn generate(n: usize, seed: u64) -> Vec<Span> {
                 redactions,
                 upstream_ms: rng.below(2_000) as f64 / 10.0,
                 shaping_ms: rng.below(100) as f64 / 100.0,
+                // Some results carry images or audio.
+                media: (rng.below(9) == 0).then(|| {
+                    let items = 1 + rng.below(3);
+                    let tokens_before = rng.below(20_000);
+                    let bytes_before = rng.below(5_000_000);
+                    MediaCounts {
+                        items,
+                        cut: rng.below(items + 1),
+                        bytes_before,
+                        bytes_after: bytes_before / (1 + rng.below(8)),
+                        tokens_before,
+                        tokens_after: tokens_before.min(1_600),
+                    }
+                }),
                 ..Span::new(tool, status)
             }
         })
