@@ -40,6 +40,8 @@ pub struct MaskSet {
 pub(crate) struct UpstreamNaming {
     pub(crate) expose: bool,
     pub(crate) prefix: String,
+    /// Indexed for search with each unmasked tool, never shown.
+    pub(crate) search_hint: Option<String>,
 }
 
 /// One compiled mask.
@@ -58,6 +60,8 @@ pub(crate) struct CompiledMask {
     pub(crate) validate: Option<TemplateRef>,
     pub(crate) route: Route,
     pub(crate) shaper: Shaper,
+    /// Indexed for search with the mask, never shown.
+    pub(crate) search_hint: Option<String>,
 }
 
 /// Which handler a mask calls.
@@ -159,7 +163,15 @@ impl MaskSet {
             .iter()
             .map(|(name, up)| {
                 let expose = up.expose_unmasked.unwrap_or(defaults.expose_unmasked);
-                (name.clone(), UpstreamNaming { expose, prefix: up.prefix.clone().unwrap_or_else(|| name.clone()) })
+                if let Some((message, hint)) = up.search_hint.as_deref().and_then(search_hint_problem) {
+                    errors.push(config.error(&format!("upstreams.{name}.search_hint"), message).with_hint(Some(hint)));
+                }
+                let naming = UpstreamNaming {
+                    expose,
+                    prefix: up.prefix.clone().unwrap_or_else(|| name.clone()),
+                    search_hint: clean_search_hint(up.search_hint.as_deref()),
+                };
+                (name.clone(), naming)
             })
             .collect();
 
@@ -347,6 +359,9 @@ impl MaskCx<'_> {
             self.template(&prefix, "validate", src, props.as_ref())
         });
         let shaper = self.shaper("result", mask.result.as_ref(), props.as_ref());
+        if let Some((message, hint)) = mask.search_hint.as_deref().and_then(search_hint_problem) {
+            self.err("search_hint", message, Some(hint));
+        }
         if self.errors.len() > before {
             return None;
         }
@@ -363,6 +378,7 @@ impl MaskCx<'_> {
             validate,
             route: route?,
             shaper: shaper?,
+            search_hint: clean_search_hint(mask.search_hint.as_deref()),
         })
     }
 
@@ -760,4 +776,31 @@ mod tests {
         assert!(!entry_matches("github_*", "gitlab_x"));
         assert!(entry_matches("x", "x") && !entry_matches("x", "xy"));
     }
+}
+
+/// The most characters a `search_hint` holds: enough for the words a search would use,
+/// not a second description.
+pub const MAX_SEARCH_HINT_CHARS: usize = 500;
+
+/// What is wrong with a `search_hint`, and what to write instead.
+fn search_hint_problem(hint: &str) -> Option<(String, String)> {
+    let chars = hint.chars().count();
+    if hint.trim().is_empty() {
+        Some((
+            "`search_hint` is empty".to_owned(),
+            "write the words a search for this tool would use (tasks, other names), or remove the key".to_owned(),
+        ))
+    } else if chars > MAX_SEARCH_HINT_CHARS {
+        Some((
+            format!("`search_hint` is {chars} characters long, over the limit of {MAX_SEARCH_HINT_CHARS}"),
+            "keep a few words a search would use; the description is the place for prose".to_owned(),
+        ))
+    } else {
+        None
+    }
+}
+
+/// A hint as indexed: trimmed, `None` when empty.
+fn clean_search_hint(hint: Option<&str>) -> Option<String> {
+    hint.map(str::trim).filter(|h| !h.is_empty()).map(str::to_owned)
 }

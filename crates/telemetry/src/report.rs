@@ -17,6 +17,8 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use serde::Serialize;
+
+use crate::search::SearchReport;
 use toolshape_shape::thousands;
 
 use crate::TelemetryError;
@@ -126,6 +128,8 @@ pub struct Report {
     pub tools: Vec<ToolReport>,
     /// Tokens over time, oldest first, evenly spaced (empty stretches included).
     pub timeline: Vec<TimeBucket>,
+    /// Tool search: hit rate and the queries that led to no call; `None` without searches.
+    pub search: Option<SearchReport>,
 }
 
 impl Report {
@@ -149,6 +153,7 @@ impl Report {
             estimated_calls: 0,
             tools: Vec::new(),
             timeline: Vec::new(),
+            search: SearchReport::build(spans.iter().filter(in_window)),
         };
         for span in spans.iter().filter(in_window) {
             let tool = tools.entry(&span.tool).or_insert_with(|| ToolReport {
@@ -298,6 +303,9 @@ impl Report {
                 "~ {} call(s) had their tokens before shaping estimated (bytes / 4): too large to count, or counted under load",
                 thousands(self.estimated_calls)
             );
+        }
+        if let Some(search) = &self.search {
+            out.push_str(&search.to_table());
         }
         out
     }

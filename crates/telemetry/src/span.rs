@@ -214,6 +214,21 @@ pub struct Span {
     pub upstream_ms: f64,
     /// Time spent shaping, in milliseconds.
     pub shaping_ms: f64,
+    /// For a call of the search tool: what was asked and what came back.
+    pub search: Option<SearchCall>,
+}
+
+/// What one call of the search tool asked and answered. Whether one of the returned tools
+/// was then called is read from the later spans of the same session (see
+/// [`crate::SearchReport`]), so nothing is written twice.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+pub struct SearchCall {
+    /// The query, as the model wrote it.
+    pub query: String,
+    /// The tools shown, best first; empty when the search found nothing or declined.
+    pub returned: Vec<String>,
+    /// How many tools matched at all (at least as many as were returned).
+    pub matched: u64,
 }
 
 impl Span {
@@ -237,6 +252,7 @@ impl Span {
             redactions: BTreeMap::new(),
             upstream_ms: 0.0,
             shaping_ms: 0.0,
+            search: None,
         }
     }
 

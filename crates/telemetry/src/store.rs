@@ -18,12 +18,13 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags, params};
 
 use crate::TelemetryError;
-use crate::span::{CallStatus, Span, TokensBefore};
+use crate::span::{CallStatus, SearchCall, Span, TokensBefore};
 
 /// The smallest size bound a span log accepts (a few hundred spans).
 pub const MIN_MAX_BYTES: u64 = 64 * 1024;
 
-/// The columns of the `spans` table, in order.
+/// The columns of the `spans` table, in order: those of the first version of the log, then
+/// those added since (see [`ADDED_COLUMNS`]).
 const COLUMNS: [&str; 19] = [
     "id",
     "time_ms",
@@ -46,6 +47,11 @@ const COLUMNS: [&str; 19] = [
     "shaping_ms",
 ];
 
+/// Columns added after the first version, with their SQL types, in order. A log written
+/// before them is still read (they read as empty), and the writer adds them to it on open.
+const ADDED_COLUMNS: [(&str, &str); 3] =
+    [("search_query", "TEXT"), ("search_returned", "TEXT"), ("search_matched", "INTEGER")];
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS spans (
     id INTEGER PRIMARY KEY,
@@ -66,7 +72,10 @@ CREATE TABLE IF NOT EXISTS spans (
     cut TEXT,
     redactions TEXT NOT NULL,
     upstream_ms REAL NOT NULL,
-    shaping_ms REAL NOT NULL
+    shaping_ms REAL NOT NULL,
+    search_query TEXT,
+    search_returned TEXT,
+    search_matched INTEGER
 );
 CREATE INDEX IF NOT EXISTS spans_by_time ON spans (time_ms);
 ";
@@ -96,9 +105,10 @@ impl SpanStore {
             conn.query_row("SELECT count(*) > 0 FROM pragma_table_info('spans')", [], |row| row.get(0))
         };
         let exists = setup(&conn).map_err(|source| classify(path, source))?;
-        // An existing table must be ours before anything is added to it.
-        if exists {
-            check_columns(&conn, path)?;
+        // An existing table must be ours before anything is added to it; one written before
+        // the newer columns gets them now.
+        if exists && check_columns(&conn, path)? < ADDED_COLUMNS.len() {
+            add_columns(&conn, path)?;
         }
         conn.execute_batch(SCHEMA).map_err(|source| classify(path, source))?;
         Ok(SpanStore { conn, path: path.to_owned(), max_bytes: max_bytes.max(MIN_MAX_BYTES) })
@@ -114,12 +124,15 @@ impl SpanStore {
                 .prepare_cached(
                     "INSERT INTO spans (time_ms, tool, mask, upstream, principal, session, status, tokens_before,
                      tokens_before_estimated, tokens_after, bytes_before, bytes_after, records_kept, records_omitted,
-                     cut, redactions, upstream_ms, shaping_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                     cut, redactions, upstream_ms, shaping_ms, search_query, search_returned, search_matched)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+                     ?20, ?21)",
                 )
                 .map_err(sqlite)?;
             for span in spans {
                 let redactions = serde_json::to_string(&span.redactions).unwrap_or_else(|_| "{}".to_owned());
+                let search = span.search.as_ref();
+                let returned = search.map(|s| serde_json::to_string(&s.returned).unwrap_or_else(|_| "[]".to_owned()));
                 insert
                     .execute(params![
                         span.time_ms,
@@ -140,6 +153,9 @@ impl SpanStore {
                         redactions,
                         span.upstream_ms,
                         span.shaping_ms,
+                        search.map(|s| s.query.as_str()),
+                        returned,
+                        search.map(|s| to_sql_int(s.matched)),
                     ])
                     .map_err(sqlite)?;
             }
@@ -206,18 +222,22 @@ pub fn read_spans(
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
         .map_err(|source| classify(path, source))?;
     conn.busy_timeout(Duration::from_secs(5)).map_err(|source| classify(path, source))?;
-    check_columns(&conn, path)?;
+    let added = check_columns(&conn, path)?;
     let since = since_ms.unwrap_or(i64::MIN);
+    // A log written before the newer columns reads them as empty.
+    let newer: Vec<&str> =
+        ADDED_COLUMNS.iter().enumerate().map(|(i, (name, _))| if i < added { *name } else { "NULL" }).collect();
     let sqlite = |source| classify(path, source);
     let total: i64 =
         conn.query_row("SELECT count(*) FROM spans WHERE time_ms >= ?1", [since], |row| row.get(0)).map_err(sqlite)?;
     let total = u64::try_from(total).unwrap_or(0);
     let mut statement = conn
-        .prepare(
+        .prepare(&format!(
             "SELECT time_ms, tool, mask, upstream, principal, session, status, tokens_before, tokens_before_estimated,
              tokens_after, bytes_before, bytes_after, records_kept, records_omitted, cut, redactions, upstream_ms,
-             shaping_ms FROM spans WHERE time_ms >= ?1 ORDER BY time_ms, id",
-        )
+             shaping_ms, {} FROM spans WHERE time_ms >= ?1 ORDER BY time_ms, id",
+            newer.join(", ")
+        ))
         .map_err(sqlite)?;
     let mut rows = statement.query([since]).map_err(sqlite)?;
     let mut spans = Vec::with_capacity(usize::try_from(total).unwrap_or(0).min(1 << 20));
@@ -265,11 +285,22 @@ fn span_from_row(row: &rusqlite::Row<'_>, path: &Path) -> Result<Span, Telemetry
         redactions,
         upstream_ms: row.get(16).map_err(sqlite)?,
         shaping_ms: row.get(17).map_err(sqlite)?,
+        search: search_from_row(row).map_err(sqlite)?,
     })
 }
 
-/// Fail unless the `spans` table has exactly the expected columns.
-fn check_columns(conn: &Connection, path: &Path) -> Result<(), TelemetryError> {
+/// The search columns of a row: `None` for a call of any other tool (no query).
+fn search_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Option<SearchCall>> {
+    let Some(query) = row.get::<_, Option<String>>(18)? else { return Ok(None) };
+    let returned: Option<String> = row.get(19)?;
+    let returned = returned.and_then(|r| serde_json::from_str(&r).ok()).unwrap_or_default();
+    let matched = from_sql_int(row.get::<_, Option<i64>>(20)?.unwrap_or(0));
+    Ok(Some(SearchCall { query, returned, matched }))
+}
+
+/// Fail unless the `spans` table has the first version's columns, then a leading part of
+/// [`ADDED_COLUMNS`]; returns how many of those it has.
+fn check_columns(conn: &Connection, path: &Path) -> Result<usize, TelemetryError> {
     let columns = (|| -> rusqlite::Result<Vec<String>> {
         let mut statement = conn.prepare("SELECT name FROM pragma_table_info('spans') ORDER BY cid")?;
         let names = statement.query_map([], |row| row.get::<_, String>(0))?;
@@ -279,13 +310,33 @@ fn check_columns(conn: &Connection, path: &Path) -> Result<(), TelemetryError> {
     if columns.is_empty() {
         return Err(TelemetryError::NotASpanLog { path: path.to_owned(), reason: "it has no `spans` table".into() });
     }
-    if columns.iter().map(String::as_str).ne(COLUMNS) {
+    let (first, added) = columns.split_at(columns.len().min(COLUMNS.len()));
+    let ours = first.iter().map(String::as_str).eq(COLUMNS)
+        && added.len() <= ADDED_COLUMNS.len()
+        && added.iter().zip(ADDED_COLUMNS).all(|(have, (want, _))| have == want);
+    if !ours {
         return Err(TelemetryError::NotASpanLog {
             path: path.to_owned(),
             reason: format!("its `spans` table has columns {}", columns.join(", ")),
         });
     }
-    Ok(())
+    Ok(added.len())
+}
+
+/// Add the columns an older log lacks, in one transaction. Another process may add them at
+/// the same time: the columns are counted again inside the transaction.
+fn add_columns(conn: &Connection, path: &Path) -> Result<(), TelemetryError> {
+    let sqlite = |source| classify(path, source);
+    conn.execute_batch("BEGIN IMMEDIATE").map_err(sqlite)?;
+    let result = check_columns(conn, path).and_then(|have| {
+        for (name, kind) in &ADDED_COLUMNS[have..] {
+            conn.execute_batch(&format!("ALTER TABLE spans ADD COLUMN {name} {kind}")).map_err(sqlite)?;
+        }
+        Ok(())
+    });
+    let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
+    conn.execute_batch(end).map_err(sqlite)?;
+    result
 }
 
 /// A SQLite error, with "this is not a database" told apart from other failures.

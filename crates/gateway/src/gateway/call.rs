@@ -16,10 +16,12 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 use toolshape_mask::{CallContext, CallError};
 use toolshape_shape::{Envelope, Failure, Shaper};
+use toolshape_telemetry::SearchCall;
 use toolshape_trust::{CallKey, GuardAction, held_message};
 
 use super::finish::{Payload, Produced, Source};
 use super::record::CallRecord;
+use super::tool_search;
 use super::trust::Mark;
 use super::{Caller, Gateway, Outcome};
 use crate::read;
@@ -61,12 +63,21 @@ impl Gateway {
         let search = loaded.config.search.as_ref();
         // The tool whose span this is: a generic call counts as the tool it called.
         let mut target = tool.to_owned();
+        let mut search_lead = None;
+        let mut search_call = None;
         let (produced, upstream) = if tool == read::TOOL_NAME {
             (self.read(arguments.as_ref(), caller).await, None)
         } else if let Some(search) = search.filter(|s| s.tool_name == tool) {
-            let (produced, changed) = self.search(arguments.as_ref(), caller, search).await;
-            tools_changed = changed;
-            (produced, None)
+            let answer = self.search(arguments.as_ref(), caller, search).await;
+            tools_changed = answer.changed;
+            if answer.shows_tools {
+                search_lead = answer.query.clone().zip(answer.findings.clone());
+            }
+            search_call = answer.query.map(|query| {
+                let (returned, matched) = answer.findings.map(|f| (f.names, f.matched)).unwrap_or_default();
+                SearchCall { query, returned, matched: matched as u64 }
+            });
+            (answer.produced, None)
         } else if let Some(search) = search.filter(|s| s.call_tool_name == tool) {
             match search::parse_call(arguments) {
                 Ok((name, _)) if search::own_names(search).contains(&name.as_str()) => {
@@ -91,6 +102,9 @@ impl Gateway {
         };
         let mut outcome = self.finish(produced, tool, caller).await;
         outcome.tools_changed = tools_changed;
+        if let Some((query, findings)) = search_lead {
+            tool_search::lead_summary(&mut outcome, &query, &findings, loaded.masks.passthrough_shaper().plan().render);
+        }
         // A repeat of this call can point to where this answer reads on.
         if let (None, Some(key), Some(next)) = (notes.mark, &notes.repeat_key, &outcome.envelope.next) {
             self.trust.remember(key, outcome.envelope.omitted.as_ref(), next);
@@ -110,6 +124,7 @@ impl Gateway {
             uncounted_text: outcome.report.tokens_out.is_none().then(|| outcome.text.clone()),
             dispatched,
             shaped: started.elapsed().saturating_sub(dispatched),
+            search: search_call,
         };
         self.after_reply(record);
         outcome
