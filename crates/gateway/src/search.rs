@@ -82,7 +82,7 @@ impl Catalog {
         }
         counts.retain(|(_, n)| *n >= 2);
         // Stable: ties keep catalog order.
-        counts.sort_by(|a, b| b.1.cmp(&a.1));
+        counts.sort_by_key(|c| std::cmp::Reverse(c.1));
         counts.into_iter().take(MAX_NAMESPACES_SUGGESTED).map(|(p, _)| p).collect()
     }
 }

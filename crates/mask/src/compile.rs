@@ -755,29 +755,6 @@ fn schema_defaults(schema: &Value) -> Vec<(String, Value)> {
         .unwrap_or_default()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The gateway shares one mask set across tasks and threads.
-    #[test]
-    fn mask_sets_and_surfaces_are_send_and_sync() {
-        fn assert_send_sync<T: Send + Sync>() {}
-        assert_send_sync::<MaskSet>();
-        assert_send_sync::<crate::Surface>();
-        assert_send_sync::<Config>();
-    }
-
-    #[test]
-    fn namespacing_replaces_characters_clients_refuse() {
-        assert_eq!(namespaced(PrefixPolicy::Upstream, "_", "slack", "list channels"), "slack_list_channels");
-        assert_eq!(namespaced(PrefixPolicy::None, "_", "slack", "a/b"), "a_b");
-        assert!(entry_matches("github_*", "github_create_issue"));
-        assert!(!entry_matches("github_*", "gitlab_x"));
-        assert!(entry_matches("x", "x") && !entry_matches("x", "xy"));
-    }
-}
-
 /// The most characters a `search_hint` holds: enough for the words a search would use,
 /// not a second description.
 pub const MAX_SEARCH_HINT_CHARS: usize = 500;
@@ -803,4 +780,27 @@ fn search_hint_problem(hint: &str) -> Option<(String, String)> {
 /// A hint as indexed: trimmed, `None` when empty.
 fn clean_search_hint(hint: Option<&str>) -> Option<String> {
     hint.map(str::trim).filter(|h| !h.is_empty()).map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The gateway shares one mask set across tasks and threads.
+    #[test]
+    fn mask_sets_and_surfaces_are_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<MaskSet>();
+        assert_send_sync::<crate::Surface>();
+        assert_send_sync::<Config>();
+    }
+
+    #[test]
+    fn namespacing_replaces_characters_clients_refuse() {
+        assert_eq!(namespaced(PrefixPolicy::Upstream, "_", "slack", "list channels"), "slack_list_channels");
+        assert_eq!(namespaced(PrefixPolicy::None, "_", "slack", "a/b"), "a_b");
+        assert!(entry_matches("github_*", "github_create_issue"));
+        assert!(!entry_matches("github_*", "gitlab_x"));
+        assert!(entry_matches("x", "x") && !entry_matches("x", "xy"));
+    }
 }

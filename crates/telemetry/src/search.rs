@@ -63,9 +63,9 @@ impl SearchReport {
                 continue;
             }
             let Some(pending) = open.get_mut(&session) else { continue };
-            let hit = pending.iter().rposition(|&i| {
-                outcomes[i].0.search.as_ref().is_some_and(|s| s.returned.iter().any(|t| *t == span.tool))
-            });
+            let hit = pending
+                .iter()
+                .rposition(|&i| outcomes[i].0.search.as_ref().is_some_and(|s| s.returned.contains(&span.tool)));
             if let Some(at) = hit {
                 outcomes[pending.remove(at)].1 = true;
             }
@@ -97,7 +97,7 @@ impl SearchReport {
         report.hit_rate = if showed == 0 { 0.0 } else { report.followed as f64 / showed as f64 };
         let mut unused: Vec<UnusedQuery> = unused.into_values().collect();
         // Most frequent first; ties alphabetical (the map's order), so the list is stable.
-        unused.sort_by(|a, b| b.times.cmp(&a.times));
+        unused.sort_by_key(|q| std::cmp::Reverse(q.times));
         unused.truncate(MAX_UNUSED_QUERIES);
         report.unused = unused;
         Some(report)
