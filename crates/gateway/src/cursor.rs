@@ -24,7 +24,7 @@ use toolshape_shape::Resume;
 
 const VERSION: u8 = 1;
 const TAG_LEN: usize = 16;
-const SCOPE_LEN: usize = 8;
+pub(crate) const SCOPE_LEN: usize = 8;
 /// Longest cursor text accepted: bounds the work done on hostile input.
 const MAX_CURSOR_CHARS: usize = 200;
 

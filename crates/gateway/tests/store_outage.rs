@@ -84,7 +84,8 @@ async fn a_store_outage_never_hands_out_a_cursor_that_cannot_be_read() {
     );
     assert!(!later.envelope.summary.contains("expired"), "{}", later.envelope.summary);
 
-    // And with the store back, calls get cursors that read again.
+    // And with the store back, calls get cursors that read again. This call repeats the
+    // earlier ones: the repeat answer must not point to the cursor that was never kept.
     let again = gateway.call("app_log", None, &caller).await;
     let page = read_next(&gateway, &again, &caller).await;
     assert!(!page.is_error(), "{}", page.text);

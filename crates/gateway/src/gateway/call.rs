@@ -24,6 +24,7 @@ use super::record::CallRecord;
 use super::tool_search;
 use super::trust::Mark;
 use super::{Caller, Gateway, Outcome};
+use crate::cursor::CursorKey;
 use crate::read;
 use crate::search;
 use crate::upstream::{Reply, Upstream};
@@ -130,6 +131,13 @@ impl Gateway {
         outcome
     }
 
+    /// Whether a repeat answer's `next` reads a snapshot that was never stored (the store was
+    /// down when the earlier answer was kept): the call is then run again instead.
+    fn points_to_unkept(&self, envelope: &Envelope, caller: &Caller) -> bool {
+        let cursor = envelope.next.as_ref().and_then(|n| n.arguments.get("cursor")).and_then(Value::as_str);
+        cursor.is_some_and(|c| self.snapshots.names_unkept(c, &CursorKey::scope_tag(&caller.scope)))
+    }
+
     /// A call refused before dispatch, for `detail`, shaped by the passthrough plan.
     fn refused(&self, detail: String) -> Produced {
         let shaper = self.loaded().masks.passthrough_shaper().clone();
@@ -161,6 +169,7 @@ impl Gateway {
         }
         if let Some(key) = notes.repeat_key.clone()
             && let Some(envelope) = self.trust.repeat(key, tool)
+            && !self.points_to_unkept(&envelope, caller)
         {
             notes.mark = Some(Mark::Repeat);
             return (Produced::Direct { envelope }, Some(upstream.name().to_owned()));

@@ -157,6 +157,13 @@ impl Snapshots {
         self.shared
     }
 
+    /// Whether `cursor` (a `next`'s `cursor` argument, of the caller with scope tag `scope`)
+    /// names a snapshot this process knows was never stored. A repeated call is not pointed
+    /// at such a cursor: it could only answer that the pages were never saved.
+    pub(super) fn names_unkept(&self, cursor: &str, scope: &[u8; crate::cursor::SCOPE_LEN]) -> bool {
+        self.key.decode(cursor, scope, now_unix()).is_ok_and(|c| self.health.was_not_kept(c.snapshot))
+    }
+
     /// The last store error, if the store has failed since it last answered.
     pub(super) fn failing(&self) -> Option<String> {
         self.health.failing.lock().ok().and_then(|f| f.clone())
