@@ -221,17 +221,15 @@ async def test_a_search_says_how_many_matched_and_declines_nonsense(tmp_path):
             assert nothing.data is None, nothing.data
             # What to try: rephrase, or one of the namespaces that exist.
             assert "rephrase" in nothing.summary and "`memory`" in nothing.summary and "`git`" in nothing.summary, nothing.summary
-        # Nothing was activated by the declined searches.
-        assert not any(n.startswith("memory_") for n in await s.tool_names())
 
 
 async def test_a_search_hint_is_indexed_but_never_shown(tmp_path):
     cfg = config(tmp_path)
     cfg["upstreams"]["memory"]["search_hint"] = "rolodex scrapbook"
     async with harness.gateway(tmp_path, cfg) as s:
-        env = await search(s, "rolodex scrapbook", limit=10)
+        env = await search(s, "rolodex scrapbook", limit=5)
         hits = found(env)
-        assert hits and all(n.startswith("memory_") for n in hits), hits
+        assert len(hits) == 5 and all(n.startswith("memory_") for n in hits), hits
         records = json.dumps(env.data)
         assert "rolodex" not in records and "scrapbook" not in records, records
         tools = await s.tools()
