@@ -7,7 +7,9 @@ does not (it calls through the generic call tool)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +150,7 @@ async def test_search_modes_limits_and_errors(tmp_path):
         assert found(env) and all(n.startswith("fs_") and "directory" in n for n in found(env)), found(env)
 
         nothing = await search(s, "zzqx frobnicate wibble")
-        assert nothing.status == "empty" and "try" in nothing.summary, nothing.summary
+        assert nothing.status == "empty" and "rephrase" in nothing.summary, nothing.summary
 
         for arguments, says in [
             ({"query": "a" * 201, "mode": "regex"}, "200"),
@@ -193,3 +195,103 @@ async def test_deferral_shrinks_the_tool_surface(tmp_path):
     assert len(full) > 50 and len(deferred) == 4, (len(full), sorted(deferred))
     # The search tool and the loaded group cost a small fraction of every definition.
     assert with_search * 4 < without, (with_search, without)
+
+
+def summary_counts(env: harness.Envelope) -> tuple[int, int]:
+    """(matched, shown) as the summary of a search that showed tools says them."""
+    matched = int(env.summary.split(" tools matched", 1)[0].rsplit(" ", 1)[-1])
+    return matched, len(found(env))
+
+
+async def test_a_search_says_how_many_matched_and_declines_nonsense(tmp_path):
+    cfg = config(tmp_path)
+    async with harness.gateway(tmp_path, cfg) as s:
+        env = await search(s, "git", limit=3)
+        matched, shown = summary_counts(env)
+        assert shown == 3 and matched >= 8, env.summary
+        assert f"the best 3 are shown ({matched - 3} more" in env.summary, env.summary
+
+        env = await search(s, "^memory_", mode="regex", limit=50)
+        matched, shown = summary_counts(env)
+        assert matched == shown >= 5 and "all shown" in env.summary, env.summary
+
+        for nonsense in ["zzqx frobnicate wibble", "qwrtzp vbnmkl"]:
+            nothing = await search(s, nonsense)
+            assert nothing.status == "empty", nothing.summary
+            assert nothing.data is None, nothing.data
+            # What to try: rephrase, or one of the namespaces that exist.
+            assert "rephrase" in nothing.summary and "`memory`" in nothing.summary and "`git`" in nothing.summary, nothing.summary
+
+
+async def test_a_search_hint_is_indexed_but_never_shown(tmp_path):
+    cfg = config(tmp_path)
+    cfg["upstreams"]["memory"]["search_hint"] = "rolodex scrapbook"
+    async with harness.gateway(tmp_path, cfg) as s:
+        env = await search(s, "rolodex scrapbook", limit=5)
+        hits = found(env)
+        assert len(hits) == 5 and all(n.startswith("memory_") for n in hits), hits
+        records = json.dumps(env.data)
+        assert "rolodex" not in records and "scrapbook" not in records, records
+        tools = await s.tools()
+        listed = json.dumps([[t.name, t.description, t.input_schema] for t in tools.values()])
+        assert "rolodex" not in listed and "scrapbook" not in listed
+
+
+def search_rows(path: Path, expected: int, timeout: float = 15.0) -> list[sqlite3.Row]:
+    """The span log's rows once `expected` are there (spans are written after answering)."""
+    deadline = time.monotonic() + timeout
+    rows: list[sqlite3.Row] = []
+    while time.monotonic() < deadline:
+        if path.exists():
+            with sqlite3.connect(path) as db:
+                db.row_factory = sqlite3.Row
+                try:
+                    rows = db.execute("SELECT * FROM spans ORDER BY id").fetchall()
+                except sqlite3.OperationalError:
+                    rows = []
+            if len(rows) >= expected:
+                return rows
+        time.sleep(0.1)
+    return rows
+
+
+async def test_search_spans_and_the_report_hit_rate(tmp_path):
+    spans = tmp_path / "spans.sqlite"
+    cfg = config(tmp_path)
+    cfg["telemetry"] = {"spans": str(spans)}
+    async with harness.gateway(tmp_path, cfg) as s:
+        hits = found(await search(s, "create entities in the knowledge graph"))
+        assert hits[0] == "memory_create_entities", hits
+        nothing = await search(s, "zzqx frobnicate wibble")
+        assert nothing.status == "empty"
+        made = await s.envelope("call_tool", {"name": "memory_create_entities", "arguments": {"entities": [{"name": "t", "entityType": "x", "observations": ["y"]}]}})
+        assert made.status == "ok", made.summary
+    rows = search_rows(spans, 3)
+    assert [r["tool"] for r in rows] == ["search_tools", "search_tools", "memory_create_entities"], [dict(r) for r in rows]
+    assert rows[0]["search_query"] == "create entities in the knowledge graph"
+    assert json.loads(rows[0]["search_returned"]) == hits
+    assert rows[0]["search_matched"] >= len(hits)
+    assert rows[1]["search_query"] == "zzqx frobnicate wibble" and json.loads(rows[1]["search_returned"]) == []
+    assert rows[2]["search_query"] is None
+
+    out = subprocess.run([str(harness.TOOLSHAPE), "report", "--spans", str(spans), "--json"], capture_output=True, text=True, env=harness.base_env())
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)["search"]
+    assert (report["searches"], report["empty"], report["followed"]) == (2, 1, 1), report
+    assert report["hit_rate"] == 1.0
+    assert [q["query"] for q in report["unused"]] == ["zzqx frobnicate wibble"], report
+    table = subprocess.run([str(harness.TOOLSHAPE), "report", "--spans", str(spans)], capture_output=True, text=True, env=harness.base_env())
+    assert "hit rate 100%" in table.stdout and "zzqx frobnicate wibble" in table.stdout, table.stdout
+
+
+async def test_claude_code_is_told_to_keep_the_loaded_tools(tmp_path):
+    from mcp.types import Implementation
+
+    cfg = config(tmp_path)
+    async with harness.gateway(tmp_path, cfg, client_info=Implementation(name="claude-code", version="2.1.0")) as s:
+        tools = await s.tools()
+    kept = sorted(n for n, t in tools.items() if (t.meta or {}).get("anthropic/alwaysLoad") is True)
+    assert kept == sorted(["call_tool", "search_tools", "time_get_current_time", *[n for n in tools if n.startswith("tracker_")]]), kept
+    async with harness.gateway(tmp_path, cfg, name="plain") as s:
+        tools = await s.tools()
+    assert not any((t.meta or {}).get("anthropic/alwaysLoad") for t in tools.values())

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use toolshape_mask::{SearchConfig, SearchMode, Surface, ToolDefinition};
-use toolshape_search::{Mode, ParamDoc, SearchError, SearchIndex, ToolDoc};
+use toolshape_search::{MAX_QUERY_CHARS, MAX_TOOLS, Mode, ParamDoc, SearchError, SearchIndex, ToolDoc};
 
 use crate::read;
 use toolshape_mask::sections::MAX_SEARCH_LIMIT;
@@ -37,34 +37,136 @@ impl Catalog {
         let mut docs = Vec::new();
         for def in surface.definitions().filter(|d| !own.contains(&d.name.as_str())) {
             names.push(def.name.clone());
-            docs.push(tool_doc(def));
+            docs.push(tool_doc(def, surface.search_hint(&def.name)));
         }
         let index = SearchIndex::build(docs)?;
         Ok(Catalog { surface, index, names })
     }
 
-    /// The names of the best tools for `query`, best first.
-    pub(crate) fn search(&self, mode: SearchMode, query: &str, limit: usize) -> Result<Vec<String>, SearchError> {
-        let mode = match mode {
-            SearchMode::Bm25 => Mode::Bm25,
-            SearchMode::Regex => Mode::Regex,
-        };
-        let hits = self.index.search(mode, query, limit)?;
-        Ok(hits.into_iter().filter_map(|h| self.names.get(h.tool).cloned()).collect())
+    /// The best tools for `query`, best first, with how many matched at all and whether
+    /// the search declined (tools matched, but none well enough to show).
+    pub(crate) fn find(&self, mode: SearchMode, query: &str, limit: usize) -> Result<Findings, SearchError> {
+        match mode {
+            SearchMode::Bm25 => {
+                let found = self.index.find(query, limit, MAX_QUERY_CHARS)?;
+                let names: Vec<String> = found.hits.iter().filter_map(|h| self.names.get(h.tool).cloned()).collect();
+                Ok(Findings { matched: found.matched.max(names.len()), declined: found.declined, names })
+            }
+            SearchMode::Regex => {
+                // Every match is counted, so the answer can say how many were left out.
+                let all = self.index.search(Mode::Regex, query, MAX_TOOLS)?;
+                let names = all.iter().take(limit).filter_map(|h| self.names.get(h.tool).cloned()).collect();
+                Ok(Findings { matched: all.len(), declined: false, names })
+            }
+        }
     }
 
     /// How many tools the index holds.
     pub(crate) fn len(&self) -> usize {
         self.names.len()
     }
+
+    /// The name prefixes (`github` of `github_create_issue`) that two or more tools share,
+    /// most tools first: what a declined search suggests searching by.
+    pub(crate) fn namespaces(&self) -> Vec<String> {
+        let mut counts: Vec<(String, usize)> = Vec::new();
+        for name in &self.names {
+            let Some((prefix, _)) = name.split_once(['_', '.', '-', '/', ':']) else { continue };
+            if prefix.is_empty() {
+                continue;
+            }
+            match counts.iter_mut().find(|(p, _)| p == prefix) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((prefix.to_owned(), 1)),
+            }
+        }
+        counts.retain(|(_, n)| *n >= 2);
+        // Stable: ties keep catalog order.
+        counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+        counts.into_iter().take(MAX_NAMESPACES_SUGGESTED).map(|(p, _)| p).collect()
+    }
+}
+
+/// The most namespaces a declined search lists.
+const MAX_NAMESPACES_SUGGESTED: usize = 12;
+
+/// What one search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Findings {
+    /// The tools to show, best first.
+    pub(crate) names: Vec<String>,
+    /// How many tools matched at all (never fewer than are shown).
+    pub(crate) matched: usize,
+    /// Tools matched, but none scored well enough to show.
+    pub(crate) declined: bool,
+}
+
+/// The summary of a search that shows nothing, with what the model can do next: rephrase,
+/// switch mode, or search by one of the namespaces that exist.
+pub(crate) fn nothing_found_summary(
+    query: &str,
+    mode: SearchMode,
+    findings: &Findings,
+    total: usize,
+    namespaces: &[String],
+) -> String {
+    let what = if findings.declined {
+        format!(
+            "No tool fits {query:?} well enough: {} of {total} tools share a word with it, none closely",
+            findings.matched
+        )
+    } else {
+        format!("No tool matched {query:?} among {total} tools")
+    };
+    let retry = match mode {
+        SearchMode::Bm25 => {
+            "rephrase with what the tool should do (\"read a file\", \"create an issue\"), or name the tool"
+        }
+        SearchMode::Regex => "try a shorter pattern, or mode \"bm25\" with words describing the task",
+    };
+    let spaces = if namespaces.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = namespaces.iter().map(|n| format!("`{n}`")).collect();
+        format!("; the tools' namespaces are {} (search by one to see its tools)", list.join(", "))
+    };
+    format!("{what}; {retry}{spaces}.")
+}
+
+/// What a search that shows tools says before the shaped summary: how many matched and how
+/// many are shown, so a cut list is never mistaken for the whole. `kept` is how many of the
+/// returned tools fit the answer (the rest are behind `next`).
+pub(crate) fn found_lead(query: &str, findings: &Findings, kept: usize) -> String {
+    let returned = findings.names.len();
+    let kept = kept.min(returned);
+    let matched = findings.matched.max(returned);
+    let tools = if matched == 1 { "tool" } else { "tools" };
+    if matched == kept {
+        return format!("{matched} {tools} matched {query:?}, all shown");
+    }
+    let best = if kept == 1 { "the best is shown".to_owned() } else { format!("the best {kept} are shown") };
+    let mut rest = Vec::new();
+    if returned > kept {
+        rest.push(format!("{} more behind `next`", returned - kept));
+    }
+    if matched > returned {
+        rest.push(format!("{} more: raise `limit` or refine the query", matched - returned));
+    }
+    format!("{matched} {tools} matched {query:?}; {best} ({})", rest.join("; "))
 }
 
 /// A tool definition as the index reads it: name, description, and each parameter's name
-/// and description (nested object properties included, by their dotted path).
-fn tool_doc(def: &ToolDefinition) -> ToolDoc {
+/// and description (nested object properties included, by their dotted path). The config's
+/// `search_hint` is indexed as more description: the index's text is never shown (a search
+/// answers with the surface's definitions), so the hint reaches the ranking and not the model.
+fn tool_doc(def: &ToolDefinition, hint: Option<&str>) -> ToolDoc {
     let mut params = Vec::new();
     collect_params(&def.input_schema, "", 0, &mut params);
-    ToolDoc { name: def.name.clone(), description: def.description.clone(), params }
+    let description = match hint {
+        Some(hint) => format!("{}\n{hint}", def.description),
+        None => def.description.clone(),
+    };
+    ToolDoc { name: def.name.clone(), description, params }
 }
 
 fn collect_params(schema: &Value, prefix: &str, depth: usize, out: &mut Vec<ParamDoc>) {
@@ -358,7 +460,7 @@ mod tests {
             input_schema: json!({"properties": {"a": {"description": "outer", "properties": {"b": {"description": "inner"}}}}}),
             annotations: None,
         };
-        let doc = tool_doc(&def);
+        let doc = tool_doc(&def, None);
         let names: Vec<&str> = doc.params.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["a", "a.b"]);
         assert_eq!(doc.params[1].description, "inner");
@@ -383,6 +485,42 @@ mod tests {
             problems[0].contains("`memory_read_grph`") && problems[0].contains("did you mean `memory_read_graph`?")
         );
         assert!(problems[1].contains("`zzz`"));
+    }
+
+    fn findings(shown: usize, matched: usize, declined: bool) -> Findings {
+        Findings { names: (0..shown).map(|i| format!("t{i}")).collect(), matched, declined }
+    }
+
+    #[test]
+    fn the_lead_says_how_many_matched_and_how_many_are_shown() {
+        assert_eq!(found_lead("issue", &findings(3, 3, false), 3), "3 tools matched \"issue\", all shown");
+        assert_eq!(found_lead("x", &findings(1, 1, false), 1), "1 tool matched \"x\", all shown");
+        assert_eq!(
+            found_lead("issue", &findings(5, 12, false), 5),
+            "12 tools matched \"issue\"; the best 5 are shown (7 more: raise `limit` or refine the query)"
+        );
+        assert!(found_lead("x", &findings(1, 4, false), 1).contains("the best is shown (3 more"));
+        // The budget fit 2 of the 5 returned: the other 3 are behind `next`.
+        assert_eq!(
+            found_lead("x", &findings(5, 9, false), 2),
+            "9 tools matched \"x\"; the best 2 are shown (3 more behind `next`; 4 more: raise `limit` or refine the query)"
+        );
+        assert!(found_lead("x", &findings(4, 4, false), 3).ends_with("the best 3 are shown (1 more behind `next`)"));
+        // A count below what is returned (never expected) reads as all shown.
+        assert!(found_lead("x", &findings(2, 0, false), 2).starts_with("2 tools matched"));
+    }
+
+    #[test]
+    fn nothing_found_says_what_to_try() {
+        let spaces = vec!["github".to_owned(), "memory".to_owned()];
+        let declined = nothing_found_summary("bake a cake", SearchMode::Bm25, &findings(0, 4, true), 40, &spaces);
+        assert!(declined.starts_with("No tool fits \"bake a cake\" well enough: 4 of 40 tools"), "{declined}");
+        assert!(declined.contains("rephrase") && declined.contains("`github`, `memory`"), "{declined}");
+        let none = nothing_found_summary("zzqx", SearchMode::Bm25, &findings(0, 0, false), 40, &[]);
+        assert!(none.starts_with("No tool matched \"zzqx\" among 40 tools; rephrase"), "{none}");
+        assert!(!none.contains("namespaces"), "{none}");
+        let regex = nothing_found_summary("^x_", SearchMode::Regex, &findings(0, 0, false), 40, &spaces);
+        assert!(regex.contains("shorter pattern") && regex.contains("`github`"), "{regex}");
     }
 
     #[test]

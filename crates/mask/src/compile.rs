@@ -41,6 +41,8 @@ pub struct MaskSet {
 pub(crate) struct UpstreamNaming {
     pub(crate) expose: bool,
     pub(crate) prefix: String,
+    /// Indexed for search with each unmasked tool, never shown.
+    pub(crate) search_hint: Option<String>,
 }
 
 /// One compiled mask.
@@ -61,6 +63,8 @@ pub(crate) struct CompiledMask {
     pub(crate) shaper: Shaper,
     /// What the result's media may take (`result.media` over `defaults.media`).
     pub(crate) media: MediaPolicy,
+    /// Indexed for search with the mask, never shown.
+    pub(crate) search_hint: Option<String>,
 }
 
 /// Which handler a mask calls.
@@ -162,7 +166,15 @@ impl MaskSet {
             .iter()
             .map(|(name, up)| {
                 let expose = up.expose_unmasked.unwrap_or(defaults.expose_unmasked);
-                (name.clone(), UpstreamNaming { expose, prefix: up.prefix.clone().unwrap_or_else(|| name.clone()) })
+                if let Some((message, hint)) = up.search_hint.as_deref().and_then(search_hint_problem) {
+                    errors.push(config.error(&format!("upstreams.{name}.search_hint"), message).with_hint(Some(hint)));
+                }
+                let naming = UpstreamNaming {
+                    expose,
+                    prefix: up.prefix.clone().unwrap_or_else(|| name.clone()),
+                    search_hint: clean_search_hint(up.search_hint.as_deref()),
+                };
+                (name.clone(), naming)
             })
             .collect();
 
@@ -350,6 +362,9 @@ impl MaskCx<'_> {
             self.template(&prefix, "validate", src, props.as_ref())
         });
         let shaper = self.shaper("result", mask.result.as_ref(), props.as_ref());
+        if let Some((message, hint)) = mask.search_hint.as_deref().and_then(search_hint_problem) {
+            self.err("search_hint", message, Some(hint));
+        }
         if self.errors.len() > before {
             return None;
         }
@@ -367,6 +382,7 @@ impl MaskCx<'_> {
             route: route?,
             shaper: shaper?,
             media: mask.media.unwrap_or_default().over(self.config.defaults.media.over(MediaPolicy::default())),
+            search_hint: clean_search_hint(mask.search_hint.as_deref()),
         })
     }
 
@@ -741,6 +757,33 @@ fn schema_defaults(schema: &Value) -> Vec<(String, Value)> {
         .and_then(Value::as_object)
         .map(|props| props.iter().filter_map(|(k, v)| v.get("default").map(|d| (k.clone(), d.clone()))).collect())
         .unwrap_or_default()
+}
+
+/// The most characters a `search_hint` holds: enough for the words a search would use,
+/// not a second description.
+pub const MAX_SEARCH_HINT_CHARS: usize = 500;
+
+/// What is wrong with a `search_hint`, and what to write instead.
+fn search_hint_problem(hint: &str) -> Option<(String, String)> {
+    let chars = hint.chars().count();
+    if hint.trim().is_empty() {
+        Some((
+            "`search_hint` is empty".to_owned(),
+            "write the words a search for this tool would use (tasks, other names), or remove the key".to_owned(),
+        ))
+    } else if chars > MAX_SEARCH_HINT_CHARS {
+        Some((
+            format!("`search_hint` is {chars} characters long, over the limit of {MAX_SEARCH_HINT_CHARS}"),
+            "keep a few words a search would use; the description is the place for prose".to_owned(),
+        ))
+    } else {
+        None
+    }
+}
+
+/// A hint as indexed: trimmed, `None` when empty.
+fn clean_search_hint(hint: Option<&str>) -> Option<String> {
+    hint.map(str::trim).filter(|h| !h.is_empty()).map(str::to_owned)
 }
 
 #[cfg(test)]

@@ -159,6 +159,11 @@ pub struct Upstream {
     /// under `defaults.prefix: upstream`).
     #[serde(default)]
     pub prefix: Option<String>,
+    /// Words that help tool search find this upstream's unmasked tools (the tasks they
+    /// serve, other names for them). Indexed with each tool's own text, never shown to the
+    /// model.
+    #[serde(default)]
+    pub search_hint: Option<String>,
 }
 
 impl fmt::Debug for Upstream {
@@ -176,6 +181,7 @@ impl fmt::Debug for Upstream {
             .field("start", &self.start)
             .field("expose_unmasked", &self.expose_unmasked)
             .field("prefix", &self.prefix)
+            .field("search_hint", &self.search_hint)
             .finish()
     }
 }
@@ -329,6 +335,10 @@ pub struct Mask {
     /// repeated call then always runs. Upstream annotations can say so too.
     #[serde(default)]
     pub idempotent: Option<bool>,
+    /// Words that help tool search find this tool (the tasks it serves, other names for
+    /// it). Indexed with the tool's name and description, never shown to the model.
+    #[serde(default)]
+    pub search_hint: Option<String>,
 }
 
 /// Pick a handler call by the value of one input argument.

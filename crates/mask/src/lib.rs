@@ -67,7 +67,7 @@ mod yaml;
 
 pub use call::{CallContext, CallError, PreparedCall};
 pub use clients::{ClientsConfig, StructuredContent};
-pub use compile::{CONTEXT_KEYS, MaskSet, load};
+pub use compile::{CONTEXT_KEYS, MAX_SEARCH_HINT_CHARS, MaskSet, load};
 pub use config::{
     Case, Config, Defaults, EnvLookup, Mask, PrefixPolicy, ProfileTools, StartPolicy, Switch, UnknownArguments,
     Upstream,

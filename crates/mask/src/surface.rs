@@ -88,6 +88,8 @@ pub(crate) enum Target {
 pub(crate) struct Listed {
     pub(crate) definition: ToolDefinition,
     pub(crate) target: Target,
+    /// Text for tool search only (the config's `search_hint`): never listed.
+    pub(crate) search_hint: Option<String>,
 }
 
 /// The tools a model sees under one profile, and where their calls go. A surface belongs
@@ -140,6 +142,12 @@ impl Surface {
     /// but a handler it calls is held.
     pub fn held(&self, name: &str) -> Option<(&str, &str)> {
         self.held.iter().find(|h| h.name == name).map(|h| (h.handler.0.as_str(), h.handler.1.as_str()))
+    }
+
+    /// The config's `search_hint` for `name` (its mask's, or its upstream's for an unmasked
+    /// tool): text to index for search, never to show.
+    pub fn search_hint(&self, name: &str) -> Option<&str> {
+        self.find(name).and_then(|t| t.search_hint.as_deref())
     }
 
     /// Upstream tools left off the surface because their names collided, one line each.
@@ -239,6 +247,7 @@ impl MaskSet {
                     annotations: hints.to_annotations(),
                 },
                 target: Target::Mask(i),
+                search_hint: mask.search_hint.clone(),
             });
         }
         for tool in upstream_tools {
@@ -278,6 +287,7 @@ impl MaskSet {
                     annotations: tool.annotations.clone(),
                 },
                 target: Target::Upstream { upstream: tool.upstream.clone(), tool: tool.name.clone() },
+                search_hint: naming.search_hint.clone(),
             });
         }
         Ok(Surface { profile: profile.map(str::to_owned), tools, notes, held: holds })

@@ -92,6 +92,9 @@ impl Report {
             self.lines(&mut out);
             self.table(&mut out);
         }
+        if let Some(search) = &self.search {
+            out.push_str(&search.to_html());
+        }
         if self.estimated_calls > 0 {
             let _ = writeln!(
                 out,
@@ -447,7 +450,7 @@ fn fit(text: &str, max_px: f64) -> String {
 }
 
 /// Text made safe for HTML content and attribute values.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -5,7 +5,8 @@
 //!   counts pending token figures, writes the SQLite span log ([`SpanLogConfig`], bounded in
 //!   size), updates [`Metrics`] and exports ([`SpanExport`], e.g. OTLP); [`NoopSink`] is `off`.
 //! - [`Metrics`]: per-tool counters and token histograms in the Prometheus text format.
-//! - [`read_spans`] and [`Report`]: `toolshape report`, as a table, JSON or an HTML page.
+//! - [`read_spans`] and [`Report`]: `toolshape report`, as a table, JSON or an HTML page;
+//!   [`SearchReport`] is its tool-search part (hit rate, queries that led to no call).
 //!
 //! Invariants: recording never blocks and never fails a call (a full queue drops the span
 //! and counts it); a pre-shaping count that is not exact is marked as estimated everywhere
@@ -16,6 +17,7 @@ mod html;
 pub mod metrics;
 pub mod otlp;
 pub mod report;
+mod search;
 mod sink;
 mod span;
 mod store;
@@ -24,12 +26,14 @@ pub use error::TelemetryError;
 pub use metrics::Metrics;
 pub use otlp::{OtlpConfig, OtlpExport};
 pub use report::{Report, ToolReport, parse_duration};
+pub use search::{MAX_UNUSED_QUERIES, SearchReport, UnusedQuery};
 pub use sink::{
     DEFAULT_EXACT_COUNT_LIMIT, DEFAULT_MAX_BYTES, DEFAULT_QUEUE_CAPACITY, NoopSink, SinkStats, SpanLogConfig, SpanSink,
     Telemetry, TelemetryConfig, default_spans_path, default_spans_path_from,
 };
 pub use span::{
-    CallStatus, ESTIMATE_BYTES_PER_TOKEN, MediaCounts, SharedBytes, Span, TokensBefore, UnknownStatus, now_unix_ms,
+    CallStatus, ESTIMATE_BYTES_PER_TOKEN, MediaCounts, SearchCall, SharedBytes, Span, TokensBefore, UnknownStatus,
+    now_unix_ms,
 };
 pub use store::{MIN_MAX_BYTES, ReadProgress, read_spans};
 

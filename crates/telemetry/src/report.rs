@@ -17,6 +17,8 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use serde::Serialize;
+
+use crate::search::SearchReport;
 use toolshape_shape::thousands;
 
 use crate::TelemetryError;
@@ -130,6 +132,8 @@ pub struct Report {
     pub tools: Vec<ToolReport>,
     /// Tokens over time, oldest first, evenly spaced (empty stretches included).
     pub timeline: Vec<TimeBucket>,
+    /// Tool search: hit rate and the queries that led to no call; `None` without searches.
+    pub search: Option<SearchReport>,
 }
 
 impl Report {
@@ -154,6 +158,7 @@ impl Report {
             media: MediaCounts::default(),
             tools: Vec::new(),
             timeline: Vec::new(),
+            search: SearchReport::build(spans.iter().filter(in_window)),
         };
         for span in spans.iter().filter(in_window) {
             let tool = tools.entry(&span.tool).or_insert_with(|| ToolReport {
@@ -315,6 +320,9 @@ impl Report {
                 let _ = writeln!(out, "  {:<width$}  {}", tool.tool, media_line(&tool.media), width = widths[0]);
             }
             let _ = writeln!(out, "  {:<width$}  {}", "total", media_line(&self.media), width = widths[0]);
+        }
+        if let Some(search) = &self.search {
+            out.push_str(&search.to_table());
         }
         out
     }

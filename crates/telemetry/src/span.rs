@@ -216,6 +216,8 @@ pub struct Span {
     pub shaping_ms: f64,
     /// Images, audio and embedded blobs of the result, when it had any.
     pub media: Option<MediaCounts>,
+    /// For a call of the search tool: what was asked and what came back.
+    pub search: Option<SearchCall>,
 }
 
 /// The media of one result: how many, how many were downscaled or left out, and their bytes
@@ -251,6 +253,19 @@ impl MediaCounts {
     }
 }
 
+/// What one call of the search tool asked and answered. Whether one of the returned tools
+/// was then called is read from the later spans of the same session (see
+/// [`crate::SearchReport`]), so nothing is written twice.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+pub struct SearchCall {
+    /// The query, as the model wrote it.
+    pub query: String,
+    /// The tools shown, best first; empty when the search found nothing or declined.
+    pub returned: Vec<String>,
+    /// How many tools matched at all (at least as many as were returned).
+    pub matched: u64,
+}
+
 impl Span {
     /// A span for `tool` at the current time with every figure zero; fill in the rest.
     pub fn new(tool: impl Into<String>, status: CallStatus) -> Span {
@@ -273,6 +288,7 @@ impl Span {
             upstream_ms: 0.0,
             shaping_ms: 0.0,
             media: None,
+            search: None,
         }
     }
 

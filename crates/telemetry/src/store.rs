@@ -18,14 +18,14 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags, params};
 
 use crate::TelemetryError;
-use crate::span::{CallStatus, Span, TokensBefore};
+use crate::span::{CallStatus, SearchCall, Span, TokensBefore};
 
 /// The smallest size bound a span log accepts (a few hundred spans).
 pub const MIN_MAX_BYTES: u64 = 64 * 1024;
 
-/// The columns of the `spans` table, in order: those of the first version, then `media`
-/// (added to an older log when a gateway opens it).
-const COLUMNS: [&str; 20] = [
+/// The columns of the `spans` table, in order: those of the first version of the log, then
+/// those added since (see [`ADDED_COLUMNS`]).
+const COLUMNS: [&str; 19] = [
     "id",
     "time_ms",
     "tool",
@@ -45,11 +45,12 @@ const COLUMNS: [&str; 20] = [
     "redactions",
     "upstream_ms",
     "shaping_ms",
-    "media",
 ];
 
-/// The columns of a log written before `media` was recorded.
-const FIRST_COLUMNS: usize = 19;
+/// Columns added after the first version, with their SQL types, in order. A log written
+/// before them is still read (they read as empty), and the writer adds them to it on open.
+const ADDED_COLUMNS: [(&str, &str); 4] =
+    [("media", "TEXT"), ("search_query", "TEXT"), ("search_returned", "TEXT"), ("search_matched", "INTEGER")];
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS spans (
@@ -72,7 +73,10 @@ CREATE TABLE IF NOT EXISTS spans (
     redactions TEXT NOT NULL,
     upstream_ms REAL NOT NULL,
     shaping_ms REAL NOT NULL,
-    media TEXT
+    media TEXT,
+    search_query TEXT,
+    search_returned TEXT,
+    search_matched INTEGER
 );
 CREATE INDEX IF NOT EXISTS spans_by_time ON spans (time_ms);
 ";
@@ -103,9 +107,9 @@ impl SpanStore {
         };
         let exists = setup(&conn).map_err(|source| classify(path, source))?;
         // An existing table must be ours before anything is added to it; one written before
-        // media were recorded gets the column.
-        if exists && check_columns(&conn, path)? < COLUMNS.len() {
-            conn.execute_batch("ALTER TABLE spans ADD COLUMN media TEXT").map_err(|source| classify(path, source))?;
+        // the newer columns gets them now.
+        if exists && check_columns(&conn, path)? < ADDED_COLUMNS.len() {
+            add_columns(&conn, path)?;
         }
         conn.execute_batch(SCHEMA).map_err(|source| classify(path, source))?;
         Ok(SpanStore { conn, path: path.to_owned(), max_bytes: max_bytes.max(MIN_MAX_BYTES) })
@@ -121,13 +125,16 @@ impl SpanStore {
                 .prepare_cached(
                     "INSERT INTO spans (time_ms, tool, mask, upstream, principal, session, status, tokens_before,
                      tokens_before_estimated, tokens_after, bytes_before, bytes_after, records_kept, records_omitted,
-                     cut, redactions, upstream_ms, shaping_ms, media)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+                     cut, redactions, upstream_ms, shaping_ms, media, search_query, search_returned, search_matched)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+                     ?20, ?21, ?22)",
                 )
                 .map_err(sqlite)?;
             for span in spans {
                 let redactions = serde_json::to_string(&span.redactions).unwrap_or_else(|_| "{}".to_owned());
                 let media = span.media.and_then(|m| serde_json::to_string(&m).ok());
+                let search = span.search.as_ref();
+                let returned = search.map(|s| serde_json::to_string(&s.returned).unwrap_or_else(|_| "[]".to_owned()));
                 insert
                     .execute(params![
                         span.time_ms,
@@ -149,6 +156,9 @@ impl SpanStore {
                         span.upstream_ms,
                         span.shaping_ms,
                         media,
+                        search.map(|s| s.query.as_str()),
+                        returned,
+                        search.map(|s| to_sql_int(s.matched)),
                     ])
                     .map_err(sqlite)?;
             }
@@ -215,9 +225,11 @@ pub fn read_spans(
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
         .map_err(|source| classify(path, source))?;
     conn.busy_timeout(Duration::from_secs(5)).map_err(|source| classify(path, source))?;
-    // A log written before media were recorded reads with no media.
-    let media_column = if check_columns(&conn, path)? == COLUMNS.len() { "media" } else { "NULL" };
+    let added = check_columns(&conn, path)?;
     let since = since_ms.unwrap_or(i64::MIN);
+    // A log written before the newer columns reads them as empty.
+    let newer: Vec<&str> =
+        ADDED_COLUMNS.iter().enumerate().map(|(i, (name, _))| if i < added { *name } else { "NULL" }).collect();
     let sqlite = |source| classify(path, source);
     let total: i64 =
         conn.query_row("SELECT count(*) FROM spans WHERE time_ms >= ?1", [since], |row| row.get(0)).map_err(sqlite)?;
@@ -226,7 +238,8 @@ pub fn read_spans(
         .prepare(&format!(
             "SELECT time_ms, tool, mask, upstream, principal, session, status, tokens_before, tokens_before_estimated,
              tokens_after, bytes_before, bytes_after, records_kept, records_omitted, cut, redactions, upstream_ms,
-             shaping_ms, {media_column} FROM spans WHERE time_ms >= ?1 ORDER BY time_ms, id"
+             shaping_ms, {} FROM spans WHERE time_ms >= ?1 ORDER BY time_ms, id",
+            newer.join(", ")
         ))
         .map_err(sqlite)?;
     let mut rows = statement.query([since]).map_err(sqlite)?;
@@ -278,11 +291,21 @@ fn span_from_row(row: &rusqlite::Row<'_>, path: &Path) -> Result<Span, Telemetry
         upstream_ms: row.get(16).map_err(sqlite)?,
         shaping_ms: row.get(17).map_err(sqlite)?,
         media,
+        search: search_from_row(row).map_err(sqlite)?,
     })
 }
 
-/// Fail unless the `spans` table has exactly the expected columns, or those of a log written
-/// before `media` was recorded; the number of columns it has.
+/// The search columns of a row: `None` for a call of any other tool (no query).
+fn search_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Option<SearchCall>> {
+    let Some(query) = row.get::<_, Option<String>>(19)? else { return Ok(None) };
+    let returned: Option<String> = row.get(20)?;
+    let returned = returned.and_then(|r| serde_json::from_str(&r).ok()).unwrap_or_default();
+    let matched = from_sql_int(row.get::<_, Option<i64>>(21)?.unwrap_or(0));
+    Ok(Some(SearchCall { query, returned, matched }))
+}
+
+/// Fail unless the `spans` table has the first version's columns, then a leading part of
+/// [`ADDED_COLUMNS`]; returns how many of those it has.
 fn check_columns(conn: &Connection, path: &Path) -> Result<usize, TelemetryError> {
     let columns = (|| -> rusqlite::Result<Vec<String>> {
         let mut statement = conn.prepare("SELECT name FROM pragma_table_info('spans') ORDER BY cid")?;
@@ -293,16 +316,33 @@ fn check_columns(conn: &Connection, path: &Path) -> Result<usize, TelemetryError
     if columns.is_empty() {
         return Err(TelemetryError::NotASpanLog { path: path.to_owned(), reason: "it has no `spans` table".into() });
     }
-    let known = [COLUMNS.len(), FIRST_COLUMNS]
-        .into_iter()
-        .any(|n| columns.iter().map(String::as_str).eq(COLUMNS[..n].iter().copied()));
-    if !known {
+    let (first, added) = columns.split_at(columns.len().min(COLUMNS.len()));
+    let ours = first.iter().map(String::as_str).eq(COLUMNS)
+        && added.len() <= ADDED_COLUMNS.len()
+        && added.iter().zip(ADDED_COLUMNS).all(|(have, (want, _))| have == want);
+    if !ours {
         return Err(TelemetryError::NotASpanLog {
             path: path.to_owned(),
             reason: format!("its `spans` table has columns {}", columns.join(", ")),
         });
     }
-    Ok(columns.len())
+    Ok(added.len())
+}
+
+/// Add the columns an older log lacks, in one transaction. Another process may add them at
+/// the same time: the columns are counted again inside the transaction.
+fn add_columns(conn: &Connection, path: &Path) -> Result<(), TelemetryError> {
+    let sqlite = |source| classify(path, source);
+    conn.execute_batch("BEGIN IMMEDIATE").map_err(sqlite)?;
+    let result = check_columns(conn, path).and_then(|have| {
+        for (name, kind) in &ADDED_COLUMNS[have..] {
+            conn.execute_batch(&format!("ALTER TABLE spans ADD COLUMN {name} {kind}")).map_err(sqlite)?;
+        }
+        Ok(())
+    });
+    let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
+    conn.execute_batch(end).map_err(sqlite)?;
+    result
 }
 
 /// A SQLite error, with "this is not a database" told apart from other failures.

@@ -17,10 +17,12 @@ use serde_json::{Map, Value};
 use toolshape_mask::{CallContext, CallError};
 use toolshape_media::MediaPolicy;
 use toolshape_shape::{Envelope, Failure, Shaper};
+use toolshape_telemetry::SearchCall;
 use toolshape_trust::{CallKey, GuardAction, held_message};
 
 use super::finish::{Attached, Payload, Produced, Source};
 use super::record::CallRecord;
+use super::tool_search;
 use super::trust::Mark;
 use super::{Caller, Gateway, Outcome};
 use crate::cursor::CursorKey;
@@ -65,12 +67,21 @@ impl Gateway {
         let search = loaded.config.search.as_ref();
         // The tool whose span this is: a generic call counts as the tool it called.
         let mut target = tool.to_owned();
+        let mut search_lead = None;
+        let mut search_call = None;
         let (produced, upstream) = if tool == read::TOOL_NAME {
             (self.read(arguments.as_ref(), caller).await, None)
         } else if let Some(search) = search.filter(|s| s.tool_name == tool) {
-            let (produced, changed) = self.search(arguments.as_ref(), caller, search).await;
-            tools_changed = changed;
-            (produced, None)
+            let answer = self.search(arguments.as_ref(), caller, search).await;
+            tools_changed = answer.changed;
+            if answer.shows_tools {
+                search_lead = answer.query.clone().zip(answer.findings.clone());
+            }
+            search_call = answer.query.map(|query| {
+                let (returned, matched) = answer.findings.map(|f| (f.names, f.matched)).unwrap_or_default();
+                SearchCall { query, returned, matched: matched as u64 }
+            });
+            (answer.produced, None)
         } else if let Some(search) = search.filter(|s| s.call_tool_name == tool) {
             match search::parse_call(arguments) {
                 Ok((name, _)) if search::own_names(search).contains(&name.as_str()) => {
@@ -99,6 +110,9 @@ impl Gateway {
         };
         let mut outcome = self.finish(produced, tool, caller).await;
         outcome.tools_changed = tools_changed;
+        if let Some((query, findings)) = search_lead {
+            tool_search::lead_summary(&mut outcome, &query, &findings, loaded.masks.passthrough_shaper().plan().render);
+        }
         // A repeat of this call can point to where this answer reads on.
         if let (None, Some(key), Some(next)) = (notes.mark, &notes.repeat_key, &outcome.envelope.next) {
             self.trust.remember(key, outcome.envelope.omitted.as_ref(), next);
@@ -119,6 +133,7 @@ impl Gateway {
             dispatched,
             shaped: started.elapsed().saturating_sub(dispatched),
             media,
+            search: search_call,
         };
         self.after_reply(record);
         outcome

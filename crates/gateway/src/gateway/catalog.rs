@@ -236,6 +236,15 @@ impl Gateway {
         Ok(catalog)
     }
 
+    /// Whether `tool` must stay in the model's context even under a client's own tool
+    /// search: with a `search:` section, the `always_loaded` tools and the search and call
+    /// tools (the model cannot search for the rest without them).
+    pub fn stays_loaded(&self, tool: &str) -> bool {
+        self.loaded().config.search.as_ref().is_some_and(|search| {
+            search.is_always_loaded(tool) || tool == search.tool_name || tool == search.call_tool_name
+        })
+    }
+
     /// The tools `caller` sees: the surface (or, with search, its loaded part and the search
     /// and call tools), then `result_read`.
     pub async fn list_tools(&self, caller: &Caller) -> Vec<ToolDefinition> {

@@ -11,7 +11,7 @@ use rmcp::model::ContentBlock;
 use tokio::sync::Semaphore;
 use toolshape_mask::PreparedCall;
 use toolshape_media::{DecodeLimits, MediaPolicy};
-use toolshape_shape::{Failure, MIN_BUDGET_TOKENS, Shaper};
+use toolshape_shape::{AutoSpec, Failure, MIN_BUDGET_TOKENS, Shaper};
 
 use super::finish::{Attached, Payload, Produced, Source};
 use super::media::{convert, render_listing};
@@ -78,12 +78,12 @@ impl Gateway {
 /// budget a plan may have), and, unless the plan caps strings itself, each of the `texts`
 /// records with text (text blocks, embedded text too large to pass) capped to an equal share
 /// of half the budget. A long text is then cut in place with a marker, and every item after
-/// it is still listed on the first page, next to the block it names.
+/// it is still listed on the first page, next to the block it names. The default view's
+/// compaction is off: a listing is the gateway's own records, each naming a block and the
+/// handle its original is read back with, and none of it may be cut or folded away.
 fn listing_shaper(shaper: &Shaper, used: usize, texts: usize) -> Shaper {
-    if used == 0 && texts == 0 {
-        return shaper.clone();
-    }
     let mut plan = shaper.plan().clone();
+    plan.auto = AutoSpec::OFF;
     plan.budget_tokens = plan.budget_tokens.saturating_sub(used).max(MIN_BUDGET_TOKENS);
     if texts > 0 && plan.default_field_tokens.is_none() {
         let share = (plan.budget_tokens / 2 / texts).max(TEXT_SHARE_FLOOR);

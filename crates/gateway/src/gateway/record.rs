@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio_util::task::TaskTracker;
 use toolshape_shape::{ShapeReport, Status};
-use toolshape_telemetry::{DEFAULT_EXACT_COUNT_LIMIT, Span, SpanSink, TokensBefore};
+use toolshape_telemetry::{DEFAULT_EXACT_COUNT_LIMIT, SearchCall, Span, SpanSink, TokensBefore};
 
 use super::media::MediaStats;
 use super::trust::Mark;
@@ -36,6 +36,8 @@ pub(super) struct CallRecord {
     pub(super) shaped: Duration,
     /// Media counts, when the result held media.
     pub(super) media: Option<MediaStats>,
+    /// For the search tool: the query and what it returned.
+    pub(super) search: Option<SearchCall>,
 }
 
 /// Where calls are recorded, and the recordings still under way.
@@ -113,6 +115,7 @@ impl Gateway {
         span.upstream_ms = record.dispatched.as_secs_f64() * 1000.0;
         span.shaping_ms = record.shaped.as_secs_f64() * 1000.0;
         span.media = record.media;
+        span.search = record.search;
         if let Some(bytes) = &record.raw {
             // An error answer is shaped from its text, not measured as bytes in: the span
             // records what the upstream sent either way.

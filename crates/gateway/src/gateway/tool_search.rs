@@ -9,12 +9,12 @@
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
-use toolshape_mask::{SearchConfig, SearchMode};
-use toolshape_shape::{Data, Envelope, Failure, Shaper, Status};
-use toolshape_util::hex;
+use toolshape_mask::SearchConfig;
+use toolshape_shape::{AutoSpec, Data, Envelope, Failure, RenderMode, Shaper, Status};
+use toolshape_util::{hex, random};
 
 use super::finish::{Attached, Payload, Produced, Source};
-use super::{Caller, Gateway};
+use super::{Caller, Gateway, Outcome};
 use crate::cursor::CursorKey;
 use crate::search::{self, SearchArgs};
 
@@ -55,16 +55,18 @@ impl Gateway {
     }
 
     /// The search tool: rank the surface's tools for the query and answer with the best.
-    /// The flag is true when the caller's tool list changed (new tools were activated).
     pub(super) async fn search(
         &self,
         arguments: Option<&Map<String, Value>>,
         caller: &Caller,
         search: &SearchConfig,
-    ) -> (Produced, bool) {
+    ) -> SearchAnswer {
         let shaper = search_shaper(self.loaded().masks.passthrough_shaper());
         let failed = |detail: String| {
-            (Produced::Failed { failure: Failure::InvalidArguments { detail }, shaper: shaper.clone() }, false)
+            SearchAnswer::plain(Produced::Failed {
+                failure: Failure::InvalidArguments { detail },
+                shaper: shaper.clone(),
+            })
         };
         let args = match SearchArgs::parse(arguments, search) {
             Ok(a) => a,
@@ -73,28 +75,32 @@ impl Gateway {
         let profile = self.profile_of(caller);
         let surface = match self.surface(profile, true).await {
             Ok(s) => s,
-            Err(failure) => return (Produced::Failed { failure, shaper }, false),
+            Err(failure) => return SearchAnswer::plain(Produced::Failed { failure, shaper }),
         };
         let catalog = match self.search_index(profile, &surface, search) {
             Ok(c) => c,
             Err(e) => return failed(e.to_string()),
         };
-        let found = match catalog.search(args.mode, &args.query, args.limit) {
+        let findings = match catalog.find(args.mode, &args.query, args.limit) {
             Ok(found) => found,
             Err(e) => return failed(e.to_string()),
         };
-        if found.is_empty() {
-            let hint = match args.mode {
-                SearchMode::Bm25 => "try other or fewer words, or mode \"regex\" with part of a tool name",
-                SearchMode::Regex => "try a shorter pattern, or mode \"bm25\" with words describing the task",
+        let query = Some(args.query.clone());
+        if findings.names.is_empty() {
+            let summary =
+                search::nothing_found_summary(&args.query, args.mode, &findings, catalog.len(), &catalog.namespaces());
+            return SearchAnswer {
+                produced: Produced::Direct { envelope: empty_envelope(summary) },
+                changed: false,
+                shows_tools: false,
+                query,
+                findings: Some(findings),
             };
-            let summary = format!("No tool matched {:?} among {} tools; {hint}.", args.query, catalog.len());
-            return (Produced::Direct { envelope: empty_envelope(summary) }, false);
         }
-        let changed = self.activate(caller, &found, search).await;
-        let payload = Payload::new(search::found_records(&surface, &found));
-        (
-            Produced::Data {
+        let changed = self.activate(caller, &findings.names, search).await;
+        let payload = Payload::new(search::found_records(&surface, &findings.names));
+        SearchAnswer {
+            produced: Produced::Data {
                 payload,
                 shaper,
                 resume: None,
@@ -103,8 +109,53 @@ impl Gateway {
                 attached: Attached::default(),
             },
             changed,
-        )
+            shows_tools: true,
+            query,
+            findings: Some(findings),
+        }
     }
+}
+
+/// What the search tool produced, and what the call path needs to know of it.
+pub(super) struct SearchAnswer {
+    /// The answer to shape.
+    pub(super) produced: Produced,
+    /// Whether the caller's tool list changed (new tools were activated).
+    pub(super) changed: bool,
+    /// Whether the answer shows tools: its summary then starts with how many tools matched
+    /// and how many are shown (see [`lead_summary`]).
+    pub(super) shows_tools: bool,
+    /// The query, once the arguments were read.
+    pub(super) query: Option<String>,
+    /// What the search found, once it ran.
+    pub(super) findings: Option<search::Findings>,
+}
+
+impl SearchAnswer {
+    /// A refusal or failure: nothing searched.
+    fn plain(produced: Produced) -> SearchAnswer {
+        SearchAnswer { produced, changed: false, shows_tools: false, query: None, findings: None }
+    }
+}
+
+/// Start the summary of a search's shaped answer with how many tools matched and how many
+/// fit, and render it again, so the model reads that before what is shown.
+pub(super) fn lead_summary(outcome: &mut Outcome, query: &str, findings: &search::Findings, render: RenderMode) {
+    if outcome.envelope.status == Status::Error {
+        return;
+    }
+    let returned = findings.names.len();
+    // Records the budget left out are behind `next`; without a record count, all fit.
+    let kept = match outcome.report.records_kept {
+        0 => returned,
+        n => usize::try_from(n).unwrap_or(returned),
+    };
+    let lead = search::found_lead(query, findings, kept);
+    outcome.envelope.summary = format!("{lead}. {}", outcome.envelope.summary);
+    outcome.text = toolshape_shape::render(&outcome.envelope, render, &random::nonce());
+    outcome.report.bytes_out = outcome.text.len() as u64;
+    // Counted again from the new text after the answer is sent.
+    outcome.report.tokens_out = None;
 }
 
 /// An envelope for zero results, with a summary that says what to try next.
@@ -112,9 +163,12 @@ fn empty_envelope(summary: String) -> Envelope {
     Envelope { status: Status::Empty, summary, data: Data::Null, omitted: None, next: None }
 }
 
-/// The shaper for search results: the passthrough plan, counting tools.
+/// The shaper for search results: the passthrough plan, counting tools, without the default
+/// view's compaction: a found tool's input schema is what the model calls it with, so no
+/// field of a definition may be folded away or cut short.
 fn search_shaper(base: &Shaper) -> Shaper {
     let mut plan = base.plan().clone();
     plan.noun = Some("tools".to_owned());
+    plan.auto = AutoSpec::OFF;
     Shaper::new(plan).unwrap_or_else(|_| base.clone())
 }

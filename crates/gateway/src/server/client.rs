@@ -23,6 +23,13 @@
 //! The name comes from `initialize` for a session, or from each request's metadata for a
 //! 2026-07-28 agent (which has no handshake; Claude Code speaks that version when the
 //! server offers it).
+//!
+//! Whether the tools that must stay in the model's context carry `_meta:
+//! {"anthropic/alwaysLoad": true}` (with a `search:` section: the `always_loaded` tools and
+//! the search and call tools). Claude Code defers MCP tools behind a tool search of its own
+//! and reads that key to keep a tool's definition loaded from the first turn; without it the
+//! model would have to find toolshape's search tool before it could search. Other clients
+//! ignore the key, so it is sent only to `claude-code`.
 
 use rmcp::model::Implementation;
 use toolshape_mask::{ClientsConfig, StructuredContent};
@@ -33,11 +40,19 @@ pub(crate) struct ClientPolicy {
     /// Whether tool results carry the envelope as `structuredContent`, and tool
     /// definitions its `outputSchema` (a tool that declares one must send it).
     pub(crate) structured_content: bool,
+    /// Whether tools that must stay loaded carry `_meta: {"anthropic/alwaysLoad": true}`.
+    pub(crate) always_load_meta: bool,
 }
+
+/// The `_meta` key that asks a client not to defer a tool behind its own tool search.
+pub(crate) const ALWAYS_LOAD_KEY: &str = "anthropic/alwaysLoad";
+
+/// The `clientInfo.name` of the clients that read [`ALWAYS_LOAD_KEY`].
+const READS_ALWAYS_LOAD: [&str; 1] = ["claude-code"];
 
 impl Default for ClientPolicy {
     fn default() -> Self {
-        ClientPolicy { structured_content: true }
+        ClientPolicy { structured_content: true, always_load_meta: false }
     }
 }
 
@@ -55,7 +70,7 @@ impl ClientPolicy {
             StructuredContent::Never => false,
             StructuredContent::Auto => !name.is_some_and(reads_structured_content_instead_of_text),
         };
-        ClientPolicy { structured_content }
+        ClientPolicy { structured_content, always_load_meta: name.is_some_and(|n| READS_ALWAYS_LOAD.contains(&n)) }
     }
 }
 
@@ -97,5 +112,15 @@ mod tests {
         assert!(ClientPolicy::of(Some(&client("claude-code")), &by_name).structured_content);
         assert!(!ClientPolicy::of(Some(&client("my-agent")), &by_name).structured_content);
         assert!(!ClientPolicy::of(Some(&client("codex-mcp-client")), &by_name).structured_content);
+    }
+
+    #[test]
+    fn only_claude_code_is_sent_the_always_load_key() {
+        let auto = ClientsConfig::default();
+        assert!(ClientPolicy::of(Some(&client("claude-code")), &auto).always_load_meta);
+        for name in ["Claude Code", "cursor", "mcp", "codex-mcp-client"] {
+            assert!(!ClientPolicy::of(Some(&client(name)), &auto).always_load_meta, "{name}");
+        }
+        assert!(!ClientPolicy::of(None, &auto).always_load_meta);
     }
 }

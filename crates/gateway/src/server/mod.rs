@@ -27,7 +27,7 @@ use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult, ContentBlock,
     GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams, InitializeResult,
-    InputResponses, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    InputResponses, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, MetaObject,
     PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ResultType,
     ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
@@ -261,7 +261,22 @@ impl ServerHandler for GatewayServer {
     ) -> Result<ListToolsResult, ErrorData> {
         let caller = self.caller(&context);
         let policy = self.policy(&context);
-        let tools = self.gateway.list_tools(&caller).await.into_iter().map(|d| self.tool(d, policy)).collect();
+        let tools = self
+            .gateway
+            .list_tools(&caller)
+            .await
+            .into_iter()
+            .map(|d| {
+                let keep = policy.always_load_meta && self.gateway.stays_loaded(&d.name);
+                let mut tool = self.tool(d, policy);
+                if keep {
+                    let mut meta = Map::new();
+                    meta.insert(client::ALWAYS_LOAD_KEY.to_owned(), Value::Bool(true));
+                    tool.meta = Some(MetaObject(meta));
+                }
+                tool
+            })
+            .collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
 
