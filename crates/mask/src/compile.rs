@@ -13,6 +13,7 @@ use crate::config::{
     Config, Defaults, EnvLookup, Mask, PrefixPolicy, ProfileTools, UnknownArguments, backticked, is_name,
 };
 use crate::error::{ConfigError, ConfigErrors, did_you_mean, nearest};
+use crate::search_hint::{clean_search_hint, search_hint_problem};
 use crate::template::{ArgTree, TemplateError, TemplateRef, Templates, compile_tree, is_template, root_of};
 
 /// The keys of `context` in templates.
@@ -757,33 +758,6 @@ fn schema_defaults(schema: &Value) -> Vec<(String, Value)> {
         .and_then(Value::as_object)
         .map(|props| props.iter().filter_map(|(k, v)| v.get("default").map(|d| (k.clone(), d.clone()))).collect())
         .unwrap_or_default()
-}
-
-/// The most characters a `search_hint` holds: enough for the words a search would use,
-/// not a second description.
-pub const MAX_SEARCH_HINT_CHARS: usize = 500;
-
-/// What is wrong with a `search_hint`, and what to write instead.
-fn search_hint_problem(hint: &str) -> Option<(String, String)> {
-    let chars = hint.chars().count();
-    if hint.trim().is_empty() {
-        Some((
-            "`search_hint` is empty".to_owned(),
-            "write the words a search for this tool would use (tasks, other names), or remove the key".to_owned(),
-        ))
-    } else if chars > MAX_SEARCH_HINT_CHARS {
-        Some((
-            format!("`search_hint` is {chars} characters long, over the limit of {MAX_SEARCH_HINT_CHARS}"),
-            "keep a few words a search would use; the description is the place for prose".to_owned(),
-        ))
-    } else {
-        None
-    }
-}
-
-/// A hint as indexed: trimmed, `None` when empty.
-fn clean_search_hint(hint: Option<&str>) -> Option<String> {
-    hint.map(str::trim).filter(|h| !h.is_empty()).map(str::to_owned)
 }
 
 #[cfg(test)]

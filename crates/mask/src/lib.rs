@@ -59,6 +59,7 @@ mod de;
 mod error;
 mod media;
 pub mod schema;
+mod search_hint;
 pub mod sections;
 mod surface;
 pub mod template;
@@ -67,7 +68,7 @@ mod yaml;
 
 pub use call::{CallContext, CallError, PreparedCall};
 pub use clients::{ClientsConfig, StructuredContent};
-pub use compile::{CONTEXT_KEYS, MAX_SEARCH_HINT_CHARS, MaskSet, load};
+pub use compile::{CONTEXT_KEYS, MaskSet, load};
 pub use config::{
     Case, Config, Defaults, EnvLookup, Mask, PrefixPolicy, ProfileTools, StartPolicy, Switch, UnknownArguments,
     Upstream,
@@ -75,6 +76,7 @@ pub use config::{
 pub use error::{ConfigError, ConfigErrors, did_you_mean};
 pub use media::MediaSettings;
 pub use schema::{config_schema, config_schema_text};
+pub use search_hint::MAX_SEARCH_HINT_CHARS;
 pub use sections::{
     AuthConfig, HttpConfig, Principal, SearchConfig, SearchMode, StoreBackend, StoreConfig, TelemetryConfig, glob_match,
 };
