@@ -432,10 +432,26 @@ def page_text(env: Envelope) -> str:
     raise AssertionError(f"page data is not text: {str(data)[:200]}")
 
 
+def reassemble_text(pages: list[Envelope]) -> str:
+    """The text `pages` carry, put back together. A first page showing a text's head and
+    tail (the default without a mask) holds the head, a marker line `[… …]` and the tail;
+    the pages after it hold the lines in between (texts here are whole lines)."""
+    first = page_text(pages[0])
+    rest = "".join(page_text(p) for p in pages[1:])
+    marker = re.search(r"(?m)^\[… [^\n]*…\]\n", first)
+    if marker is None:
+        return first + rest
+    return first[: marker.start()] + rest + first[marker.end() :]
+
+
 def page_records(env: Envelope) -> list[Any]:
-    """The records a page carries."""
-    assert isinstance(env.data, list), f"page data is not records: {str(env.data)[:200]}"
-    return env.data
+    """The records a page carries: a list, or the table view of records that share their
+    fields (`{"columns": [...], "rows": [[...]]}`) as the records it shows."""
+    data = env.data
+    if isinstance(data, dict) and isinstance(data.get("columns"), list) and isinstance(data.get("rows"), list):
+        return [dict(zip(data["columns"], row)) for row in data["rows"]]
+    assert isinstance(data, list), f"page data is not records: {str(data)[:200]}"
+    return data
 
 
 def need(path: Path, what: str) -> None:

@@ -61,7 +61,7 @@ async def test_a_5_mb_file_reassembles_byte_for_byte(tmp_path):
         assert first.status == "partial", first.summary
         assert first.omitted and first.next, first.body
         pages = await s.follow(first, max_pages=5000)
-    got = "".join(harness.page_text(p) for p in pages)
+    got = harness.reassemble_text(pages)
     assert len(pages) > 10
     assert got.encode() == text.encode(), (
         f"{len(got.encode())} bytes reassembled from {len(pages)} pages, expected {len(text.encode())}"

@@ -52,7 +52,7 @@ async def test_a_long_git_log_is_shaped_and_pages_reassemble(tmp_path):
         assert first.status == "partial", first.summary
         assert harness.page_text(first).startswith("Commit history:\n")
         pages = await s.follow(first)
-    shown = "".join(harness.page_text(p) for p in pages)
+    shown = harness.reassemble_text(pages)
     # Author emails are redacted before anything is shown; everything else is as the upstream said.
     assert "@example.com" not in shown
     harness.assert_lines_match(expected.split("\n"), shown.split("\n"), "git log")
