@@ -194,7 +194,9 @@ def sample_config(store: dict[str, Any], **extra: Any) -> dict[str, Any]:
                 "max_response_bytes": 33554432,
             }
         },
-        "defaults": {"budget_tokens": 2000, "expose_unmasked": True},
+        # The load calls the same issues again and again on purpose, to check that no answer
+        # is mixed up; repeated-call detection would answer those calls short, so it is off.
+        "defaults": {"budget_tokens": 2000, "expose_unmasked": True, "repeat_limit": 0},
         "masks": [
             {
                 "name": "open_issues",
