@@ -13,6 +13,8 @@
 
 use std::sync::OnceLock;
 
+use crate::semantic::dot;
+
 use crate::wordpiece::WordPiece;
 
 /// The embedded table; its format is described in `scripts/embedding-table.py`.
@@ -115,21 +117,6 @@ impl Embeddings {
         }
         self.rows.chunks_exact(self.dimensions).map(|row| dot(row, query)).collect()
     }
-}
-
-/// The dot product of two equally long vectors, summed in eight lanes so that it compiles to
-/// SIMD instructions (a single running sum must be added in order, which forbids that).
-pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
-    const LANES: usize = 8;
-    let mut lanes = [0f32; LANES];
-    let (a_chunks, b_chunks) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
-    let tail: f32 = a_chunks.remainder().iter().zip(b_chunks.remainder()).map(|(x, y)| x * y).sum();
-    for (x, y) in a_chunks.zip(b_chunks) {
-        for lane in 0..LANES {
-            lanes[lane] += x[lane] * y[lane];
-        }
-    }
-    lanes.iter().sum::<f32>() + tail
 }
 
 #[cfg(test)]

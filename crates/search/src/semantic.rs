@@ -123,7 +123,7 @@ impl CatalogWords {
 
 /// The dot product of two equally long vectors, summed in eight lanes so that it compiles to
 /// SIMD instructions (a single running sum must be added in order, which forbids that).
-fn dot(a: &[f32], b: &[f32]) -> f32 {
+pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
     const LANES: usize = 8;
     let mut lanes = [0f32; LANES];
     let (a_chunks, b_chunks) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
