@@ -49,7 +49,11 @@ if ! "$venv/bin/maturin" --version 2>/dev/null | grep -q '^maturin 1.16.0$'; the
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input maturin==1.16.0
 fi
-(cd packaging/python && "$OLDPWD/$venv/bin/maturin" build --release --locked --quiet --out "$OLDPWD/$out/wheels" \
+# maturin builds the CLI crate itself, with the profile that made the binary given: cargo
+# then finds that build up to date instead of compiling again.
+maturin_profile=(--release)
+case "$binary" in */debug/*) maturin_profile=(--profile dev) ;; esac
+(cd packaging/python && "$OLDPWD/$venv/bin/maturin" build "${maturin_profile[@]}" --locked --quiet --out "$OLDPWD/$out/wheels" \
   --compatibility linux 2>&1 | grep -v '^\s*$' | tail -5)
 
 ls -l "$out/npm" "$out/wheels"

@@ -4,7 +4,10 @@
 #   cargo install --path crates/cli --locked   (its release build is the one packaged next)
 #   the Python wheel, with pip into a fresh venv (what pipx and uv do)
 #   the npm packages, with npm into a fresh folder, run as `npx toolshape`
-# Prints how long each step took and the sizes. CI runs it after the tests.
+# Prints how long each step took and the sizes. CI runs it after the tests with
+# TOOLSHAPE_INSTALL_DEBUG=1: `cargo install --debug`, which reuses the debug build the tests
+# made, so what is checked is each install path, not the optimized build (BENCHMARKS.md
+# measures that one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -14,10 +17,14 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
+profile_flag=() built=target/release/toolshape
+if [ "${TOOLSHAPE_INSTALL_DEBUG:-}" = 1 ]; then
+  profile_flag=(--debug) built=target/debug/toolshape
+fi
 t0=$(seconds)
-cargo install --path crates/cli --locked --root "$root/cargo" --quiet
+cargo install --path crates/cli --locked --root "$root/cargo" --quiet "${profile_flag[@]}"
 t1=$(seconds)
-packaging/build.sh target/release/toolshape >/dev/null
+packaging/build.sh "$built" >/dev/null
 t2=$(seconds)
 python3 -m venv "$root/venv"
 "$root/venv/bin/pip" install --quiet --disable-pip-version-check --no-index target/packages/wheels/toolshape-*.whl
@@ -55,5 +62,5 @@ check npm npx_toolshape
 
 size() { du -sk "$1" | awk '{ printf "%.1f MB", $1 / 1024 }'; }
 echo "install: cargo install $(elapsed "$t0" "$t1") s, packaging $(elapsed "$t1" "$t2") s, wheel and npm installs $(elapsed "$t2" "$t3") s"
-echo "install: release binary $(size target/release/toolshape); wheel $(size target/packages/wheels); npm packages $(size target/packages/npm)"
+echo "install: packaged binary ($built) $(size "$built"); wheel $(size target/packages/wheels); npm packages $(size target/packages/npm)"
 echo "install: installed: cargo $(size "$root/cargo"), venv $(size "$root/venv"), npm $(size "$root/npm/node_modules")"
