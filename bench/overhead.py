@@ -12,6 +12,10 @@ Variants (each a long-lived session opened once, before any timing):
     toolshape       client --stdio--> toolshape serve --stdio--> sample upstream
     toolshape-http  client --HTTP---> toolshape serve --http --stdio--> sample upstream
     mcp-proxy-http  client --HTTP---> mcp-proxy --port --stdio--> sample upstream
+    rust-proxy-http client --HTTP---> Rust `mcp-proxy` (crates.io) --stdio--> sample upstream
+  about 100 KB result (`tracker_list_issues`, a page of 20 issues):
+    direct-100kb, relay-100kb, toolshape-100kb (stdio), toolshape-http-100kb and
+    rust-proxy-100kb (HTTP): toolshape with its default shaping, the others pass it whole
     fastmcp         client --stdio--> FastMCP proxy (response limit) --stdio--> sample upstream
     fastmcp-http    client --HTTP---> FastMCP proxy (response limit) --stdio--> sample upstream
   1 MiB result (`huge` with mb=1, text lines):
@@ -20,6 +24,7 @@ Variants (each a long-lived session opened once, before any timing):
     toolshape-1mb-full  toolshape with budget_tokens large enough to pass all of it on
     toolshape-http-1mb  toolshape's default shaping, over HTTP
     mcp-proxy-1mb       the full 1 MiB through mcp-proxy (HTTP)
+    rust-proxy-1mb      the full 1 MiB through the Rust mcp-proxy (HTTP)
     fastmcp-1mb         FastMCP's ResponseLimitingMiddleware cutting it to 16,000 bytes (stdio)
     fastmcp-http-1mb    the same over HTTP
 
@@ -74,6 +79,9 @@ MCP_PROXY = Path(
     os.environ.get("MCP_PROXY_BIN")
     or next((str(v / "bin" / "mcp-proxy") for v in _PROXY_VENVS if (v / "bin" / "mcp-proxy").is_file()), str(_PROXY_VENVS[0] / "bin" / "mcp-proxy"))
 )
+# The Rust `mcp-proxy` from crates.io (bench/overhead.sh installs it into .cache/rust-mcp-proxy):
+# a gateway that shapes nothing, the floor a Rust gateway can reach over HTTP.
+RUST_MCP_PROXY = Path(os.environ.get("RUST_MCP_PROXY_BIN", REPO / ".cache" / "rust-mcp-proxy" / "bin" / "mcp-proxy"))
 # The Python of bench/.venv, where bench/run.sh installs fastmcp.
 FASTMCP_PYTHON = Path(os.environ.get("FASTMCP_PYTHON", REPO / "bench" / ".venv" / "bin" / "python"))
 FASTMCP_PROXY = REPO / "bench" / "fastmcp_proxy.py"
@@ -91,6 +99,8 @@ TIME_TOOL = "get_current_time"
 TIME_ARGS = {"timezone": "UTC"}
 BIG_TOOL = "huge"
 BIG_ARGS = {"mb": 1}
+MEDIUM_TOOL = "tracker_list_issues"
+MEDIUM_ARGS = {"per_page": 20}
 
 
 def env(**extra: str) -> dict[str, str]:
@@ -121,6 +131,17 @@ def write_config(path: Path, budget_tokens: int | None, upstream: list[str]) -> 
     return path
 
 
+def write_rust_proxy_config(path: Path, port: int, upstream: list[str]) -> Path:
+    # The Rust mcp-proxy's TOML: one stdio backend named `s` (tools appear as `s/<tool>`).
+    quoted = ", ".join(json.dumps(part) for part in upstream[1:])
+    path.write_text(
+        "[proxy]\nname = \"bench\"\n[proxy.listen]\nhost = \"127.0.0.1\"\n"
+        f"port = {port}\n\n[[backends]]\nname = \"s\"\ntransport = \"stdio\"\n"
+        f"command = {json.dumps(upstream[0])}\nargs = [{quoted}]\n"
+    )
+    return path
+
+
 @asynccontextmanager
 async def stdio_session(command: list[str], log: Path, extra_env: dict[str, str] | None = None) -> AsyncIterator[Client]:
     with open(log, "w") as errlog:
@@ -145,7 +166,7 @@ async def tool_named(client: Client, suffix: str) -> str:
     tools = await client.list_tools()
     names = [t.name for t in tools.tools]
     for name in names:
-        if name == suffix or name.endswith("_" + suffix):
+        if name == suffix or name.endswith("_" + suffix) or name.endswith("/" + suffix):
             return name
     raise RuntimeError(f"no tool ending in {suffix!r} among {names}")
 
@@ -183,6 +204,8 @@ async def main() -> int:
     ap.add_argument("--warmup", type=int, default=30, help="untimed calls per variant first (default 30)")
     ap.add_argument("--seconds", type=float, default=300, help="stop timing after this long (default 300)")
     ap.add_argument("--no-proxy", action="store_true", help="leave mcp-proxy out")
+    ap.add_argument("--no-rust-proxy", action="store_true", help="leave the Rust mcp-proxy out")
+    ap.add_argument("--no-medium", action="store_true", help="leave the 100 KB variants out")
     ap.add_argument("--no-big", action="store_true", help="leave the 1 MiB variants out")
     ap.add_argument("--no-fastmcp", action="store_true", help="leave the FastMCP proxy out")
     ap.add_argument("--json", type=Path, help="also write the statistics here as JSON")
@@ -199,6 +222,7 @@ async def main() -> int:
             print(f"missing {TIME_SERVER}: run e2e/setup.sh, and this script with its Python", file=sys.stderr)
             return 1
         a.no_big = True
+        a.no_medium = True
         upstream, small_tool, small_args = [str(TIME_SERVER)], TIME_TOOL, TIME_ARGS
     else:
         upstream, small_tool, small_args = [str(SAMPLE)], SMALL_TOOL, SMALL_ARGS
@@ -210,6 +234,10 @@ async def main() -> int:
     use_proxy = not a.no_proxy
     if use_proxy and not MCP_PROXY.is_file():
         print(f"missing {MCP_PROXY}: run bench/run.sh or e2e/setup.sh --with-proxy (or pass --no-proxy)", file=sys.stderr)
+        return 1
+    use_rust_proxy = not a.no_rust_proxy
+    if use_rust_proxy and not RUST_MCP_PROXY.is_file():
+        print(f"missing {RUST_MCP_PROXY}: run bench/overhead.sh (or pass --no-rust-proxy)", file=sys.stderr)
         return 1
     use_fastmcp = not a.no_fastmcp
     if use_fastmcp and not FASTMCP_PYTHON.is_file():
@@ -247,6 +275,13 @@ async def main() -> int:
                     port, "/mcp", tmp / "mcp-proxy.log",
                 )
             )
+        if use_rust_proxy:
+            port = free_port()
+            rust_cfg = write_rust_proxy_config(tmp / "rust-proxy.toml", port, upstream)
+            # Its default log level, as a user would run it.
+            sessions["rust-proxy-http"] = await stack.enter_async_context(
+                http_session([str(RUST_MCP_PROXY), "--config", str(rust_cfg)], port, "/mcp", tmp / "rust-proxy.log")
+            )
         if use_fastmcp:
             fastmcp = [str(FASTMCP_PYTHON), str(FASTMCP_PROXY), "--max-bytes", str(FASTMCP_MAX_BYTES)]
             sessions["fastmcp"] = await stack.enter_async_context(
@@ -263,9 +298,18 @@ async def main() -> int:
 
         # variant name -> (session, tool name, arguments)
         variants: dict[str, tuple[Client, str, dict[str, Any]]] = {}
-        for name in ("direct", "relay", "toolshape", "toolshape-http", "mcp-proxy-http", "fastmcp", "fastmcp-http"):
+        for name in ("direct", "relay", "toolshape", "toolshape-http", "mcp-proxy-http", "rust-proxy-http", "fastmcp", "fastmcp-http"):
             if name in sessions:
                 variants[name] = (sessions[name], await tool_named(sessions[name], small_tool), small_args)
+        if not a.no_medium:
+            for name, session in (
+                ("direct-100kb", "direct"),
+                ("relay-100kb", "relay"),
+                ("toolshape-100kb", "toolshape"),
+                ("toolshape-http-100kb", "toolshape-http"),
+                ("rust-proxy-100kb", "rust-proxy-http"),
+            ):
+                variants[name] = (sessions[session], await tool_named(sessions[session], MEDIUM_TOOL), MEDIUM_ARGS)
         if not a.no_big:
             for name, session in (
                 ("direct-1mb", "direct"),
@@ -273,6 +317,7 @@ async def main() -> int:
                 ("toolshape-1mb-full", "toolshape-full"),
                 ("toolshape-http-1mb", "toolshape-http"),
                 ("mcp-proxy-1mb", "mcp-proxy-http"),
+                ("rust-proxy-1mb", "rust-proxy-http"),
                 ("fastmcp-1mb", "fastmcp"),
                 ("fastmcp-http-1mb", "fastmcp-http"),
             ):
@@ -329,6 +374,8 @@ async def main() -> int:
     table = {n: stats(n) for n in names}
 
     def baseline(name: str) -> str:
+        if name.endswith("100kb"):
+            return "direct-100kb"
         return "direct-1mb" if name.endswith("1mb") or name.endswith("1mb-full") else "direct"
 
     def paired(name: str, other: str) -> float:
@@ -345,6 +392,13 @@ async def main() -> int:
         "toolshape": "stdio → toolshape → upstream",
         "toolshape-http": "HTTP → toolshape → upstream",
         "mcp-proxy-http": "HTTP → mcp-proxy → upstream",
+        "rust-proxy-http": "HTTP → Rust mcp-proxy → upstream",
+        "direct-100kb": "stdio → upstream",
+        "relay-100kb": "stdio → byte relay → upstream",
+        "toolshape-100kb": "stdio → toolshape (default shaping) → upstream",
+        "toolshape-http-100kb": "HTTP → toolshape (default shaping) → upstream",
+        "rust-proxy-100kb": "HTTP → Rust mcp-proxy → upstream",
+        "rust-proxy-1mb": "HTTP → Rust mcp-proxy → upstream",
         "direct-1mb": "stdio → upstream",
         "toolshape-1mb": "stdio → toolshape (default 4,000-token budget) → upstream",
         "toolshape-1mb-full": "stdio → toolshape (budget 2,000,000: all of it) → upstream",
@@ -379,6 +433,10 @@ async def main() -> int:
     pairs = [
         ("toolshape", "relay"),
         ("toolshape-http", "mcp-proxy-http"),
+        ("toolshape-http", "rust-proxy-http"),
+        ("toolshape-100kb", "relay-100kb"),
+        ("toolshape-http-100kb", "rust-proxy-100kb"),
+        ("toolshape-1mb-full", "rust-proxy-1mb"),
         ("toolshape", "fastmcp"),
         ("toolshape-http", "fastmcp-http"),
         ("toolshape-1mb-full", "mcp-proxy-1mb"),
