@@ -6,7 +6,7 @@
 //! script takes `bpe-openai`'s tables for the encodings toolshape supports, empties the parts
 //! counting never reads (the token bytes, the hash index of tokens, and the two overlapping
 //! automata, replaced by a one-token automaton so the table stays well-formed), checks that
-//! the result counts exactly like the full table, and writes it LZ4-compressed to `OUT_DIR`.
+//! the result counts exactly like the full table, and writes it zstd-compressed to `OUT_DIR`.
 //!
 //! The format is `bpe`'s own serialized `BytePairEncoding` (MessagePack, fields in order), so
 //! the runtime loads it with `bpe`'s deserializer. [`Layout`] mirrors those fields; `bpe` is
@@ -23,6 +23,9 @@ use std::path::PathBuf;
 
 use bpe_openai::byte_pair_encoding::BytePairEncoding;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The zstd level the tables are compressed with.
+const ZSTD_LEVEL: i32 = 6;
 
 /// `BytePairEncoding`'s serialized fields, in order (bpe 0.2.3). Maps are ordered here so
 /// that the output is the same on every build.
@@ -108,8 +111,10 @@ fn main() {
                 }
             }
         }
-        let compressed = lz4_flex::compress_prepend_size(&trimmed);
-        fs::write(out.join(format!("{name}.lz4")), compressed).expect("OUT_DIR is writable");
+        // Level 6: within 4% of level 19's size, and quick enough for every build (build
+        // scripts are compiled without optimization).
+        let compressed = zstd::bulk::compress(&trimmed, ZSTD_LEVEL).expect("a table compresses");
+        fs::write(out.join(format!("{name}.zst")), compressed).expect("OUT_DIR is writable");
     }
 }
 
