@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
 CALLS = {
     "small": ("light_status", {"entity": "light.kitchen"}),
-    "medium": ("tracker_list_issues", {"per_page": 20}),
+    "medium": ("list_issues", {"per_page": 20}),
 }
 
 
@@ -57,15 +57,15 @@ def wait_listening(port: int, proc: subprocess.Popen, what: str) -> None:
             time.sleep(0.05)
 
 
-def start(kind: str, binary: str, sample: str, tmp: Path) -> tuple[subprocess.Popen, int, str]:
-    """Start one gateway in front of the sample upstream; returns it, its port and the prefix
-    its tool names carry."""
+def start(kind: str, binary: str, sample: str, tmp: Path) -> tuple[subprocess.Popen, int, str, str]:
+    """Start one gateway in front of the sample upstream; returns it, its port, its MCP path
+    and the prefix its tool names carry."""
     port = free_port()
     if kind == "toolshape":
         config = tmp / "toolshape.yaml"
         config.write_text(f'upstreams:\n  s:\n    command: ["{sample}"]\ndefaults:\n  expose_unmasked: true\n')
         command = [binary, "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
-        prefix = "s_"
+        prefix, path = "s_", "/mcp"
     else:
         config = tmp / "rust-proxy.toml"
         config.write_text(
@@ -73,19 +73,20 @@ def start(kind: str, binary: str, sample: str, tmp: Path) -> tuple[subprocess.Po
             f'[[backends]]\nname = "s"\ntransport = "stdio"\ncommand = {json.dumps(sample)}\nargs = []\n'
         )
         command = [binary, "--config", str(config)]
-        prefix = "s/"
+        # It serves MCP at the root of its listener.
+        prefix, path = "s/", "/"
     log = open(tmp / f"{kind}.log", "w")
     proc = subprocess.Popen(command, cwd=tmp, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     wait_listening(port, proc, kind)
-    return proc, port, prefix
+    return proc, port, path, prefix
 
 
 def measure(kind: str, binary: str, sample: str, calls: int, warmup: int) -> dict[str, float]:
     """Microseconds of the gateway's CPU per call, for each kind of call."""
     with tempfile.TemporaryDirectory(prefix="toolshape-cpu-") as d:
-        proc, port, prefix = start(kind, binary, sample, Path(d))
+        proc, port, path, prefix = start(kind, binary, sample, Path(d))
         try:
-            s = Session(port)
+            s = Session(port, path)
             s.open()
             s.request("tools/list", {})
             out = {}
@@ -114,6 +115,8 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
+    # The gateways run in a temporary folder: every path given is made absolute first.
+    a.toolshape, a.sample, a.rust_proxy = (str(Path(p).resolve()) for p in (a.toolshape, a.sample, a.rust_proxy))
     gateways = {"toolshape": a.toolshape}
     if Path(a.rust_proxy).is_file():
         gateways["rust-proxy"] = a.rust_proxy

@@ -53,8 +53,9 @@ def memory_kib(pid: int) -> dict[str, int]:
 class Session:
     """One MCP session over Streamable HTTP, with the standard library's HTTP client."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, path: str = "/mcp") -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        self.path = path
         self.session_id: str | None = None
         self.next_id = 1
 
@@ -63,7 +64,7 @@ class Session:
         if self.session_id:
             headers["Mcp-Session-Id"] = self.session_id
             headers["Mcp-Protocol-Version"] = PROTOCOL
-        self.conn.request("POST", "/mcp", body=json.dumps(message), headers=headers)
+        self.conn.request("POST", self.path, body=json.dumps(message), headers=headers)
         resp = self.conn.getresponse()
         body = resp.read().decode()
         if resp.status >= 400:

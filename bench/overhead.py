@@ -13,7 +13,7 @@ Variants (each a long-lived session opened once, before any timing):
     toolshape-http  client --HTTP---> toolshape serve --http --stdio--> sample upstream
     mcp-proxy-http  client --HTTP---> mcp-proxy --port --stdio--> sample upstream
     rust-proxy-http client --HTTP---> Rust `mcp-proxy` (crates.io) --stdio--> sample upstream
-  about 100 KB result (`tracker_list_issues`, a page of 20 issues):
+  about 100 KB result (`list_issues`, a page of 20 issues):
     direct-100kb, relay-100kb, toolshape-100kb (stdio), toolshape-http-100kb and
     rust-proxy-100kb (HTTP): toolshape with its default shaping, the others pass it whole
     fastmcp         client --stdio--> FastMCP proxy (response limit) --stdio--> sample upstream
@@ -99,7 +99,7 @@ TIME_TOOL = "get_current_time"
 TIME_ARGS = {"timezone": "UTC"}
 BIG_TOOL = "huge"
 BIG_ARGS = {"mb": 1}
-MEDIUM_TOOL = "tracker_list_issues"
+MEDIUM_TOOL = "list_issues"
 MEDIUM_ARGS = {"per_page": 20}
 
 
@@ -280,7 +280,8 @@ async def main() -> int:
             rust_cfg = write_rust_proxy_config(tmp / "rust-proxy.toml", port, upstream)
             # Its default log level, as a user would run it.
             sessions["rust-proxy-http"] = await stack.enter_async_context(
-                http_session([str(RUST_MCP_PROXY), "--config", str(rust_cfg)], port, "/mcp", tmp / "rust-proxy.log")
+                # It serves MCP at the root of its listener.
+                http_session([str(RUST_MCP_PROXY), "--config", str(rust_cfg)], port, "/", tmp / "rust-proxy.log")
             )
         if use_fastmcp:
             fastmcp = [str(FASTMCP_PYTHON), str(FASTMCP_PROXY), "--max-bytes", str(FASTMCP_MAX_BYTES)]
