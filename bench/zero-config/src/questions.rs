@@ -54,6 +54,14 @@ fn spec(name: &str) -> Option<Spec> {
             Some("properties.Status.status.name"),
             Some("properties.Estimate.number"),
         ),
+        "gitlab_merge_requests" => s("", "iid", "source_branch", Some("state"), Some("user_notes_count")),
+        "npm_search" => {
+            s("objects", "package.name", "package.version", Some("package.scope"), Some("downloads.monthly"))
+        }
+        "terraform_plan" => s("resource_changes", "address", "type", Some("change.actions[0]"), None),
+        "slack_replies" => s("messages", "ts", "text", Some("user"), None),
+        "pagerduty_incidents" => s("incidents", "incident_number", "title", Some("status"), Some("alert_counts.all")),
+        "datadog_monitors" => s("", "id", "name", Some("overall_state"), None),
         "elasticsearch_hits" => s(
             "hits.hits",
             "_id",

@@ -107,6 +107,7 @@ fn half(s: Split) -> &'static str {
     match s {
         Split::Dev => "development",
         Split::Held => "held-out",
+        Split::Fresh => "fresh",
     }
 }
 
@@ -116,10 +117,11 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let questions = rows.iter().filter(|r| r.variant == variants[0].name && r.smart).count();
     let _ = writeln!(
         out,
-        "{} shapes ({} development, {} held-out), {} questions.\n",
+        "{} shapes ({} development, {} held-out, {} fresh), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
+        shapes.values().filter(|s| **s == Split::Fresh).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -129,11 +131,14 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
     for v in variants {
-        for split in [Some(Split::Dev), Some(Split::Held), None] {
+        for split in [Some(Split::Dev), Some(Split::Held), Some(Split::Fresh), None] {
             let pick = |smart: bool| {
                 rows.iter()
                     .filter(move |r| r.variant == v.name && r.smart == smart && split.is_none_or(|s| r.split == s))
             };
+            if pick(true).next().is_none() {
+                continue;
+            }
             let mut all = Tally::default();
             let mut by_kind: BTreeMap<Kind, Tally> = BTreeMap::new();
             for r in pick(true) {
@@ -148,7 +153,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
                 out,
                 "| {} | {} | {} | {} | {} | {} | {} |",
                 v.name,
-                split.map_or("both", half),
+                split.map_or("all", half),
                 all.cell(),
                 kinds.join(" | "),
                 all.per_answer(),

@@ -253,10 +253,11 @@ pub(crate) fn object_envelope(
     let shown = kept.len() as u64;
     let left = total - start - shown;
     let partial = left > 0 || !fields_cut.is_empty();
+    let noun = if total == 1 { "field" } else { "fields" };
     let summary = if partial || start > 0 {
-        format!("object with {} fields; {} shown", thousands(total), member_range(start, shown))
+        format!("object with {} {noun}; {} shown", thousands(total), member_range(start, shown))
     } else {
-        format!("object with {} fields", thousands(total))
+        format!("object with {} {noun}", thousands(total))
     };
     let omitted = partial.then(|| Omitted {
         count: if left > 0 { left } else { fields_cut.values().sum() },

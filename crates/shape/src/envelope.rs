@@ -202,16 +202,24 @@ pub fn close_delimiter(nonce: &str) -> String {
 }
 
 /// The nonce that budget fitting measures in place of `nonce`, so that where a page ends
-/// does not depend on the random nonce of one answer: a nonce of the same length whose
-/// rendering costs at least as many tokens as any nonce of ASCII letters and digits of that
-/// length. `None` when `nonce` has other characters (then fitting measures `nonce` itself).
+/// does not depend on the random nonce of one answer: a nonce of the same length and kind
+/// whose rendering costs at least as many tokens as any other of them. For a nonce of
+/// decimal digits (what the gateway makes) that is any nonce of as many digits; for one of
+/// ASCII letters and digits, one that costs a token per character. `None` when `nonce` has
+/// other characters (then fitting measures `nonce` itself).
 ///
-/// Why it is the worst case: in both supported encodings the pre-tokenizer always ends a
-/// piece before the `=` that precedes the nonce and before the `>` that follows it, so
-/// `=nonce` is counted on its own. A token is at least one byte, so those bytes count at
-/// most one token each; alternating a digit and a letter, starting with a digit, makes every
-/// one of them a piece of its own, which reaches that bound.
+/// Why: in both supported encodings the pre-tokenizer always ends a piece before the `=`
+/// that precedes the nonce and before the `>` that follows it, so the nonce is counted on
+/// its own. Digits are cut into runs of three from the left, and every run of one to three
+/// digits is a single token, so all nonces of `n` digits cost the same, `n / 3` rounded up
+/// (a test checks every run in both encodings). Of letters and digits, a token is at least
+/// one byte, so the bytes count at most one token each; alternating a digit and a letter,
+/// starting with a digit, makes every one of them a piece of its own, which reaches that
+/// bound.
 pub fn widest_nonce(nonce: &str) -> Option<String> {
+    if nonce.bytes().all(|b| b.is_ascii_digit()) {
+        return Some("0".repeat(nonce.len()));
+    }
     if !nonce.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return None;
     }
@@ -331,6 +339,28 @@ mod tests {
 
     fn sample(data: Data) -> Envelope {
         Envelope { status: Status::Ok, summary: "s".into(), data, omitted: None, next: None }
+    }
+
+    #[test]
+    fn every_nonce_of_as_many_digits_costs_what_the_widest_does() {
+        for encoding in toolshape_tokens::Encoding::ALL {
+            let tok = toolshape_tokens::Tokenizer::new(encoding);
+            // Every run the pre-tokenizer can cut from a string of digits is one token.
+            for width in 1..=3u32 {
+                for n in 0..10u32.pow(width) {
+                    let run = format!("{n:0w$}", w = width as usize);
+                    assert_eq!(tok.count(&run), 1, "{encoding}: {run}");
+                }
+            }
+            for nonce in ["18446744073709551615", "00000000000000000001", "90817263545362718190", "7", "12345"] {
+                let widest = widest_nonce(nonce).unwrap();
+                assert_eq!(widest.len(), nonce.len());
+                for line in [open_delimiter(nonce), close_delimiter(nonce)] {
+                    let wide_line = line.replace(nonce, &widest);
+                    assert_eq!(tok.count(&line), tok.count(&wide_line), "{encoding}: {line}");
+                }
+            }
+        }
     }
 
     #[test]

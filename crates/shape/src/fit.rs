@@ -23,6 +23,11 @@ use crate::shaper::Shaper;
 /// Tokens kept aside for the few digits a final summary may have beyond the skeleton's.
 const SLACK_TOKENS: usize = 6;
 
+/// Units of at most this many bytes (as shown) per token of the budget are tried whole
+/// before they are fitted one by one (few texts have more bytes per token), so the whole
+/// rendering and its count, which stops at the budget, cost a bounded multiple of it.
+const WHOLE_BYTES_PER_TOKEN: usize = 8;
+
 /// The units a page is fitted from.
 pub(crate) struct Units<F, B> {
     /// How many units there are from `start` on.
@@ -87,9 +92,7 @@ where
     /// Keep the longest prefix of units from `start` whose rendering fits the budget.
     pub(crate) fn run(mut self, counts: RedactionCounts) -> Result<Shaped, ShapeError> {
         let mut counts = counts;
-        if self.bytes_in <= self.budget() as u64
-            && let Some(shaped) = self.whole_by_bytes(&counts)
-        {
+        if let Some(shaped) = self.whole(&counts) {
             return Ok(shaped);
         }
         // The envelope around the units, drawn with the longest numbers it can carry.
@@ -104,11 +107,14 @@ where
 
     /// A small result, the common case, is tried whole first: a token is at least one
     /// byte, so a rendering no longer in bytes than the budget in tokens fits without being
-    /// counted at all. Byte lengths do not depend on the nonce's letters, so the choice is
-    /// the same for every nonce of a length, and re-reads stay deterministic. `None` when
-    /// escapes or the envelope made it longer than the budget; then it is measured properly,
-    /// each redaction counted once (these counts are dropped).
-    fn whole_by_bytes(&mut self, counts: &RedactionCounts) -> Option<Shaped> {
+    /// counted at all; a longer one is counted, up to the budget. Either way a result that
+    /// fits whole is shown whole, at any budget: the envelope of a cut page (with `omitted`
+    /// and `next`, sized for the longest numbers) costs more than a short result does.
+    /// Fitting measures the widest nonce of the real one's kind, so the choice is the same
+    /// for every nonce, and re-reads stay deterministic. `None` when the whole does not fit;
+    /// then it is measured unit by unit, each redaction counted once (these counts are
+    /// dropped).
+    fn whole(&mut self, counts: &RedactionCounts) -> Option<Shaped> {
         let mut counts = counts.clone();
         let tok = &self.ctx.tokenizer;
         let caps = self.shaper.caps();
@@ -116,10 +122,18 @@ where
         let mut kept = Vec::with_capacity(available as usize);
         let mut cut_by_field: BTreeMap<String, u64> = BTreeMap::new();
         let mut fields_cut = 0u64;
+        let most_bytes = self.budget().saturating_mul(WHOLE_BYTES_PER_TOKEN);
+        let mut bytes = 0usize;
         for i in 0..available {
             let (mut unit, mut cut) = (self.units.fetch)(start + i, &mut counts);
             if !caps.is_empty() {
                 merge_cuts(&mut cut, caps.apply(&mut unit, tok));
+            }
+            // Decided on the units as shown, not on the input's size, so the first read and
+            // the same page read from the snapshot agree.
+            bytes += to_neutral_json(&unit).len() + 1;
+            if bytes > most_bytes {
+                return None;
             }
             fields_cut += u64::from(!cut.is_empty());
             for f in cut {
@@ -129,14 +143,16 @@ where
         }
         let env = (self.units.build)(&kept, None, &cut_by_field);
         let text = self.render(&env);
-        if text.len() > self.budget() {
-            return None;
-        }
+        let tokens_out = if text.len() <= self.budget() {
+            // Counted once, on the text the model reads: see `Shaper::with_fitting_nonce`.
+            None
+        } else {
+            Some(tok.count_till_limit(&text, self.budget())? as u64)
+        };
         let report = ShapeReport {
             bytes_in: self.bytes_in,
             bytes_out: text.len() as u64,
-            // Counted once, on the text the model reads: see `Shaper::with_fitting_nonce`.
-            tokens_out: None,
+            tokens_out,
             records_total: Some(start + available),
             records_kept: available,
             records_omitted: 0,
@@ -371,8 +387,8 @@ fn worst_case_cuts(plan: &ShapePlan) -> BTreeMap<String, u64> {
 }
 
 /// The richest reduced form of one oversized unit that `fits` accepts: first every string
-/// cut to the largest common cap, then, when that is not enough, only its leading members
-/// (strings capped short). Returns it with the names of the fields cut or dropped; `None`
+/// cut to the largest common cap, then, when that is not enough, its longest prefix in
+/// document order (strings capped short). Returns it with the names of the fields cut or dropped; `None`
 /// only when not even an empty container fits.
 fn shrink_to_fit(
     rec: &Value,
@@ -402,26 +418,86 @@ fn shrink_to_fit(
         let fields = changed_fields(&best);
         return Some((best, fields));
     }
-    let len = match rec {
-        Value::Object(m) => m.len(),
-        Value::Array(a) => a.len(),
-        _ => 0,
-    };
-    let leading = |k: usize| -> Value {
-        let mut v = match rec {
-            Value::Object(m) => Value::Object(m.iter().take(k).map(|(a, b)| (a.clone(), b.clone())).collect()),
-            Value::Array(a) => Value::Array(a.iter().take(k).cloned().collect()),
-            _ => Value::Null,
-        };
-        cap_strings(&mut v, MIN_CAP, tok);
-        v
-    };
-    if len == 0 || !accept(&leading(0)) {
+    // Then the longest prefix of it in document order, nested members included: a member
+    // too large for the page shows its first items rather than nothing, so the page
+    // carries data however the record is built.
+    let mut short = rec.clone();
+    cap_strings(&mut short, MIN_CAP, tok);
+    let len = to_neutral_json(&short).len();
+    let leading = |bytes: usize| -> Value { json_prefix(&short, bytes) };
+    if !matches!(rec, Value::Object(_) | Value::Array(_)) || !accept(&leading(0)) {
         return None;
     }
-    let best = leading(largest_accepted(0, len, &|k| accept(&leading(k))));
+    let best = leading(largest_accepted(0, len, &|bytes| accept(&leading(bytes))));
     let fields = changed_fields(&best);
     Some((best, fields))
+}
+
+/// The longest prefix of `v` in document order whose compact JSON is at most about `bytes`
+/// long past its own brackets: whole members and items while they fit, then the first one
+/// that does not, cut the same way inside. Containers are always closed, so the prefix is
+/// valid JSON; a scalar that does not fit is left out, and nothing after it is taken.
+fn json_prefix(v: &Value, bytes: usize) -> Value {
+    let mut room = bytes as isize + 2;
+    let mut cut = false;
+    prefix_within(v, &mut room, &mut cut).unwrap_or(Value::Null)
+}
+
+/// `v` cut to `room` bytes (spent as it goes); `None` when not even its brackets fit.
+/// `cut` is set at the first thing left out, and nothing is taken after it. Each scalar is
+/// measured once and the walk stops when the room is spent, so the cost follows `room`.
+fn prefix_within(v: &Value, room: &mut isize, cut: &mut bool) -> Option<Value> {
+    match v {
+        Value::Array(items) => {
+            *room -= 2;
+            if *room < 0 {
+                *cut = true;
+                return None;
+            }
+            let mut out = Vec::new();
+            for item in items {
+                *room -= 1;
+                if let Some(x) = prefix_within(item, room, cut) {
+                    out.push(x);
+                }
+                if *cut {
+                    break;
+                }
+            }
+            Some(Value::Array(out))
+        }
+        Value::Object(members) => {
+            *room -= 2;
+            if *room < 0 {
+                *cut = true;
+                return None;
+            }
+            let mut out = serde_json::Map::new();
+            for (k, member) in members {
+                *room -= k.len() as isize + 4;
+                if *room < 0 {
+                    *cut = true;
+                    break;
+                }
+                if let Some(x) = prefix_within(member, room, cut) {
+                    out.insert(k.clone(), x);
+                }
+                if *cut {
+                    break;
+                }
+            }
+            Some(Value::Object(out))
+        }
+        scalar => {
+            let cost = to_neutral_json(scalar).len() as isize;
+            if cost > *room {
+                *cut = true;
+                return None;
+            }
+            *room -= cost;
+            Some(scalar.clone())
+        }
+    }
 }
 
 /// The largest `n` in `lo..=hi` that `accept` takes, by bisection; `accept(lo)` must hold.

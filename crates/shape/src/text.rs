@@ -30,14 +30,16 @@ pub(crate) fn shape_text(
 ) -> Result<Shaped, ShapeError> {
     let page = TextPage::new(plan, text, lossy, bytes_in, ctx);
     let budget = plan.budget_tokens;
-    let skeleton = page.render(&page.envelope(page.begin, page.end));
-    let overhead = ctx.tokenizer.count(&skeleton) + 8;
-    if overhead >= budget {
-        return Err(ShapeError::BudgetTooSmall { budget, minimum: overhead + 1 });
-    }
+    // A text that fits whole is shown whole, however small the budget: the envelope of a
+    // cut page (with `omitted` and `next`) costs more than a short text does.
     let (env, rendered, tokens, kept_end) = match page.whole() {
         Some(fitted) => fitted,
         None => {
+            let skeleton = page.render(&page.envelope(page.begin, page.end));
+            let overhead = ctx.tokenizer.count(&skeleton) + 8;
+            if overhead >= budget {
+                return Err(ShapeError::BudgetTooSmall { budget, minimum: overhead + 1 });
+            }
             let room = budget - overhead;
             let (head_room, tail_room) = if page.head_tail { (room * 2 / 3, room - room * 2 / 3) } else { (room, 0) };
             let kept_end = page.head(head_room);

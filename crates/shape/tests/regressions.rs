@@ -159,6 +159,22 @@ mod same_cursor_same_page {
             check_same_page(&shaper, &payload, None, Tokenizer::new(encoding), [&first, &second]);
         }
 
+        /// The gateway's nonces are 20 decimal digits, fitted against 20 zeros.
+        #[test]
+        fn pages_do_not_depend_on_a_nonce_of_digits(
+            records in records(),
+            lines in text(),
+            budget in 100usize..700,
+            encoding in encoding(),
+            first in "[0-9]{20}",
+            second in "[0-9]{20}",
+        ) {
+            let shaper = Shaper::new(ShapePlan { budget_tokens: budget, ..ShapePlan::default() }).unwrap();
+            check_same_page(&shaper, &records, None, Tokenizer::new(encoding), [&first, &second]);
+            let shaper = Shaper::new(ShapePlan { budget_tokens: budget.max(200), ..ShapePlan::default() }).unwrap();
+            check_same_page(&shaper, &lines, None, Tokenizer::new(encoding), [&first, &second]);
+        }
+
         /// What fitting relies on: no nonce of letters and digits costs more than the widest
         /// one of its length, in either delimiter, with either encoding.
         #[test]
@@ -191,5 +207,51 @@ mod same_cursor_same_page {
     fn a_nonce_with_other_characters_is_fitted_as_it_is() {
         assert_eq!(widest_nonce("ab-cd"), None);
         assert_eq!(widest_nonce("abc").as_deref(), Some("0a1"));
+    }
+}
+
+/// A record larger than a whole page, read with its full fields, used to come back as its
+/// leading scalars alone (an Envoy config dump's `RoutesConfigDump`: `{"@type": …}` and
+/// nothing else, `next: null`): the one member that held the data was dropped whole. It now
+/// shows the head of that member, in document order, within the budget.
+#[test]
+fn a_record_larger_than_a_page_shows_the_head_of_its_large_member() {
+    use serde_json::json;
+    use toolshape_shape::Resume;
+    let routes: Vec<_> = (0..60)
+        .map(|i| {
+            let hosts: Vec<_> =
+                (0..10).map(|j| json!({"domains": [format!("svc-{i}-{j}.shop.svc")], "timeout": "15s"})).collect();
+            json!({"name": format!("route-{i}"), "virtual_hosts": hosts})
+        })
+        .collect();
+    let record =
+        json!({"@type": "type.googleapis.com/envoy.admin.v3.RoutesConfigDump", "dynamic_route_configs": routes});
+    let payload = serde_json::to_vec(&json!([record])).unwrap();
+    let budget = 1000;
+    let shaper = Shaper::new(ShapePlan { budget_tokens: budget, ..ShapePlan::default() }).unwrap().without_caps();
+    let next = OffsetContinuation { tool: "result_read".into(), base: Default::default() };
+    for resume in [None, Some(Resume::Fields { offset: 0 })] {
+        let ctx = ShapeContext {
+            tool: "config_dump",
+            tokenizer: Tokenizer::default(),
+            nonce: "0123456789abcdef",
+            now_unix: None,
+            resume: resume.clone(),
+            continuation: &next,
+        };
+        let shaped = shaper.shape(&payload, &ctx).unwrap();
+        let tokens = Tokenizer::default().count(&shaped.text);
+        assert!(tokens <= budget, "{tokens}: {}", shaped.text);
+        let Data::Records(records) = &shaped.envelope.data else { panic!("{}", shaped.text) };
+        let shown = records[0]["dynamic_route_configs"].as_array().map_or(0, Vec::len);
+        assert!(shown >= 1, "{resume:?}: no route shown: {}", shaped.text);
+        assert_eq!(records[0]["dynamic_route_configs"][0]["name"], "route-0", "{}", shaped.text);
+        let omitted = shaped.envelope.omitted.as_ref().expect("what was left out is said");
+        assert!(
+            omitted.fields_cut.as_ref().is_some_and(|f| f.contains_key("dynamic_route_configs")),
+            "{}",
+            shaped.text
+        );
     }
 }

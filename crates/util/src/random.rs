@@ -41,9 +41,13 @@ pub fn hex(n: usize) -> String {
     crate::hex(&bytes)
 }
 
-/// A fresh delimiter nonce: 16 lowercase hex characters.
+/// A fresh delimiter nonce: 64 random bits as 20 decimal digits. Digits cost a third of a
+/// token each (runs of three are one token) where hex costs about one token per character,
+/// and every nonce of 20 digits costs the same, so a small answer's delimiters stay cheap.
 pub fn nonce() -> String {
-    hex(8)
+    let mut bytes = [0u8; 8];
+    fill(&mut bytes);
+    format!("{:020}", u64::from_le_bytes(bytes))
 }
 
 #[cfg(test)]
@@ -51,10 +55,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nonces_are_sixteen_hex_digits_and_differ() {
+    fn nonces_are_twenty_decimal_digits_and_differ() {
         let (a, b) = (nonce(), nonce());
-        assert_eq!(a.len(), 16);
-        assert!(a.bytes().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert_eq!(a.len(), 20);
+        assert!(a.bytes().all(|c| c.is_ascii_digit()));
         assert_ne!(a, b);
     }
 
