@@ -71,9 +71,9 @@ pub const MAX_CANDIDATES: usize = 5;
 /// the record locator.
 pub const TEXT_MEMBER_MIN_BYTES: usize = 4096;
 
-/// A nonce for measuring delimiters: the cheapest 16 characters the gateway's hex nonces
-/// can be, so the fixed cost is not overstated and the attacker share not understated.
-const MEASURE_NONCE: &str = "0000000000000000";
+/// A nonce for measuring delimiters, as long as the gateway's (20 decimal digits, which cost
+/// the same whatever the digits), so the fixed cost is neither over- nor understated.
+const MEASURE_NONCE: &str = "00000000000000000000";
 
 /// Output schemas of upstream tools, by `(upstream, tool)`.
 pub type OutputSchemas = BTreeMap<(String, String), Value>;
