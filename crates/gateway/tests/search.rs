@@ -2,7 +2,8 @@
 //! on a loopback port (a tracker and a file store), a gateway with a `search:` section in
 //! front of them, and calls made with [`Gateway::call`] as a session would make them.
 //!
-//! Checked: the search envelope says how many tools matched and how many are shown; a
+//! Checked: the search envelope says how many tools matched (the ones that fit, not every
+//! tool with some likeness to the query) and how many are shown; a
 //! search that finds nothing answers `empty` with what to try (the namespaces that exist),
 //! not unrelated tools; `search_hint` text finds a tool but is never shown; the search's span
 //! records the query, the tools returned, and whether one was then called.
@@ -189,6 +190,21 @@ async fn a_search_says_how_many_tools_matched_and_how_many_are_shown() {
 
     let one = search(&gateway, &caller, json!({"query": "^files_", "mode": "regex", "limit": 1})).await;
     assert!(one.envelope.summary.starts_with("3 tools matched") && one.envelope.summary.contains("the best is shown"));
+}
+
+#[tokio::test]
+async fn matched_counts_the_tools_that_fit_not_every_tool_with_some_likeness() {
+    let gateway = gateway_with("", Arc::default(), true).await;
+    let caller = Caller::local("s1");
+    let total = TRACKER.len() + FILES.len() + CALENDAR.len();
+    let found = search(&gateway, &caller, json!({"query": "book a meeting room for the team event", "limit": 3})).await;
+    assert_eq!(found.envelope.status.as_str(), "ok", "{}", found.text);
+    let shown = names(&found);
+    assert!(shown.iter().any(|n| n.ends_with("room_book")), "{shown:?}");
+    let summary = &found.envelope.summary;
+    let matched: usize = summary.split(" tool").next().unwrap().parse().unwrap();
+    // Every tool has some cosine with any request; only the ones that fit are counted.
+    assert!(matched >= shown.len() && matched < total / 2, "{matched} of {total}: {summary}");
 }
 
 #[tokio::test]

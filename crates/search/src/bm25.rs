@@ -257,15 +257,19 @@ impl Bm25Index {
     /// `diverse_pool` picks the order stays as scored. Scores stay non-increasing.
     fn diversify(&self, candidates: Vec<(usize, f32)>, weighted: &[(u32, f32)], limit: usize) -> Vec<(usize, f32)> {
         let k1 = self.tuning.k1;
-        let position: HashMap<usize, usize> = candidates.iter().enumerate().map(|(i, (doc, _))| (*doc, i)).collect();
-        // contributions[candidate][term] = that term's part of the candidate's score.
+        // contributions[candidate][term] = that term's part of the candidate's score. A
+        // posting list is sorted by document and holds each once: a binary search per
+        // candidate and term, not a pass over lists that can hold most of the catalog.
         let mut contributions = vec![vec![0f32; weighted.len()]; candidates.len()];
         for (term_index, (id, weight)) in weighted.iter().enumerate() {
             let (Some(list), Some(idf)) = (self.postings.get(*id as usize), self.idf.get(*id as usize)) else {
                 continue;
             };
-            for posting in list {
-                if let Some(&candidate) = position.get(&(posting.doc as usize)) {
+            for (candidate, (doc, _)) in candidates.iter().enumerate() {
+                let doc = u32::try_from(*doc).unwrap_or(u32::MAX);
+                if let Ok(found) = list.binary_search_by_key(&doc, |p| p.doc)
+                    && let Some(posting) = list.get(found)
+                {
                     let saturated = posting.frequency * (k1 + 1.0) / (k1 + posting.frequency);
                     contributions[candidate][term_index] += weight * idf * saturated;
                 }
@@ -379,6 +383,36 @@ impl Bm25Index {
             }
         }
         if total > 0.0 { covered / total } else { 0.0 }
+    }
+
+    /// [`Bm25Index::coverage`] of every tool at once: one pass over the postings of the
+    /// query's content words instead of a lookup per word and tool.
+    pub(crate) fn coverages(&self, query: &str) -> Vec<f32> {
+        let n = self.doc_count as f32;
+        let rarest = (1.0 + (n + 0.5) / 0.5).ln();
+        let mut covered = vec![0f32; self.doc_count];
+        let mut total = 0f32;
+        let mut seen = HashSet::new();
+        for word in text::words(query) {
+            if is_stop_word(&word) || is_request_word(&word) || !seen.insert(word.clone()) {
+                continue;
+            }
+            let Some(id) = self.terms.get(&self.analyzer.stem(&word)) else {
+                total += rarest;
+                continue;
+            };
+            let idf = self.idf.get(*id as usize).copied().unwrap_or(rarest);
+            total += idf;
+            for posting in self.postings.get(*id as usize).map_or(&[][..], Vec::as_slice) {
+                if let Some(share) = covered.get_mut(posting.doc as usize) {
+                    *share += idf;
+                }
+            }
+        }
+        for share in &mut covered {
+            *share = if total > 0.0 { *share / total } else { 0.0 };
+        }
+        covered
     }
 
     /// Add, for each content word of the query that the catalog never uses, the catalog

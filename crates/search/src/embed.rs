@@ -110,12 +110,18 @@ impl Embeddings {
         Embeddings { dimensions, rows }
     }
 
-    /// The cosine of `query` (a unit vector) with every row, in row order.
-    pub(crate) fn cosines(&self, query: &[f32]) -> Vec<f32> {
-        if query.len() != self.dimensions || self.dimensions == 0 {
+    /// Each row's best cosine with any of `queries` (unit vectors), in row order. One pass
+    /// over the rows however many queries there are: a multi-part request reads the table
+    /// once, not once per part.
+    pub(crate) fn best_cosines(&self, queries: &[Vec<f32>]) -> Vec<f32> {
+        let Some((first, rest)) = queries.split_first() else { return Vec::new() };
+        if self.dimensions == 0 || queries.iter().any(|q| q.len() != self.dimensions) {
             return Vec::new();
         }
-        self.rows.chunks_exact(self.dimensions).map(|row| dot(row, query)).collect()
+        self.rows
+            .chunks_exact(self.dimensions)
+            .map(|row| rest.iter().fold(dot(row, first), |best, query| best.max(dot(row, query))))
+            .collect()
     }
 }
 
@@ -139,6 +145,24 @@ mod tests {
         let other = cosine(table, "save the summary to disk", "post a message to a chat channel");
         assert!(save > other + 0.1, "{save} vs {other}");
         assert!(table.embed("").is_none() && table.embed(" \u{200b}\t").is_none(), "nothing to embed");
+    }
+
+    #[test]
+    fn best_cosines_are_each_rows_best_dot_bit_for_bit() {
+        let table = TokenTable::embedded().expect("the embedded table parses");
+        let tools = ["read a file from disk", "send a chat message", "", "get the weather forecast"];
+        let embeddings = Embeddings::build(table, tools.into_iter());
+        let queries: Vec<Vec<f32>> =
+            ["will it rain", "save notes", "post to the team"].iter().filter_map(|q| table.embed(q)).collect();
+        assert_eq!(queries.len(), 3);
+        let best = embeddings.best_cosines(&queries);
+        assert_eq!(best.len(), tools.len());
+        for (row, cosine) in embeddings.rows.chunks_exact(embeddings.dimensions).zip(&best) {
+            let expected = queries.iter().map(|q| dot(row, q)).reduce(f32::max).unwrap_or_default();
+            assert_eq!(cosine.to_bits(), expected.to_bits());
+        }
+        assert!(embeddings.best_cosines(&[]).is_empty());
+        assert!(embeddings.best_cosines(&[vec![1.0]]).is_empty(), "a vector of the wrong length");
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub use catalog::{CatalogError, ParamDoc, ToolDoc, parse_catalog};
 pub use bm25::Tuning;
 pub use rank::{Evidence, Found};
 #[doc(hidden)]
-pub use rank::{Fusion, Merge, Ranking};
+pub use rank::{Fusion, Merge, Ranking, ToolEvidence};
 
 /// The most tools one index holds.
 pub const MAX_TOOLS: usize = 10_000;
@@ -256,6 +256,24 @@ impl SearchIndex {
             return Err(SearchError::QueryTooLong { chars, limit: max_query_chars });
         }
         Ok(self.ranker.find(query, limit))
+    }
+
+    /// The tools [`SearchIndex::find`] counts in [`Found::matched`], in catalog order.
+    ///
+    /// # Errors
+    /// As [`SearchIndex::find`].
+    #[doc(hidden)]
+    pub fn matching_tools(&self, query: &str, limit: usize, max_query_chars: usize) -> Result<Vec<usize>, SearchError> {
+        self.find(query, limit, max_query_chars)?;
+        let (_, flags) = self.ranker.find_matching(query, limit);
+        Ok(flags.iter().enumerate().filter(|(_, m)| **m).map(|(t, _)| t).collect())
+    }
+
+    /// Per tool, in catalog order, the evidence that it matches `query`: for measuring
+    /// which tools a search counts as matched against the tools a request needs.
+    #[doc(hidden)]
+    pub fn tool_evidence(&self, query: &str) -> Vec<ToolEvidence> {
+        self.ranker.tool_evidence(query)
     }
 
     fn search_regex(&self, pattern: &str, limit: usize) -> Result<Vec<Hit>, SearchError> {

@@ -29,6 +29,10 @@ pub(crate) struct NameIndex {
     by_words: HashMap<String, Vec<(u32, bool)>>,
     /// Words joined without separators, for chunks written that way.
     by_joined: HashMap<String, Vec<(u32, bool)>>,
+    /// The same, for names of two or more words only: what a run of query words joins to.
+    /// camelCase hides some word boundaries (`getXV2` reads as `get`, `xv2`), so a request
+    /// that spells `get x v2` finds it by the joined form.
+    multi_joined: HashMap<String, Vec<(u32, bool)>>,
 }
 
 /// A tool a query names, and how specific the match is: how many words the matched name
@@ -54,6 +58,9 @@ impl NameIndex {
                 let entry = (id, form == 0);
                 push_unique(index.by_words.entry(words.join(" ")).or_default(), entry);
                 push_unique(index.by_joined.entry(words.concat()).or_default(), entry);
+                if words.len() >= 2 {
+                    push_unique(index.multi_joined.entry(words.concat()).or_default(), entry);
+                }
             }
         }
         index
@@ -86,6 +93,8 @@ impl NameIndex {
         for length in 2..=MAX_NAME_WORDS.min(words.len()) {
             for run in words.windows(length) {
                 if let Some(tools) = self.by_words.get(&run.join(" ")) {
+                    add(tools, length);
+                } else if let Some(tools) = self.multi_joined.get(&run.concat()) {
                     add(tools, length);
                 }
             }
@@ -148,6 +157,14 @@ mod tests {
         assert_eq!(first(&index, "readmultiplefiles"), Some(1));
         assert_eq!(first(&index, "fetch"), Some(2));
         assert_eq!(first(&index, "get weather in Paris"), Some(3));
+    }
+
+    #[test]
+    fn a_camel_case_name_with_hidden_boundaries_is_found_by_its_words() {
+        // `getXV2` splits as `get`, `xv2`: the words `get x v2` join to the same letters.
+        let index = catalog(&["get", "getXV2"]);
+        assert_eq!(first(&index, "please use get x v2 now"), Some(1));
+        assert!(index.named("please get it now").is_empty(), "a one-word name stays a word");
     }
 
     #[test]

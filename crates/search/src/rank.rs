@@ -107,9 +107,11 @@ impl Default for Ranking {
 pub struct Found {
     /// The best tools, best first; empty when nothing matched or the search declined.
     pub hits: Vec<Hit>,
-    /// How many tools matched at all: share a query word (or a word-vector neighbour of
-    /// one), have a positive cosine with the query or one of its parts, or are named; never
-    /// fewer than are shown. 0 when the search declined.
+    /// How many tools match: each one that alone passes the fit test the decline applies
+    /// (its cosine with the query or one of its parts reaches the meaning floor, or it
+    /// covers the keyword floor's share of their word information), is named, or is shown.
+    /// A word in common is not enough: in a long request nearly every tool shares one.
+    /// Never fewer than are shown; 0 when the search declined.
     pub matched: usize,
     /// Whether tools matched but none scored above the floor, so none is shown.
     pub declined: bool,
@@ -130,6 +132,19 @@ pub struct Evidence {
     pub named: bool,
 }
 
+/// One tool's evidence of matching a query (see [`crate::SearchIndex::tool_evidence`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ToolEvidence {
+    /// Its BM25F score for the whole query (0: no query word, stem, prefix or word-vector
+    /// neighbour in common).
+    pub keyword: f32,
+    /// The largest share of the query's (or one part's) word information it contains.
+    pub coverage: f32,
+    /// Its best cosine with the query or one of its parts; `None` without embeddings.
+    pub cosine: Option<f32>,
+}
+
 /// The indexes behind a ranked search.
 #[derive(Debug)]
 pub(crate) struct Ranker {
@@ -144,7 +159,6 @@ pub(crate) struct Ranker {
 /// One text's ranking and its evidence.
 struct Ranked {
     list: Vec<(usize, f32)>,
-    matching: Vec<usize>,
     best_cosine: Option<f32>,
     coverage: f32,
 }
@@ -173,26 +187,27 @@ impl Ranker {
     }
 
     pub(crate) fn find(&self, query: &str, limit: usize) -> Found {
+        self.find_matching(query, limit).0
+    }
+
+    /// [`Ranker::find`], and which tools it counted as matched (a flag per tool).
+    pub(crate) fn find_matching(&self, query: &str, limit: usize) -> (Found, Vec<bool>) {
         let named: Vec<usize> = if self.ranking.exact_names {
             self.names.named(query).into_iter().map(|n| n.tool as usize).collect()
         } else {
             Vec::new()
         };
-        let mut texts = vec![query.to_owned()];
-        if self.ranking.split {
-            let parts = split::parts(query);
-            if parts.len() > 1 {
-                texts.extend(parts);
-            }
-        }
+        let texts = self.texts(query);
         let depth = limit.max(POOL);
+        // A flag per tool, not a hash set: a search over 10,000 tools can match thousands.
+        let mut matching = vec![false; self.tool_count];
         let ranked: Vec<Ranked> = match self.ranking.merge {
             Merge::BestPart => {
                 let all: Vec<&str> = texts.iter().map(String::as_str).collect();
-                vec![self.rank_text(query, &all, depth)]
+                vec![self.rank_text(query, &all, depth, &mut matching)]
             }
             Merge::Interleave | Merge::Anchored => {
-                texts.iter().map(|t| self.rank_text(t, &[t.as_str()], depth)).collect()
+                texts.iter().map(|t| self.rank_text(t, &[t.as_str()], depth, &mut matching)).collect()
             }
         };
         let evidence = Evidence {
@@ -200,17 +215,10 @@ impl Ranker {
             coverage: ranked.iter().map(|r| r.coverage).fold(0.0, f32::max),
             named: !named.is_empty(),
         };
-        // A flag per tool, not a hash set: with embeddings nearly every tool matches.
-        let mut matching = vec![false; self.tool_count];
-        for doc in named.iter().chain(ranked.iter().flat_map(|r| r.matching.iter())) {
-            if let Some(flag) = matching.get_mut(*doc) {
-                *flag = true;
-            }
-        }
-        let matched = matching.iter().filter(|m| **m).count();
+        let anything = ranked.iter().any(|r| !r.list.is_empty());
         let calibrated = self.tool_count >= MIN_DECLINE_TOOLS;
-        if self.ranking.decline && calibrated && !evidence.named && matched > 0 && !self.fits(&evidence) {
-            return Found { hits: Vec::new(), matched: 0, declined: true, evidence };
+        if self.ranking.decline && calibrated && !evidence.named && anything && !self.fits(&evidence) {
+            return (Found { hits: Vec::new(), matched: 0, declined: true, evidence }, vec![false; self.tool_count]);
         }
         let lists: Vec<Vec<(usize, f32)>> = ranked.into_iter().map(|r| r.list).collect();
         let merged = match self.ranking.merge {
@@ -233,7 +241,48 @@ impl Ranker {
                 hits.push(Hit { tool, score });
             }
         }
-        Found { hits, matched, declined: false, evidence }
+        // The shown and the named tools count as matched too, so never fewer are matched
+        // than shown.
+        for doc in named.iter().chain(hits.iter().map(|h| &h.tool)) {
+            if let Some(flag) = matching.get_mut(*doc) {
+                *flag = true;
+            }
+        }
+        let matched = matching.iter().filter(|m| **m).count();
+        (Found { hits, matched, declined: false, evidence }, matching)
+    }
+
+    /// Per tool, the evidence that it matches `query`, for measuring what "matched" counts.
+    pub(crate) fn tool_evidence(&self, query: &str) -> Vec<ToolEvidence> {
+        let texts = self.texts(query);
+        let (scores, _) = self.bm25.scores(query);
+        let mut evidence: Vec<ToolEvidence> =
+            scores.iter().map(|s| ToolEvidence { keyword: *s, coverage: 0.0, cosine: None }).collect();
+        for text in &texts {
+            for (tool, share) in evidence.iter_mut().zip(self.bm25.coverages(text)) {
+                tool.coverage = tool.coverage.max(share);
+            }
+        }
+        #[cfg(feature = "embeddings")]
+        if let Some((table, embeddings)) = &self.embeddings {
+            let queries: Vec<Vec<f32>> = texts.iter().filter_map(|t| table.embed(t)).collect();
+            for (tool, cosine) in evidence.iter_mut().zip(embeddings.best_cosines(&queries)) {
+                tool.cosine = Some(cosine);
+            }
+        }
+        evidence
+    }
+
+    /// The texts a query is ranked by: the query, then its parts when it has several.
+    fn texts(&self, query: &str) -> Vec<String> {
+        let mut texts = vec![query.to_owned()];
+        if self.ranking.split {
+            let parts = split::parts(query);
+            if parts.len() > 1 {
+                texts.extend(parts);
+            }
+        }
+        texts
     }
 
     /// Whether the evidence says some tool fits the query.
@@ -250,37 +299,35 @@ impl Ranker {
 
     /// Rank by keywords on `text` fused with meaning: each tool's cosine is its best with any
     /// of `meaning_texts` (the text itself, or also the parts of a multi-part request).
-    fn rank_text(&self, text: &str, meaning_texts: &[&str], depth: usize) -> Ranked {
+    /// Sets the flag of each tool with evidence of matching `text` in `matching`.
+    fn rank_text(&self, text: &str, meaning_texts: &[&str], depth: usize, matching: &mut [bool]) -> Ranked {
         let (scores, weighted) = self.bm25.scores(text);
         let keyword = self.bm25.top(&scores, &weighted, depth);
         let coverage = keyword.first().map_or(0.0, |(doc, _)| self.bm25.coverage(text, *doc));
-        let matching: Vec<usize> = (0..scores.len()).filter(|d| scores[*d] > 0.0).collect();
+        // A tool matches when it alone passes the fit test the decline applies to the best
+        // ones: it covers the floor's share of the request's (or a part's) word
+        // information, or its cosine reaches the meaning floor.
+        for meaning_text in meaning_texts {
+            for (flag, share) in matching.iter_mut().zip(self.bm25.coverages(meaning_text)) {
+                *flag |= share >= self.ranking.floor_coverage;
+            }
+        }
         #[cfg(feature = "embeddings")]
         if let Some((table, embeddings)) = &self.embeddings {
-            let mut best: Option<Vec<f32>> = None;
-            for query in meaning_texts.iter().filter_map(|t| table.embed(t)) {
-                let cosines = embeddings.cosines(&query);
-                best = Some(match best {
-                    None => cosines,
-                    Some(mut so_far) => {
-                        for (kept, new) in so_far.iter_mut().zip(cosines) {
-                            *kept = kept.max(new);
-                        }
-                        so_far
-                    }
-                });
-            }
+            let queries: Vec<Vec<f32>> = meaning_texts.iter().filter_map(|t| table.embed(t)).collect();
+            let best = (!queries.is_empty()).then(|| embeddings.best_cosines(&queries));
             if let Some(cosines) = best {
                 let meaning = crate::bm25::top_documents(&cosines, depth);
                 let best_cosine = meaning.first().map(|(_, c)| *c);
-                let mut matching = matching;
-                matching.extend((0..cosines.len()).filter(|d| cosines[*d] > 0.0));
+                for (flag, cosine) in matching.iter_mut().zip(&cosines) {
+                    *flag |= *cosine >= self.ranking.floor_cosine;
+                }
                 let list = fuse(&keyword, &meaning, &cosines, self.ranking.fusion);
-                return Ranked { list, matching, best_cosine, coverage };
+                return Ranked { list, best_cosine, coverage };
             }
         }
         let _ = meaning_texts;
-        Ranked { list: keyword, matching, best_cosine: None, coverage }
+        Ranked { list: keyword, best_cosine: None, coverage }
     }
 }
 

@@ -105,6 +105,35 @@ fn matched_counts_more_than_are_shown() {
     assert!(found.matched > 2, "{found:?}");
 }
 
+#[test]
+fn matched_counts_tools_with_evidence_not_every_tool_sharing_a_word() {
+    let index = SearchIndex::build(catalog()).unwrap();
+    let total = catalog().len();
+    // "file" is in three tools and "read", "contents" in others: the specific request
+    // matches a few of them, not the whole catalog (every tool has some cosine with it).
+    let query = "read the contents of notes.txt";
+    let found = index.find(query, 2, MAX_QUERY_CHARS).unwrap();
+    let counted = index.matching_tools(query, 2, MAX_QUERY_CHARS).unwrap();
+    assert_eq!(found.matched, counted.len(), "{found:?}");
+    assert!(found.matched >= found.hits.len() && found.matched < total / 2, "{found:?} of {total}");
+    assert!(found.hits.iter().all(|hit| counted.contains(&hit.tool)), "every shown tool is counted");
+    let evidence = index.tool_evidence(query);
+    let shared_a_word = evidence.iter().filter(|e| e.keyword > 0.0).count();
+    assert!(shared_a_word > found.matched, "a word in common is not enough: {shared_a_word} vs {found:?}");
+    for tool in &counted {
+        let e = evidence[*tool];
+        let shown = found.hits.iter().any(|hit| hit.tool == *tool);
+        assert!(shown || e.coverage >= 0.30 || e.cosine.is_some_and(|c| c >= 0.50), "{tool}: {e:?}");
+    }
+    // A multi-part request counts the tools of each part.
+    let parts = "Find the serde repository on GitHub, then post a summary to the team channel on Slack.";
+    let counted = index.matching_tools(parts, 5, MAX_QUERY_CHARS).unwrap();
+    let named = |name: &str| catalog().iter().position(|t| t.name == name).unwrap();
+    for name in ["github__search_repositories", "slack__post_message"] {
+        assert!(counted.contains(&named(name)), "{name} not counted in {counted:?}");
+    }
+}
+
 /// A word for generated names: none of them is a word the sentence form adds.
 fn name_word() -> impl Strategy<Value = String> {
     prop::sample::select(vec!["get", "list", "user", "issue", "file", "read", "create", "weather", "v2", "send", "x"])
