@@ -63,7 +63,9 @@ def start(kind: str, binary: str, sample: str, tmp: Path) -> tuple[subprocess.Po
     port = free_port()
     if kind == "toolshape":
         config = tmp / "toolshape.yaml"
-        config.write_text(f'upstreams:\n  s:\n    command: ["{sample}"]\ndefaults:\n  expose_unmasked: true\n')
+        # The bench repeats one call on purpose: repeated-call detection is off so that every
+        # call reaches the upstream.
+        config.write_text(f'upstreams:\n  s:\n    command: ["{sample}"]\ndefaults:\n  expose_unmasked: true\n  repeat_limit: 0\n')
         command = [binary, "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
         prefix, path = "s_", "/mcp"
     else:

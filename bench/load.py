@@ -233,7 +233,7 @@ async def main() -> int:
     a = ap.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="toolshape-load-"))
-    config = write_config(tmp / "default.yaml", None)
+    config = write_config(tmp / "default.yaml", None, [str(SAMPLE)])
     servers: list[tuple[str, list[str]]] = [("toolshape", [str(TOOLSHAPE), "serve", "--config", str(config), "--http", "127.0.0.1:{port}"])]
     if not a.only_toolshape:
         if MCP_PROXY.is_file():

@@ -124,6 +124,9 @@ def write_config(path: Path, budget_tokens: int | None, upstream: list[str]) -> 
         "    max_response_bytes: 33554432",
         "defaults:",
         "  expose_unmasked: true",
+        # The bench repeats one call on purpose: repeated-call detection would answer it
+        # short after the third time, without asking the upstream.
+        "  repeat_limit: 0",
     ]
     if budget_tokens is not None:
         lines.append(f"  budget_tokens: {budget_tokens}")
