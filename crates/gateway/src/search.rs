@@ -111,10 +111,8 @@ pub(crate) fn nothing_found_summary(
     namespaces: &[String],
 ) -> String {
     let what = if findings.declined {
-        format!(
-            "No tool fits {query:?} well enough: {} of {total} tools share a word with it, none closely",
-            findings.matched
-        )
+        // No count here: a declined search matches no tool closely enough to count it.
+        format!("No tool fits {query:?} well enough among {total} tools")
     } else {
         format!("No tool matched {query:?} among {total} tools")
     };
@@ -514,7 +512,8 @@ mod tests {
     fn nothing_found_says_what_to_try() {
         let spaces = vec!["github".to_owned(), "memory".to_owned()];
         let declined = nothing_found_summary("bake a cake", SearchMode::Bm25, &findings(0, 4, true), 40, &spaces);
-        assert!(declined.starts_with("No tool fits \"bake a cake\" well enough: 4 of 40 tools"), "{declined}");
+        assert!(declined.starts_with("No tool fits \"bake a cake\" well enough among 40 tools;"), "{declined}");
+        assert!(!declined.contains("share a word"), "{declined}");
         assert!(declined.contains("rephrase") && declined.contains("`github`, `memory`"), "{declined}");
         let none = nothing_found_summary("zzqx", SearchMode::Bm25, &findings(0, 0, false), 40, &[]);
         assert!(none.starts_with("No tool matched \"zzqx\" among 40 tools; rephrase"), "{none}");
