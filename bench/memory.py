@@ -27,6 +27,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -114,11 +115,24 @@ CYCLE = [
 ]
 
 
+def config_without_repeat_detection() -> Path:
+    """The quickstart config with repeated-call detection off: the workload repeats calls on
+    purpose, and with detection on, repeats would be answered short without the upstream
+    (and without the memory their results take)."""
+    text = (REPO / "examples" / "quickstart.yaml").read_text()
+    text = text.replace("\ndefaults:\n", "\ndefaults:\n  repeat_limit: 0\n", 1)
+    if "repeat_limit: 0" not in text:
+        raise RuntimeError("examples/quickstart.yaml has no `defaults:` section to extend")
+    out = Path(tempfile.mkdtemp(prefix="toolshape-memory-")) / "quickstart.yaml"
+    out.write_text(text)
+    return out
+
+
 def measure(toolshape: str, sample: str, calls: int) -> dict[str, dict[str, int]]:
     port = free_port()
     env = dict(os.environ, TOOLSHAPE_SAMPLE_UPSTREAM=sample)
     proc = subprocess.Popen(
-        [toolshape, "serve", "--config", str(REPO / "examples" / "quickstart.yaml"), "--http", f"127.0.0.1:{port}"],
+        [toolshape, "serve", "--config", str(config_without_repeat_detection()), "--http", f"127.0.0.1:{port}"],
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     points: dict[str, dict[str, int]] = {}
