@@ -362,7 +362,11 @@ impl Compactor {
         self.columns
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.unique && c.extract == Extract::Value && c.holds != Holds::Times)
+            // An item of a list (every list of the sample held one) does not name a record:
+            // its values were unique only because the sample's lists were short.
+            .filter(|(_, c)| {
+                c.unique && c.extract == Extract::Value && c.holds != Holds::Times && !c.path.contains(&Step::First)
+            })
             .map(|(i, c)| {
                 let len: usize = sample.iter().filter_map(|r| c.read(r)).map(|v| v.to_string().len()).sum::<usize>()
                     / sample.len().max(1);
