@@ -6,6 +6,9 @@
 //! that merely mention tokens or keys (`max_tokens`, `token_type`, `sort_key`, `next_page_token`)
 //! are not secrets, and hiding them would break the data or the paging the model relies on.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 /// What a key says about its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum KeyClass {
@@ -158,11 +161,40 @@ pub(crate) fn key_words(key: &str) -> Vec<String> {
     words
 }
 
-/// Classifies an object key.
+/// Keys classified on one thread, at most this many at once (the memo starts over when full).
+const KEY_MEMO_CAP: usize = 4096;
+
+thread_local! {
+    /// The class of each key met lately on this thread. The same few dozen keys come back in
+    /// every record of a result, and classifying one splits it into words, which allocates;
+    /// a lookup does not. Classifying is a pure function of the key, so the memo changes no
+    /// answer.
+    static KEY_MEMO: RefCell<HashMap<Box<str>, KeyClass>> = RefCell::new(HashMap::new());
+}
+
+/// Classifies an object key (memoized per thread: see [`KEY_MEMO`]).
 pub(crate) fn classify_key(key: &str) -> KeyClass {
     if key.len() > MAX_KEY_LEN {
         return KeyClass::Plain;
     }
+    let known = KEY_MEMO.with(|memo| memo.try_borrow().ok().and_then(|memo| memo.get(key).copied()));
+    if let Some(class) = known {
+        return class;
+    }
+    let class = classify_key_words(key);
+    KEY_MEMO.with(|memo| {
+        if let Ok(mut memo) = memo.try_borrow_mut() {
+            if memo.len() >= KEY_MEMO_CAP {
+                memo.clear();
+            }
+            memo.insert(key.into(), class);
+        }
+    });
+    class
+}
+
+/// Classifies an object key from its words (no memo).
+fn classify_key_words(key: &str) -> KeyClass {
     let words = key_words(key);
     let joined = words.concat();
     if SECRET_KEYS.contains(&joined.as_str()) {
@@ -339,5 +371,37 @@ mod tests {
         assert!(!looks_secret("has some spaces in 123"));
         assert!(!looks_secret("https://a:[URL_CREDENTIALS]/x"));
         assert!(!looks_secret("ghp****abcdEFGH1234"));
+    }
+
+    /// The memo answers as the words do, the first time a key is met and every time after,
+    /// including once it has started over.
+    #[test]
+    fn the_memo_answers_as_the_words_do() {
+        let keys = [
+            "password",
+            "apiKey",
+            "X-Auth-Token",
+            "max_tokens",
+            "token_type",
+            "sort_key",
+            "next_page_token",
+            "client_secret",
+            "id",
+            "title",
+            "access_key",
+            "user.login",
+            "",
+        ];
+        for round in 0..3 {
+            for key in keys {
+                assert_eq!(classify_key(key), classify_key_words(key), "{key} in round {round}");
+            }
+        }
+        for n in 0..KEY_MEMO_CAP + 10 {
+            let key = format!("field_{n}_token");
+            assert_eq!(classify_key(&key), classify_key_words(&key), "{key}");
+        }
+        assert!(KEY_MEMO.with(|memo| memo.borrow().len()) <= KEY_MEMO_CAP);
+        assert_eq!(classify_key("apiKey"), KeyClass::Secret);
     }
 }

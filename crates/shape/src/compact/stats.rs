@@ -87,11 +87,11 @@ impl Node {
             return;
         }
         self.present += 1;
-        let text = v.to_string();
-        self.bytes += text.len();
+        let (value_hash, value_bytes) = digest(v);
+        self.bytes += value_bytes;
         if self.distinct.len() < DISTINCT_CAP {
-            self.distinct.insert(hash(&text));
-        } else if !self.distinct.contains(&hash(&text)) {
+            self.distinct.insert(value_hash);
+        } else if !self.distinct.contains(&value_hash) {
             self.many = true;
         }
         match v {
@@ -249,6 +249,34 @@ fn template(s: &str, scalars: &[String]) -> String {
         }
     }
     out
+}
+
+/// The hash and length of `v` serialized, written straight into the hasher: no string is
+/// made, which for a record's nested values (each serialized again at every level) was most
+/// of this pass's allocations.
+fn digest(v: &Value) -> (u64, usize) {
+    let mut sink = Digest { hasher: DefaultHasher::new(), len: 0 };
+    // Writing to the sink cannot fail, and a `Value` always serializes.
+    let _ = serde_json::to_writer(&mut sink, v);
+    (sink.hasher.finish(), sink.len)
+}
+
+/// A writer that only hashes and counts what it is given.
+struct Digest {
+    hasher: DefaultHasher,
+    len: usize,
+}
+
+impl std::io::Write for Digest {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.hasher.write(buf);
+        self.len += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn hash(s: &str) -> u64 {
