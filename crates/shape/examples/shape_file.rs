@@ -1,7 +1,10 @@
 //! Shape one file with the default plan and print the measurements: a minimal harness for
 //! measuring time and peak memory of the core alone (`/usr/bin/time -v`), without the CLI.
+//! With TIMES, the file is then shaped that many times more and the mean time printed: for
+//! profiling (`perf record`) and before/after pairs, without the tokenizer's one-time table
+//! load, which the first shape pays.
 //!
-//! `cargo run --release -p toolshape-shape --example shape_file -- FILE [BUDGET]`
+//! `cargo run --release -p toolshape-shape --example shape_file -- FILE [BUDGET] [TIMES]`
 
 // A measuring harness talks to the person running it.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -18,6 +21,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let budget = args.next().and_then(|b| b.parse().ok()).unwrap_or(2000);
+    let times: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(0);
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) => {
@@ -33,7 +37,8 @@ fn main() -> ExitCode {
     let ctx = ShapeContext {
         tool: "t",
         tokenizer: Tokenizer::default(),
-        nonce: "0123456789abcdef",
+        // The gateway's kind of nonce: 20 decimal digits.
+        nonce: "01234567890123456789",
         now_unix: None,
         resume: None,
         continuation: &next,
@@ -46,6 +51,14 @@ fn main() -> ExitCode {
                 start.elapsed().as_millis(),
                 serde_json::to_string(&shaped.report).unwrap_or_default()
             );
+            if times > 0 {
+                let again = std::time::Instant::now();
+                for _ in 0..times {
+                    let _ = shaper.shape(&bytes, &ctx);
+                }
+                let per_shape = again.elapsed().as_secs_f64() * 1000.0 / times as f64;
+                println!("{per_shape:.3} ms per shape over {times} more, {} characters out", shaped.text.len());
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
