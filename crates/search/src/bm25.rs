@@ -356,41 +356,14 @@ impl Bm25Index {
         weighted
     }
 
-    /// The share of the query's word information (inverse document frequency) that tool
-    /// `doc` contains: 1 when it has every content word of the query, 0 when it has none.
-    /// A word no tool uses counts with the highest inverse document frequency, so a query
-    /// about things the catalog never mentions scores low against every tool.
-    pub(crate) fn coverage(&self, query: &str, doc: usize) -> f32 {
+    /// The query's content words as the catalog knows them: each known word's term and
+    /// inverse document frequency, and the total information of all of them. A word no tool
+    /// uses counts in the total with the highest inverse document frequency, so a query about
+    /// things the catalog never mentions is covered little by every tool.
+    fn content_terms(&self, query: &str) -> (Vec<(u32, f32)>, f32) {
         let n = self.doc_count as f32;
         let rarest = (1.0 + (n + 0.5) / 0.5).ln();
-        let (mut total, mut covered) = (0f32, 0f32);
-        let mut seen = HashSet::new();
-        for word in text::words(query) {
-            if is_stop_word(&word) || is_request_word(&word) || !seen.insert(word.clone()) {
-                continue;
-            }
-            let Some(id) = self.terms.get(&self.analyzer.stem(&word)) else {
-                total += rarest;
-                continue;
-            };
-            let idf = self.idf.get(*id as usize).copied().unwrap_or(rarest);
-            total += idf;
-            let has = self.postings.get(*id as usize).is_some_and(|list| {
-                list.binary_search_by_key(&u32::try_from(doc).unwrap_or(u32::MAX), |p| p.doc).is_ok()
-            });
-            if has {
-                covered += idf;
-            }
-        }
-        if total > 0.0 { covered / total } else { 0.0 }
-    }
-
-    /// [`Bm25Index::coverage`] of every tool at once: one pass over the postings of the
-    /// query's content words instead of a lookup per word and tool.
-    pub(crate) fn coverages(&self, query: &str) -> Vec<f32> {
-        let n = self.doc_count as f32;
-        let rarest = (1.0 + (n + 0.5) / 0.5).ln();
-        let mut covered = vec![0f32; self.doc_count];
+        let mut terms = Vec::new();
         let mut total = 0f32;
         let mut seen = HashSet::new();
         for word in text::words(query) {
@@ -403,7 +376,33 @@ impl Bm25Index {
             };
             let idf = self.idf.get(*id as usize).copied().unwrap_or(rarest);
             total += idf;
-            for posting in self.postings.get(*id as usize).map_or(&[][..], Vec::as_slice) {
+            terms.push((*id, idf));
+        }
+        (terms, total)
+    }
+
+    /// The share of the query's word information (inverse document frequency) that tool
+    /// `doc` contains: 1 when it has every content word of the query, 0 when it has none.
+    pub(crate) fn coverage(&self, query: &str, doc: usize) -> f32 {
+        let (terms, total) = self.content_terms(query);
+        let doc = u32::try_from(doc).unwrap_or(u32::MAX);
+        let covered: f32 = terms
+            .iter()
+            .filter(|(id, _)| {
+                self.postings.get(*id as usize).is_some_and(|list| list.binary_search_by_key(&doc, |p| p.doc).is_ok())
+            })
+            .map(|(_, idf)| idf)
+            .sum();
+        if total > 0.0 { covered / total } else { 0.0 }
+    }
+
+    /// [`Bm25Index::coverage`] of every tool at once: one pass over the postings of the
+    /// query's content words instead of a lookup per word and tool.
+    pub(crate) fn coverages(&self, query: &str) -> Vec<f32> {
+        let (terms, total) = self.content_terms(query);
+        let mut covered = vec![0f32; self.doc_count];
+        for (id, idf) in terms {
+            for posting in self.postings.get(id as usize).map_or(&[][..], Vec::as_slice) {
                 if let Some(share) = covered.get_mut(posting.doc as usize) {
                     *share += idf;
                 }
