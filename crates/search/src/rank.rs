@@ -326,7 +326,6 @@ impl Ranker {
                 return Ranked { list, best_cosine, coverage };
             }
         }
-        let _ = meaning_texts;
         Ranked { list: keyword, best_cosine: None, coverage }
     }
 }
