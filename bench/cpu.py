@@ -20,15 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from memory import Session, free_port  # noqa: E402
+from memory import Session, free_port, wait_listening  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -43,18 +41,6 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def wait_listening(port: int, proc: subprocess.Popen, what: str) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError(f"{what} did not start listening")
-            time.sleep(0.05)
 
 
 def start(kind: str, binary: str, sample: str, tmp: Path) -> tuple[subprocess.Popen, int, str, str]:

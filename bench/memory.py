@@ -41,6 +41,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_listening(port: int, proc: subprocess.Popen, what: str) -> None:
+    """Wait until `proc` accepts connections on `port` (at most 30 s), or stop with `what`
+    named if it exits or never does."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"{what} did not start listening")
+            time.sleep(0.05)
+
+
 def memory_kib(pid: int) -> dict[str, int]:
     out = {}
     with open(f"/proc/{pid}/status") as f:
@@ -137,15 +151,7 @@ def measure(toolshape: str, sample: str, calls: int) -> dict[str, dict[str, int]
     )
     points: dict[str, dict[str, int]] = {}
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("toolshape did not start listening")
-                time.sleep(0.05)
+        wait_listening(port, proc, "toolshape")
         time.sleep(2)
         points["idle"] = memory_kib(proc.pid)
         s = Session(port)
