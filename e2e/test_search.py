@@ -7,9 +7,7 @@ does not (it calls through the generic call tool)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ import anyio
 import pytest
 
 import harness
+from test_spans import read_spans
 
 pytestmark = pytest.mark.anyio
 
@@ -237,24 +236,6 @@ async def test_a_search_hint_is_indexed_but_never_shown(tmp_path):
         assert "rolodex" not in listed and "scrapbook" not in listed
 
 
-def search_rows(path: Path, expected: int, timeout: float = 15.0) -> list[sqlite3.Row]:
-    """The span log's rows once `expected` are there (spans are written after answering)."""
-    deadline = time.monotonic() + timeout
-    rows: list[sqlite3.Row] = []
-    while time.monotonic() < deadline:
-        if path.exists():
-            with sqlite3.connect(path) as db:
-                db.row_factory = sqlite3.Row
-                try:
-                    rows = db.execute("SELECT * FROM spans ORDER BY id").fetchall()
-                except sqlite3.OperationalError:
-                    rows = []
-            if len(rows) >= expected:
-                return rows
-        time.sleep(0.1)
-    return rows
-
-
 async def test_search_spans_and_the_report_hit_rate(tmp_path):
     spans = tmp_path / "spans.sqlite"
     cfg = config(tmp_path)
@@ -266,7 +247,7 @@ async def test_search_spans_and_the_report_hit_rate(tmp_path):
         assert nothing.status == "empty"
         made = await s.envelope("call_tool", {"name": "memory_create_entities", "arguments": {"entities": [{"name": "t", "entityType": "x", "observations": ["y"]}]}})
         assert made.status == "ok", made.summary
-    rows = search_rows(spans, 3)
+    rows = read_spans(spans, 3)
     assert [r["tool"] for r in rows] == ["search_tools", "search_tools", "memory_create_entities"], [dict(r) for r in rows]
     assert rows[0]["search_query"] == "create entities in the knowledge graph"
     assert json.loads(rows[0]["search_returned"]) == hits
