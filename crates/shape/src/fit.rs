@@ -131,7 +131,7 @@ where
             }
             // Decided on the units as shown, not on the input's size, so the first read and
             // the same page read from the snapshot agree.
-            bytes += to_neutral_json(&unit).len() + 1;
+            bytes += crate::view::approx_size(&unit, most_bytes - bytes) + 1;
             if bytes > most_bytes {
                 return None;
             }

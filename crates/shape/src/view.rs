@@ -217,8 +217,9 @@ fn run_query(q: &str, value: &Value, limit_bytes: usize) -> Result<Vec<Value>, V
     Ok(out)
 }
 
-/// The serialized size of `v`, counted only up to `cap`.
-fn approx_size(v: &Value, cap: usize) -> usize {
+/// The serialized size of `v` (compact JSON), counted only up to `cap`: past it the count
+/// stops, so the cost follows `cap`, not `v`. Nothing is allocated.
+pub(crate) fn approx_size(v: &Value, cap: usize) -> usize {
     struct Counter {
         n: usize,
         cap: usize,
