@@ -232,10 +232,71 @@ impl Describe<'_> {
     }
 }
 
+/// Members named in a summary's list of those not shown; past it, how many more.
+const OUTLINE_MEMBERS: usize = 12;
+
+/// Characters one member's outline may take in a summary.
+const OUTLINE_CHARS: usize = 600;
+
+/// A member as the summary lists it when it is not shown: its name, and how much it holds
+/// when that is more than one value (`paths (57 members)`, `tags (12 items)`), so the
+/// first read answers "how many" and says where the bulk is. A list of plain values (a
+/// series) also gives its first and last value, and an object of such lists (columns of a
+/// table, a forecast's hours) gives each list's, while they fit [`OUTLINE_CHARS`].
+pub(crate) fn member_outline(name: &str, value: &Value) -> String {
+    let mut out = match value {
+        Value::Object(m) => format!("{name} ({})", counted(m.len(), "member")),
+        Value::Array(a) => match series_ends(a) {
+            Some(ends) => format!("{name} ({}: {ends})", counted(a.len(), "item")),
+            None => format!("{name} ({})", counted(a.len(), "item")),
+        },
+        Value::String(t) if t.len() > 200 => format!("{name} ({})", counted(t.chars().count(), "character")),
+        _ => return name.to_owned(),
+    };
+    if let Value::Object(m) = value {
+        let mut inner = Vec::new();
+        let mut used = out.len();
+        for (k, v) in m {
+            let Some(ends) = v.as_array().and_then(|a| series_ends(a).map(|e| (a.len(), e))) else { continue };
+            let entry = format!("{k} {}: {}", counted(ends.0, "item"), ends.1);
+            if used + entry.len() + 2 > OUTLINE_CHARS {
+                inner.push("…".to_owned());
+                break;
+            }
+            used += entry.len() + 2;
+            inner.push(entry);
+        }
+        if !inner.is_empty() {
+            out.pop();
+            out.push_str(&format!(": {})", inner.join(", ")));
+        }
+    }
+    out
+}
+
+/// `n thing` or `n things`.
+fn counted(n: usize, thing: &str) -> String {
+    if n == 1 { format!("1 {thing}") } else { format!("{} {thing}s", thousands(n as u64)) }
+}
+
+/// The first and last value of a list of two or more plain values (`3.1 … 5.2`).
+fn series_ends(items: &[Value]) -> Option<String> {
+    let scalar = |v: &Value| match v {
+        Value::String(s) if s.chars().count() <= 40 => Some(s.clone()),
+        Value::Number(_) | Value::Bool(_) | Value::Null => Some(v.to_string()),
+        _ => None,
+    };
+    if items.len() < 2 || !items.iter().all(|v| !v.is_object() && !v.is_array()) {
+        return None;
+    }
+    Some(format!("{} … {}", scalar(items.first()?)?, scalar(items.last()?)?))
+}
+
 /// The envelope for members `start..` of one object of `total` members, `kept` of them
-/// shown (each a one-member object, in order).
+/// shown (each a one-member object, in order); `rest` outlines the members after them.
 pub(crate) fn object_envelope(
     kept: &[Value],
+    rest: &[String],
     fields_cut: &BTreeMap<String, u64>,
     total: u64,
     start: u64,
@@ -255,7 +316,15 @@ pub(crate) fn object_envelope(
     let partial = left > 0 || !fields_cut.is_empty();
     let noun = if total == 1 { "field" } else { "fields" };
     let summary = if partial || start > 0 {
-        format!("object with {} {noun}; {} shown", thousands(total), member_range(start, shown))
+        let mut s = format!("object with {} {noun}; {} shown", thousands(total), member_range(start, shown));
+        if left > 0 && !rest.is_empty() {
+            let named = rest.len().min(OUTLINE_MEMBERS);
+            s.push_str(&format!("; not shown: {}", rest[..named].join(", ")));
+            if rest.len() > named {
+                s.push_str(&format!(" and {} more", thousands((rest.len() - named) as u64)));
+            }
+        }
+        s
     } else {
         format!("object with {} {noun}", thousands(total))
     };

@@ -1,11 +1,14 @@
 //! Facets: what every record of a result adds up to, computed before any cut, so "how many
 //! are Blocked" and "which charge is largest" are answered without reading every page.
 //!
-//! The compact view's fields decide what is counted: a field of few distinct values (or
-//! lists of them) gets value counts; a field of numbers or timestamps gets its smallest
-//! and largest value with the record holding each, named by the record's key field. Records
-//! are added one at a time, so memory is bounded by the distinct values kept per field
-//! ([`MAX_DISTINCT`]), and at most [`MAX_RECORDS`] records are read.
+//! The compact view's fields decide what is counted: a field whose values repeat (or
+//! lists of them) gets value counts, judged over every record rather than the sample, so a
+//! field the first records happen to spread out is still counted; a field of numbers or
+//! timestamps gets its smallest and largest value with the record holding each, named by
+//! the record's key field (a number of a few values gets its counts too). Records are added
+//! one at a time, so memory is bounded by the distinct values kept per field
+//! ([`MAX_DISTINCT`]; a field whose first values are all different stops being counted),
+//! and at most [`MAX_RECORDS`] records are read.
 
 use std::collections::HashMap;
 
@@ -24,8 +27,94 @@ const TOP: usize = 6;
 
 /// One facet being computed.
 enum Acc {
-    Counts { column: usize, counts: HashMap<String, u64>, other: u64 },
+    Counts(Counter),
     Range { column: usize, times: bool, min: Option<(f64, String, String)>, max: Option<(f64, String, String)> },
+}
+
+/// Value counts of one column.
+struct Counter {
+    column: usize,
+    counts: HashMap<String, u64>,
+    /// Values past [`MAX_DISTINCT`], counted together.
+    other: u64,
+    /// Records that had a value.
+    present: u64,
+    /// The sample already showed the column's values repeat; otherwise the counts over
+    /// every record decide whether they are worth a clause.
+    learned: bool,
+    /// Every value so far was new ([`UNIQUE_AFTER`] records or more): an id, not counted on.
+    given_up: bool,
+}
+
+/// Records after which a column whose values were all different stops being counted.
+const UNIQUE_AFTER: u64 = 64;
+
+impl Counter {
+    fn new(column: usize, learned: bool) -> Counter {
+        Counter { column, counts: HashMap::new(), other: 0, present: 0, learned, given_up: false }
+    }
+
+    fn add(&mut self, v: Value) {
+        if self.given_up {
+            return;
+        }
+        self.present += 1;
+        let mut values: Vec<String> = match v {
+            Value::Array(items) => items.iter().map(scalar_text).collect(),
+            one => vec![scalar_text(&one)],
+        };
+        values.sort();
+        values.dedup();
+        for s in values {
+            if let Some(n) = self.counts.get_mut(&s) {
+                *n += 1;
+            } else if self.counts.len() < MAX_DISTINCT {
+                self.counts.insert(s, 1);
+            } else {
+                self.other += 1;
+            }
+        }
+        if !self.learned && self.present >= UNIQUE_AFTER && self.counts.len() as u64 >= self.present {
+            self.given_up = true;
+            self.counts = HashMap::new();
+        }
+    }
+
+    /// Whether the counts say something a reader could not get otherwise: values repeat,
+    /// in that at least half the records hold a value some other record holds too.
+    fn worth_saying(&self) -> bool {
+        if self.given_up || self.present < 4 {
+            return false;
+        }
+        if self.learned {
+            return true;
+        }
+        let repeated: u64 = self.counts.values().filter(|n| **n >= 2).sum();
+        repeated * 2 >= self.present
+    }
+
+    fn clause(&self, name: &str, records: u64) -> Option<String> {
+        // One value in every record says nothing a constant would not; nor do values every
+        // record holds (a list with the same items in each).
+        if self.counts.values().all(|n| *n >= records) && self.other == 0 {
+            return None;
+        }
+        if !self.worth_saying() {
+            return None;
+        }
+        let mut ranked: Vec<(&String, &u64)> = self.counts.iter().collect();
+        ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        // A note of one or two more values costs about what they would: they are shown.
+        let top = if ranked.len() <= TOP + 2 { ranked.len() } else { TOP };
+        let shown: Vec<String> =
+            ranked.iter().take(top).map(|(v, n)| format!("{} {}", short(v), thousands(**n))).collect();
+        let more = ranked.len().saturating_sub(top);
+        let mut c = format!("{name}: {}", shown.join(", "));
+        if more > 0 || self.other > 0 {
+            c.push_str(&format!(" (+{} more values)", thousands(more as u64 + u64::from(self.other > 0))));
+        }
+        Some(c)
+    }
 }
 
 /// Facets over a stream of records.
@@ -39,24 +128,35 @@ pub(crate) struct Facets<'c> {
 impl<'c> Facets<'c> {
     /// Facets of the compact view's fields worth them.
     pub(crate) fn new(compactor: &'c Compactor) -> Facets<'c> {
-        // Counts first, then numbers, then times, then numbers unique to each record (often
-        // ids): when the room runs out, the facets a question most often needs are kept.
+        // Counts the sample showed worth it first, then numbers, then counts of the other
+        // fields (kept only where every record shows their values repeat), then times,
+        // then numbers unique to each record (often ids): when the room runs out, the
+        // facets a question most often needs are kept.
         let mut accs: Vec<Acc> = Vec::new();
-        let order = [
-            (Holds::Categories, Some(false)),
-            (Holds::Numbers, Some(false)),
-            (Holds::Times, None),
-            (Holds::Numbers, Some(true)),
-        ];
-        for (wanted, unique) in order {
-            for (i, c) in compactor.columns.iter().enumerate() {
-                if Some(i) == compactor.key || unique.is_some_and(|u| c.unique != u) || c.holds != wanted {
-                    continue;
-                }
-                accs.push(match wanted {
-                    Holds::Categories => Acc::Counts { column: i, counts: HashMap::new(), other: 0 },
-                    _ => Acc::Range { column: i, times: wanted == Holds::Times, min: None, max: None },
-                });
+        let columns = || compactor.columns.iter().enumerate().filter(|(i, _)| Some(*i) != compactor.key);
+        for (i, c) in columns() {
+            if c.holds == Holds::Categories {
+                accs.push(Acc::Counts(Counter::new(i, true)));
+            }
+        }
+        for (i, c) in columns() {
+            if c.holds == Holds::Numbers && !c.unique {
+                accs.push(Acc::Range { column: i, times: false, min: None, max: None });
+            }
+        }
+        for (i, c) in columns() {
+            if c.holds != Holds::Categories && c.countable() {
+                accs.push(Acc::Counts(Counter::new(i, false)));
+            }
+        }
+        for (i, c) in columns() {
+            if c.holds == Holds::Times {
+                accs.push(Acc::Range { column: i, times: true, min: None, max: None });
+            }
+        }
+        for (i, c) in columns() {
+            if c.holds == Holds::Numbers && c.unique {
+                accs.push(Acc::Range { column: i, times: false, min: None, max: None });
             }
         }
         Facets { compactor, accs, records: 0, skipped: 0 }
@@ -77,22 +177,9 @@ impl<'c> Facets<'c> {
         let key = self.compactor.key.and_then(|k| self.compactor.value(k, record)).map(|v| scalar_text(&v));
         for acc in &mut self.accs {
             match acc {
-                Acc::Counts { column, counts, other } => {
-                    let Some(v) = self.compactor.value(*column, record) else { continue };
-                    let mut values: Vec<String> = match v {
-                        Value::Array(items) => items.iter().map(scalar_text).collect(),
-                        one => vec![scalar_text(&one)],
-                    };
-                    values.sort();
-                    values.dedup();
-                    for s in values {
-                        if let Some(n) = counts.get_mut(&s) {
-                            *n += 1;
-                        } else if counts.len() < MAX_DISTINCT {
-                            counts.insert(s, 1);
-                        } else {
-                            *other += 1;
-                        }
+                Acc::Counts(counter) => {
+                    if let Some(v) = self.compactor.value(counter.column, record) {
+                        counter.add(v);
                     }
                 }
                 Acc::Range { column, times, min, max } => {
@@ -119,21 +206,10 @@ impl<'c> Facets<'c> {
         let mut clauses: Vec<String> = Vec::new();
         for acc in &self.accs {
             let clause = match acc {
-                Acc::Counts { column, counts, other } => {
-                    let name = &self.compactor.columns[*column].name;
-                    // One value in every record says nothing a constant would not.
-                    if counts.len() < 2 && *other == 0 && counts.values().all(|n| *n >= self.records) {
+                Acc::Counts(counter) => {
+                    let Some(c) = counter.clause(&self.compactor.columns[counter.column].name, self.records) else {
                         continue;
-                    }
-                    let mut ranked: Vec<(&String, &u64)> = counts.iter().collect();
-                    ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-                    let shown: Vec<String> =
-                        ranked.iter().take(TOP).map(|(v, n)| format!("{} {}", short(v), thousands(**n))).collect();
-                    let more = ranked.len().saturating_sub(TOP);
-                    let mut c = format!("{name}: {}", shown.join(", "));
-                    if more > 0 || *other > 0 {
-                        c.push_str(&format!(" (+{} more values)", thousands(more as u64 + u64::from(*other > 0))));
-                    }
+                    };
                     c
                 }
                 Acc::Range { column, times, min, max } => {
@@ -238,5 +314,43 @@ mod tests {
         let p = f.phrase(40).unwrap();
         assert!(p.starts_with("status: ok 30, failed 10; "), "{p}");
         assert!(p.ends_with("more facets with a larger budget"), "{p}");
+    }
+
+    #[test]
+    fn a_field_the_sample_spreads_out_is_counted_when_every_record_repeats_it() {
+        // The first records each have their own location; over all of them, a few repeat.
+        let recs: Vec<Value> = (0..60)
+            .map(|i| {
+                let location = if i < 8 { format!("Room {i}") } else { format!("Hall ({})", i % 3) };
+                json!({"id": format!("ev{i:03}"), "location": location, "code": ([200, 201, 404][i % 3])})
+            })
+            .collect();
+        let c = Compactor::learn(&recs[..8]);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let p = f.phrase(10_000).unwrap();
+        let expected = recs.iter().filter(|r| r["location"] == "Hall (1)").count();
+        assert!(p.contains(&format!("Hall (1) {expected}")), "{p}");
+        // A number of few values gets its counts besides its range.
+        assert!(p.contains("code: 200 20, 201 20, 404 20"), "{p}");
+    }
+
+    #[test]
+    fn values_that_never_repeat_get_no_counts() {
+        let recs: Vec<Value> = (0..200)
+            .map(|i| json!({"id": format!("r{i}"), "ref": format!("x-{}", i * 7919 % 1000), "kind": (["a", "b"][i % 2])}))
+            .collect();
+        let c = Compactor::learn(&recs[..10]);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let p = f.phrase(10_000).unwrap_or_default();
+        assert!(!p.contains("ref:"), "{p}");
+        for acc in &f.accs {
+            if let Acc::Counts(counter) = acc
+                && c.columns[counter.column].name == "ref"
+            {
+                assert!(counter.given_up && counter.counts.is_empty(), "an id's values are not kept");
+            }
+        }
     }
 }

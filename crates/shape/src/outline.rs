@@ -141,7 +141,21 @@ fn markdown(text: &str, room: usize) -> Option<String> {
         depth -= 1;
     }
     let entries: Vec<String> = headings.iter().filter(|h| h.1 <= depth).map(entry).collect();
-    let head = format!("{} headings; by line: ", thousands(headings.len() as u64));
+    // How many there are at each level, when there is more than one level: "how many
+    // sections" is then answered without counting the list.
+    let mut per_level = [0u64; 7];
+    for h in &headings {
+        per_level[h.1.min(6)] += 1;
+    }
+    let levels: Vec<String> = (1..=6)
+        .filter(|l| per_level[*l] > 0)
+        .map(|l| format!("{} {}", thousands(per_level[l]), "#".repeat(l)))
+        .collect();
+    let head = if levels.len() > 1 {
+        format!("{} headings ({}); by line: ", thousands(headings.len() as u64), levels.join(", "))
+    } else {
+        format!("{} headings; by line: ", thousands(headings.len() as u64))
+    };
     Some(fit_entries(head, &entries, room, "headings"))
 }
 
@@ -265,9 +279,12 @@ mod tests {
     #[test]
     fn markdown_headings_outside_code_with_lines() {
         let md = "# Guide\n\ntext\n```\n# not a heading\n```\n## Setup\n### Details\n";
-        assert_eq!(outline(md, 1000).unwrap(), "3 headings; by line: 1 # Guide, 7 ## Setup, 8 ### Details");
+        assert_eq!(
+            outline(md, 1000).unwrap(),
+            "3 headings (1 #, 1 ##, 1 ###); by line: 1 # Guide, 7 ## Setup, 8 ### Details"
+        );
         // Short of room, deeper levels go first.
-        assert!(outline(md, 70).unwrap().contains("7 ## Setup"));
+        assert!(outline(md, 90).unwrap().contains("7 ## Setup"));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use toolshape_redact::{RedactError, RedactionCounts, Redactor};
 use crate::aggregate::{Aggregate, Aggregator};
 use crate::auto::AutoView;
 use crate::context::{Resume, ShapeContext};
-use crate::describe::{Describe, kind_name, object_envelope};
+use crate::describe::{Describe, kind_name, member_outline, object_envelope};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, widest_nonce};
 use crate::failure::Failure;
 use crate::fit::{Fit, Units};
@@ -482,8 +482,10 @@ impl Shaper {
             m.insert(k.clone(), v.clone());
             (Value::Object(m), Vec::new())
         };
+        let outline: Vec<String> = members.iter().map(|(k, v)| member_outline(k, v)).collect();
         let build = |kept: &[Value], _: Option<&Value>, fields_cut: &BTreeMap<String, u64>| -> Envelope {
-            object_envelope(kept, fields_cut, total, start, bytes_in, ctx)
+            let after = (start as usize + kept.len()).min(outline.len());
+            object_envelope(kept, &outline[after..], fields_cut, total, start, bytes_in, ctx)
         };
         let units = Units { available: total - start, start, tail: None, fetch, build };
         let mut shaped = Fit { shaper: self, ctx, bytes_in, units }.run(counts)?;

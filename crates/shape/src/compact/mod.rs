@@ -126,6 +126,12 @@ impl Column {
     pub(crate) fn is_text(&self) -> bool {
         matches!(self.extract, Extract::Text)
     }
+
+    /// Whether its values can be counted: a scalar (or a list of names), not free text, a
+    /// timestamp or a list cut to its head.
+    pub(crate) fn countable(&self) -> bool {
+        matches!(self.extract, Extract::Value | Extract::Opaque | Extract::Names(_)) && self.holds != Holds::Times
+    }
 }
 
 /// The learned rules for one result's records.
@@ -357,7 +363,8 @@ impl Compactor {
         self.dropped.extend(dropped);
     }
 
-    /// The column that names a record: unique and short, a name before a number.
+    /// The column that names a record: unique and short, the record's own field before one
+    /// of a member object, a name before a number; never a measure.
     fn pick_key(&self, sample: &[Value]) -> Option<usize> {
         self.columns
             .iter()
@@ -367,16 +374,25 @@ impl Compactor {
             .filter(|(_, c)| {
                 c.unique && c.extract == Extract::Value && c.holds != Holds::Times && !c.path.contains(&Step::First)
             })
-            .map(|(i, c)| {
+            .filter_map(|(i, c)| {
                 let len: usize = sample.iter().filter_map(|r| c.read(r)).map(|v| v.to_string().len()).sum::<usize>()
                     / sample.len().max(1);
                 let values: Vec<Value> = sample.iter().filter_map(|r| c.read(r)).collect();
+                let numbers: Vec<f64> = values.iter().filter_map(Value::as_f64).collect();
+                if !numbers.is_empty() && !numbers_name_records(&values, &numbers) {
+                    return None;
+                }
                 let numeric = values
                     .iter()
                     .all(|v| v.is_number() || v.as_str().is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit())));
-                // A name with spaces is a title, not an identifier.
+                // A name with spaces is a title, not an identifier; a link names a page.
                 let spaced = values.iter().any(|v| v.as_str().is_some_and(|s| s.contains(char::is_whitespace)));
-                (i, (usize::from(spaced), usize::from(numeric), len))
+                let link = values.iter().any(|v| v.as_str().is_some_and(|s| s.contains("://")));
+                // A field inside a member object names that object (`metadata.order_id`,
+                // `user.login`, unique in a short page by chance), not the record: the
+                // record's own id is the shallowest.
+                let depth = c.path.len();
+                Some((i, (usize::from(spaced), usize::from(link), depth, usize::from(numeric), len)))
             })
             .min_by_key(|(_, score)| *score)
             .map(|(i, _)| i)
@@ -544,7 +560,10 @@ fn naming_member(node: &Node) -> Option<String> {
         .filter(|(_, c)| c.distinct() > 1 || objects == 1)
         .max_by_key(|(_, c)| {
             let one_to_one = c.distinct() >= objects;
-            let wordy = c.strings * 2 >= c.present && c.numbers == 0 && c.digity * 2 < c.present;
+            let wordy = c.strings * 2 >= c.present
+                && c.numbers == 0
+                && c.digity * 2 < c.present
+                && c.letterless * 2 < c.present;
             (one_to_one, wordy, c.distinct().min(objects), std::cmp::Reverse(c.avg_bytes()))
         })
         .map(|(k, _)| k.clone())
@@ -584,6 +603,15 @@ fn holds(node: &Node, n: usize) -> Holds {
         return Holds::Categories;
     }
     Holds::Other
+}
+
+/// Whether unique numbers are ids rather than measures that happen to differ (amounts,
+/// sizes, download counts, scores): whole and positive, within a factor of two of each
+/// other, as numbers handed out in sequence are, where measures spread over magnitudes.
+fn numbers_name_records(values: &[Value], numbers: &[f64]) -> bool {
+    let whole = values.iter().all(|v| v.is_u64() && v.as_u64().is_some_and(|n| n > 0));
+    let (min, max) = numbers.iter().fold((f64::MAX, 0f64), |(lo, hi), x| (lo.min(*x), hi.max(*x)));
+    whole && numbers.len() == values.len() && max <= min * 2.0
 }
 
 #[cfg(test)]

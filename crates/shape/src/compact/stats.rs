@@ -37,6 +37,9 @@ pub(crate) struct Node {
     /// Strings of ten characters or more with more digits than letters (times, stamped
     /// versions, numbers written as text): not names, where a short `v1.9` may be.
     pub(crate) digity: usize,
+    /// Strings without a single letter (`"10001"`, `"3"`): numbers written as text, which
+    /// name nothing a reader knows, whatever their length.
+    pub(crate) letterless: usize,
     /// Strings that are URLs or URL templates.
     pub(crate) urls: usize,
     /// URLs that point at an image.
@@ -102,8 +105,12 @@ impl Node {
                     self.spaced += 1;
                 }
                 let digits = s.chars().filter(char::is_ascii_digit).count();
-                if s.len() >= 10 && digits > s.chars().filter(|c| c.is_alphabetic()).count() {
+                let letters = s.chars().filter(|c| c.is_alphabetic()).count();
+                if s.len() >= 10 && digits > letters {
                     self.digity += 1;
+                }
+                if letters == 0 {
+                    self.letterless += 1;
                 }
                 if s.contains('\n') || s.len() > 280 {
                     self.long_text += 1;

@@ -79,3 +79,43 @@ fn a_list_of_objects_is_named_by_words_not_by_stamps() {
     let names = c.apply(&records[2])["items"].clone();
     assert_eq!(names[0], json!("outbound|8080||api-v2.shop.svc.cluster.local"), "{names}");
 }
+
+#[test]
+fn an_object_is_named_by_its_words_not_by_digits_written_as_text() {
+    // A tracker's status: `{"name": "In Progress", "id": "10001"}`. Both go one to one
+    // with the status; the id is shorter, but only the name reads as one.
+    let sample: Vec<Value> = (0..12)
+        .map(|i| {
+            let (name, id) = [("To Do", "10000"), ("In Progress", "3"), ("Done", "10001")][i % 3];
+            json!({"key": format!("PAY-{}", 100 + i), "status": {"self": format!("https://x.test/status/{id}"), "name": name, "id": id}})
+        })
+        .collect();
+    let c = Compactor::learn(&sample);
+    let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
+    assert!(names.contains(&"status.name"), "{names:?}");
+}
+
+#[test]
+fn the_key_is_the_record_s_own_id_not_a_member_s_or_a_measure() {
+    // In a short page a member's field (`metadata.order_id`) and a measure (`amount`) can
+    // be unique by chance and shorter than the id: neither names the record.
+    let sample: Vec<Value> = (0..10)
+        .map(|i| {
+            json!({
+                "id": format!("ch_3Kx{i:02}abcdefghijklmnopq"),
+                "amount": 500 + i * i * 997,
+                "score": 0.5 + i as f64 / 100.0,
+                "metadata": {"order_id": format!("ord_{i}")},
+                "status": (["ok", "failed"][i % 2])
+            })
+        })
+        .collect();
+    let c = Compactor::learn(&sample);
+    let key = c.key.map(|k| c.columns[k].name.as_str());
+    assert_eq!(key, Some("id"));
+    // Numbers handed out in sequence do name records.
+    let numbered: Vec<Value> =
+        (0..10).map(|i| json!({"number": 4_100 + i, "user": {"login": format!("u{i}")}})).collect();
+    let c = Compactor::learn(&numbered);
+    assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("number"));
+}

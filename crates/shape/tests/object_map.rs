@@ -1,0 +1,61 @@
+//! An object too large for one read says what it does not show: each member left for
+//! `next`, with how much it holds, and a series (a list of plain values) its first and
+//! last value, so "how many paths" or "the first hour" is answered by the first read.
+#![allow(clippy::unwrap_used)]
+
+use serde_json::{Map, Value, json};
+use toolshape_shape::{OffsetContinuation, ShapeContext, ShapePlan, Shaper, Status};
+use toolshape_tokens::Tokenizer;
+
+fn first_read(input: &Value, budget: usize) -> (Status, String) {
+    let shaper = Shaper::new(ShapePlan { budget_tokens: budget, ..ShapePlan::default() }).unwrap();
+    let next = OffsetContinuation { tool: "result_read".into(), base: Map::new() };
+    let ctx = ShapeContext {
+        tool: "get_spec",
+        tokenizer: Tokenizer::default(),
+        nonce: "18446744073709551615",
+        now_unix: None,
+        resume: None,
+        continuation: &next,
+    };
+    let s = shaper.shape(input.to_string().as_bytes(), &ctx).unwrap();
+    (s.envelope.status, s.envelope.summary)
+}
+
+#[test]
+fn members_left_for_next_are_listed_with_their_size() {
+    let paths: Map<String, Value> = (0..57)
+        .map(|i| {
+            (
+                format!("/v1/things/{i}"),
+                json!({"get": {"operationId": format!("getThing{i}"), "summary": "x ".repeat(40)}}),
+            )
+        })
+        .collect();
+    let spec = json!({"openapi": "3.0.3", "info": {"title": "T"}, "paths": paths, "tags": ["a", "b", "c"]});
+    let (status, summary) = first_read(&spec, 400);
+    assert_eq!(status, Status::Partial);
+    assert!(summary.contains("not shown: paths (57 members)"), "{summary}");
+    assert!(summary.contains("tags (3 items: a … c)"), "{summary}");
+}
+
+#[test]
+fn a_series_left_for_next_gives_its_first_and_last_value() {
+    let series = |f: fn(u32) -> f64| -> Vec<f64> { (0..168).map(f).collect() };
+    let forecast = json!({
+        "latitude": 52.5,
+        "hourly": {
+            "temperature_2m": series(|h| f64::from(h % 24) / 2.0 + 0.25),
+            "rain": series(|h| f64::from(h % 5) / 10.0 + 0.05),
+            "wind": series(|h| f64::from(h % 7) + 10.75),
+        }
+    });
+    let (status, summary) = first_read(&forecast, 300);
+    assert_eq!(status, Status::Partial);
+    assert!(
+        summary.contains(
+            "hourly (3 members: temperature_2m 168 items: 0.25 … 11.75, rain 168 items: 0.05 … 0.25, wind 168 items: 10.75 … 16.75)"
+        ),
+        "{summary}"
+    );
+}
