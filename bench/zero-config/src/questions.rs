@@ -5,13 +5,15 @@
 //!
 //! Lists of records get, where the fields allow: the first and last record (head, tail),
 //! two lookups (60% and 90% down the list, by a key that names one record), a count of a
-//! field's second most frequent value, and the holder of a field's largest value. Texts
-//! and documents get questions about their lines, sections, files or entries.
+//! field's second most frequent value, and the holder of a field's largest value. Results
+//! whose rows hold values by position under header lists (an analytics report, a page of
+//! warehouse cells) get the same kinds, with columns named as their headers name them.
+//! Texts and documents get questions about their lines, sections, files or entries.
 
 use serde_json::Value;
 use toolshape_fixtures::apis::{ApiShape, Generated};
 
-use crate::question::{Check, Kind, Question, Records, text, value};
+use crate::question::{Check, Kind, Question, Records, text, value, values};
 
 /// Where a list's records are and which fields its questions are about (dotted paths).
 struct Spec {
@@ -62,6 +64,11 @@ fn spec(name: &str) -> Option<Spec> {
         "slack_replies" => s("messages", "ts", "text", Some("user"), None),
         "pagerduty_incidents" => s("incidents", "incident_number", "title", Some("status"), Some("alert_counts.all")),
         "datadog_monitors" => s("", "id", "name", Some("overall_state"), None),
+        "shopify_orders" => s("orders", "name", "total_price", Some("financial_status"), Some("total_price")),
+        "twilio_messages" => s("messages", "sid", "body", Some("status"), None),
+        "salesforce_opportunities" => s("records", "Name", "CloseDate", Some("StageName"), Some("Amount")),
+        "azure_vms" => s("", "name", "hardwareProfile.vmSize", Some("powerState"), None),
+        "docker_containers" => s("", "Names[0]", "Image", Some("State"), Some("Created")),
         "elasticsearch_hits" => s(
             "hits.hits",
             "_id",
@@ -222,6 +229,29 @@ fn text_questions(name: &str, t: &str) -> Vec<Question> {
                 ));
             }
         }
+        "actions_log" => {
+            let failed = ls.iter().filter(|l| l.contains(" ✕ ")).count();
+            out.push(count("How many tests failed?", &["failed"], failed));
+            let warnings = ls.iter().filter(|l| l.contains("##[warning]")).count();
+            out.push(count("How many warning annotations does the job have?", &["warning", "warnings"], warnings));
+            // A passing test's line: its name and how long it took, named nowhere else.
+            let passed: Vec<(&str, &str)> = ls
+                .iter()
+                .filter_map(|l| l.split_once(" ✓ ").and_then(|(_, rest)| rest.rsplit_once(" (")))
+                .filter(|(name, _)| ls.iter().filter(|l| l.contains(name)).count() == 1)
+                .collect();
+            for f in [0.6, 0.9] {
+                if let Some((name, took)) = passed.get(at(passed.len(), f)) {
+                    let took = format!("({took}");
+                    out.push(together(
+                        Kind::Lookup,
+                        format!("How long did the test \"{name}\" take?"),
+                        Some(name),
+                        &[name, &took],
+                    ));
+                }
+            }
+        }
         _ => {}
     }
     out
@@ -305,7 +335,95 @@ fn object_questions(name: &str, v: &Value) -> Vec<Question> {
                 ));
             }
         }
+        "ga4_report" => out.extend(positional_questions(
+            v,
+            "rows",
+            &[
+                ("dimensionHeaders[].name", "dimensionValues", "value"),
+                ("metricHeaders[].name", "metricValues", "value"),
+            ],
+            |col| {
+                let page = col("pagePath")?;
+                let views = col("screenPageViews")?;
+                Some(vec![
+                    ("Which page is first in the report?".into(), Ask::Head(page.clone())),
+                    ("Which page is last in the report?".into(), Ask::Tail(page.clone())),
+                    ("How many screenPageViews did page {key} have?".into(), Ask::Lookup(page.clone(), views)),
+                    ("How many pages are in content group {value}?".into(), Ask::Count(col("contentGroup")?)),
+                    ("Which page has the largest sessions?".into(), Ask::Extreme(col("sessions")?, page)),
+                ])
+            },
+        )),
+        "bigquery_results" => {
+            out.extend(positional_questions(v, "rows", &[("schema.fields[].name", "f", "v")], |col| {
+                let order = col("order_id")?;
+                let revenue = col("revenue")?;
+                Some(vec![
+                    ("What is the order_id of the first row?".into(), Ask::Head(order.clone())),
+                    ("What is the order_id of the last row?".into(), Ask::Tail(order.clone())),
+                    ("What is the revenue of order {key}?".into(), Ask::Lookup(order.clone(), revenue.clone())),
+                    ("How many rows have channel {value}?".into(), Ask::Count(col("channel")?)),
+                    ("Which order has the largest revenue?".into(), Ask::Extreme(revenue, order)),
+                ])
+            }))
+        }
         _ => {}
+    }
+    out
+}
+
+/// A column of a result whose rows hold values by position: the path to its value in a
+/// row, and the column's name as the result's headers give it.
+#[derive(Clone)]
+struct Column {
+    path: String,
+    name: String,
+}
+
+/// What to ask of a positional result, by column.
+enum Ask {
+    Head(Column),
+    Tail(Column),
+    /// By the first column, the value of the second; asked 60% and 90% down.
+    Lookup(Column, Column),
+    Count(Column),
+    /// The largest of the first column, named by the second.
+    Extreme(Column, Column),
+}
+
+/// Questions about a result whose rows hold values by position under header lists
+/// (`headers` gives the path of a list of names, the row field holding the cells in that
+/// order, and the key of a cell's value). Which columns are asked about is said by name; the paths come from the
+/// headers.
+fn positional_questions(
+    v: &Value,
+    rows: &str,
+    headers: &[(&str, &str, &str)],
+    pick: impl Fn(&dyn Fn(&str) -> Option<Column>) -> Option<Vec<(String, Ask)>>,
+) -> Vec<Question> {
+    let col = |name: &str| {
+        headers.iter().find_map(|(names, cells, leaf)| {
+            let i = values(v, names).iter().position(|n| n.as_str() == Some(name))?;
+            Some(Column { path: format!("{cells}[{i}].{leaf}"), name: name.to_owned() })
+        })
+    };
+    let Some(asks) = pick(&col) else { return Vec::new() };
+    let Some(list) = value(v, rows).and_then(Value::as_array) else { return Vec::new() };
+    let r = Records { list };
+    let mut out = Vec::new();
+    for (q, ask) in asks {
+        let named = |c: &Column, q: Option<Question>| q.map(|q| Question { field: Some(c.name.clone()), ..q });
+        match ask {
+            Ask::Head(c) => out.extend(r.head(&q, &c.path)),
+            Ask::Tail(c) => out.extend(r.tail(&q, &c.path)),
+            Ask::Lookup(key, answer) => {
+                for f in [0.6, 0.9] {
+                    out.extend(r.lookup(&q, f, &key.path, &answer.path));
+                }
+            }
+            Ask::Count(c) => out.extend(named(&c, r.count(&q, &c.path, None))),
+            Ask::Extreme(n, id) => out.extend(named(&n, r.extreme(&q, &n.path, &id.path, true))),
+        }
     }
     out
 }
@@ -326,4 +444,50 @@ pub(crate) fn questions(shape: &ApiShape, result: &Generated) -> Vec<Question> {
             Check::Extreme { id, .. } => !id.is_empty(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use toolshape_fixtures::apis::{CATALOG, Split};
+
+    use super::*;
+
+    #[test]
+    fn every_unseen_shape_is_asked_every_kind_of_question() {
+        for shape in CATALOG.iter().filter(|s| s.split == Split::Unseen) {
+            let qs = questions(shape, &shape.generate(1));
+            assert!(qs.len() >= 5, "{} gets {} questions", shape.name, qs.len());
+            for kind in Kind::ALL {
+                assert!(qs.iter().any(|q| q.kind == kind), "{} is asked no {} question", shape.name, kind.name());
+            }
+        }
+    }
+
+    #[test]
+    fn positional_rows_are_read_by_their_header_names() {
+        let v = serde_json::json!({
+            "schema": {"fields": [{"name": "id"}, {"name": "kind"}, {"name": "size"}]},
+            "rows": [{"f": [{"v": "a"}, {"v": "x"}, {"v": "3"}]}, {"f": [{"v": "b"}, {"v": "y"}, {"v": "9"}]}, {"f": [{"v": "c"}, {"v": "x"}, {"v": "1"}]}]
+        });
+        let qs = positional_questions(&v, "rows", &[("schema.fields[].name", "f", "v")], |col| {
+            Some(vec![
+                ("size of {key}?".into(), Ask::Lookup(col("id")?, col("size")?)),
+                ("kind {value}?".into(), Ask::Count(col("kind")?)),
+                ("largest size?".into(), Ask::Extreme(col("size")?, col("id")?)),
+            ])
+        });
+        let checks: Vec<&Check> = qs.iter().map(|q| &q.check).collect();
+        assert!(checks.contains(&&Check::Together(vec!["b".into(), "9".into()])), "{checks:?}");
+        assert!(checks.contains(&&Check::Count { labels: vec!["y".into()], value: "1".into() }), "{checks:?}");
+        assert!(checks.contains(&&Check::Extreme { id: "b".into(), max: true }), "{checks:?}");
+        assert!(
+            qs.iter()
+                .filter(|q| q.kind == Kind::Aggregate)
+                .all(|q| q.field.as_deref().is_some_and(|f| f == "kind" || f == "size"))
+        );
+        let missing = positional_questions(&v, "rows", &[("schema.fields[].name", "f", "v")], |col| {
+            Some(vec![("?".into(), Ask::Head(col("no such column")?))])
+        });
+        assert!(missing.is_empty());
+    }
 }

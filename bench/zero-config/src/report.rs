@@ -1,5 +1,5 @@
-//! The markdown report: per variant, answers within three reads and in the first, per half
-//! and per kind, with tokens read per answer.
+//! The markdown report: per variant, answers within three reads and in the first, per part
+//! of the catalog and per kind, with tokens read per answer.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -108,6 +108,7 @@ fn half(s: Split) -> &'static str {
         Split::Dev => "development",
         Split::Held => "held-out",
         Split::Fresh => "fresh",
+        Split::Unseen => "unseen",
     }
 }
 
@@ -117,11 +118,12 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let questions = rows.iter().filter(|r| r.variant == variants[0].name && r.smart).count();
     let _ = writeln!(
         out,
-        "{} shapes ({} development, {} held-out, {} fresh), {} questions.\n",
+        "{} shapes ({} development, {} held-out, {} fresh, {} unseen), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
         shapes.values().filter(|s| **s == Split::Fresh).count(),
+        shapes.values().filter(|s| **s == Split::Unseen).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -131,7 +133,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
     for v in variants {
-        for split in [Some(Split::Dev), Some(Split::Held), Some(Split::Fresh), None] {
+        for split in [Some(Split::Dev), Some(Split::Held), Some(Split::Fresh), Some(Split::Unseen), None] {
             let pick = |smart: bool| {
                 rows.iter()
                     .filter(move |r| r.variant == v.name && r.smart == smart && split.is_none_or(|s| r.split == s))
