@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::aggregate::timestamp_millis;
-use crate::compact::{Compactor, Holds};
+use crate::compact::{Compactor, Holds, is_decimal};
 use crate::numfmt::thousands;
 
 /// Distinct values counted per field; later new values are counted together.
@@ -184,7 +184,11 @@ impl<'c> Facets<'c> {
                 }
                 Acc::Range { column, times, min, max } => {
                     let Some(v) = self.compactor.value(*column, record) else { continue };
-                    let x = if *times { timestamp_millis(&v).map(|t| t as f64) } else { v.as_f64() };
+                    let x = if *times {
+                        timestamp_millis(&v).map(|t| t as f64)
+                    } else {
+                        v.as_f64().or_else(|| v.as_str().filter(|s| is_decimal(s)).and_then(|s| s.parse().ok()))
+                    };
                     let Some(x) = x else { continue };
                     let shown = scalar_text(&v);
                     let holder = key.clone().unwrap_or_default();
@@ -352,5 +356,30 @@ mod tests {
                 assert!(counter.given_up && counter.counts.is_empty(), "an id's values are not kept");
             }
         }
+    }
+
+    #[test]
+    fn money_written_as_text_has_a_largest() {
+        let recs: Vec<Value> = (0..30)
+            .map(|i| json!({"name": format!("#{}", 5100 + i), "total_price": format!("{}.{:02}", 10 + (i * 37) % 90, i), "status": (["paid", "pending"][i % 2])}))
+            .collect();
+        let c = Compactor::learn(&recs[..10]);
+        assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("name"), "a price is not a key");
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let p = f.phrase(10_000).unwrap();
+        let top = recs
+            .iter()
+            .max_by(|a, b| {
+                let price = |r: &Value| r["total_price"].as_str().unwrap().parse::<f64>().unwrap();
+                price(a).total_cmp(&price(b))
+            })
+            .unwrap();
+        let expected = format!(
+            "total_price: max {} (name {})",
+            top["total_price"].as_str().unwrap(),
+            top["name"].as_str().unwrap()
+        );
+        assert!(p.contains(&expected), "{p}");
     }
 }

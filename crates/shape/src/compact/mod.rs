@@ -29,6 +29,7 @@ mod stats;
 
 use serde_json::{Map, Value};
 
+pub(crate) use self::stats::is_decimal;
 use self::stats::{Node, is_empty};
 use crate::numfmt::thousands;
 
@@ -374,6 +375,10 @@ impl Compactor {
             .filter(|(_, c)| {
                 c.unique && c.extract == Extract::Value && c.holds != Holds::Times && !c.path.contains(&Step::First)
             })
+            // A decimal written as text is a measure like any other.
+            .filter(|(_, c)| {
+                c.holds != Holds::Numbers || sample.iter().filter_map(|r| c.read(r)).all(|v| v.is_number())
+            })
             .filter_map(|(i, c)| {
                 let len: usize = sample.iter().filter_map(|r| c.read(r)).map(|v| v.to_string().len()).sum::<usize>()
                     / sample.len().max(1);
@@ -586,7 +591,8 @@ fn pairs(el: &Node) -> Option<(String, String)> {
 
 /// What a field holds, for facets.
 fn holds(node: &Node, n: usize) -> Holds {
-    if node.numbers * 10 >= node.present * 9 && node.present > 0 {
+    // Decimals written as text (money) are numbers too: they have a range and a largest.
+    if (node.numbers + node.decimals) * 10 >= node.present * 9 && node.present > 0 {
         return Holds::Numbers;
     }
     if node.strings * 10 >= node.present * 9 && node.times * 10 >= node.present * 9 && node.present > 0 {

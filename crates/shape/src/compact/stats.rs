@@ -40,6 +40,9 @@ pub(crate) struct Node {
     /// Strings without a single letter (`"10001"`, `"3"`): numbers written as text, which
     /// name nothing a reader knows, whatever their length.
     pub(crate) letterless: usize,
+    /// Strings that are decimals (`"129.95"`, `"-0.75"`): quantities written as text to
+    /// keep their precision, as money often is.
+    pub(crate) decimals: usize,
     /// Strings that are URLs or URL templates.
     pub(crate) urls: usize,
     /// URLs that point at an image.
@@ -111,6 +114,9 @@ impl Node {
                 }
                 if letters == 0 {
                     self.letterless += 1;
+                    if is_decimal(s) {
+                        self.decimals += 1;
+                    }
                 }
                 if s.contains('\n') || s.len() > 280 {
                     self.long_text += 1;
@@ -290,6 +296,17 @@ fn hash(s: &str) -> u64 {
     let mut h = DefaultHasher::new();
     s.hash(&mut h);
     h.finish()
+}
+
+/// A decimal written as text: an optional minus, digits, a point, digits (`"129.95"`).
+pub(crate) fn is_decimal(s: &str) -> bool {
+    let body = s.strip_prefix('-').unwrap_or(s);
+    let Some((whole, fraction)) = body.split_once('.') else { return false };
+    body.len() <= 24
+        && !whole.is_empty()
+        && !fraction.is_empty()
+        && whole.bytes().all(|b| b.is_ascii_digit())
+        && fraction.bytes().all(|b| b.is_ascii_digit())
 }
 
 #[cfg(test)]
