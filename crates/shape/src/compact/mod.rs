@@ -375,14 +375,14 @@ impl Compactor {
             .filter(|(_, c)| {
                 c.unique && c.extract == Extract::Value && c.holds != Holds::Times && !c.path.contains(&Step::First)
             })
-            // A decimal written as text is a measure like any other.
-            .filter(|(_, c)| {
-                c.holds != Holds::Numbers || sample.iter().filter_map(|r| c.read(r)).all(|v| v.is_number())
-            })
             .filter_map(|(i, c)| {
                 let len: usize = sample.iter().filter_map(|r| c.read(r)).map(|v| v.to_string().len()).sum::<usize>()
                     / sample.len().max(1);
                 let values: Vec<Value> = sample.iter().filter_map(|r| c.read(r)).collect();
+                // A decimal written as text is a measure like any other.
+                if c.holds == Holds::Numbers && !values.iter().all(Value::is_number) {
+                    return None;
+                }
                 let numbers: Vec<f64> = values.iter().filter_map(Value::as_f64).collect();
                 if !numbers.is_empty() && !numbers_name_records(&values, &numbers) {
                     return None;
