@@ -13,6 +13,7 @@
 mod check;
 mod question;
 mod questions;
+mod questions_blind;
 mod report;
 mod runner;
 mod variants;

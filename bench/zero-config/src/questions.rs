@@ -8,7 +8,8 @@
 //! field's second most frequent value, and the holder of a field's largest value. Results
 //! whose rows hold values by position under header lists (an analytics report, a page of
 //! warehouse cells) get the same kinds, with columns named as their headers name them.
-//! Texts and documents get questions about their lines, sections, files or entries.
+//! Texts and documents get questions about their lines, sections, files or entries. The
+//! blind part's questions are in `questions_blind.rs`.
 
 use serde_json::Value;
 use toolshape_fixtures::apis::{ApiShape, Generated};
@@ -431,10 +432,13 @@ fn positional_questions(
 /// Every question about one shape's result.
 pub(crate) fn questions(shape: &ApiShape, result: &Generated) -> Vec<Question> {
     let qs = match result {
-        Generated::Text(t) => text_questions(shape.name, t),
-        Generated::Json(v) => match spec(shape.name) {
-            Some(spec) => list_questions(&spec, v),
-            None => object_questions(shape.name, v),
+        Generated::Text(t) => {
+            crate::questions_blind::text_questions(shape.name, t).unwrap_or_else(|| text_questions(shape.name, t))
+        }
+        Generated::Json(v) => match (crate::questions_blind::json_questions(shape.name, v), spec(shape.name)) {
+            (Some(qs), _) => qs,
+            (None, Some(spec)) => list_questions(&spec, v),
+            (None, None) => object_questions(shape.name, v),
         },
     };
     qs.into_iter()
@@ -453,8 +457,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_unseen_shape_is_asked_every_kind_of_question() {
-        for shape in CATALOG.iter().filter(|s| s.split == Split::Unseen) {
+    fn every_unseen_and_blind_shape_is_asked_every_kind_of_question() {
+        for shape in CATALOG.iter().filter(|s| matches!(s.split, Split::Unseen | Split::Blind)) {
             let qs = questions(shape, &shape.generate(1));
             assert!(qs.len() >= 5, "{} gets {} questions", shape.name, qs.len());
             for kind in Kind::ALL {
