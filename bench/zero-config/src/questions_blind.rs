@@ -228,6 +228,20 @@ pub(crate) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {
             ]
         }
         "loki_query_range" => loki_questions(list("data.result")),
+        "mongodb_find" => {
+            let r = Records { list: list("documents") };
+            vec![
+                r.head("What is the _id of the first document?", "_id.$oid"),
+                r.tail("What is the _id of the last document?", "_id.$oid"),
+                r.lookup("Who wrote review {key}?", 0.6, "_id.$oid", "userName"),
+                r.lookup("Which product is review {key} about?", 0.9, "_id.$oid", "productName"),
+                about("status", r.count("How many reviews are {value}?", "status", None)),
+                about(
+                    "helpfulVotes",
+                    r.extreme("Which review has the most helpful votes?", "helpfulVotes", "_id.$oid", true),
+                ),
+            ]
+        }
         _ => return None,
     };
     Some(qs.into_iter().flatten().collect())
@@ -430,9 +444,62 @@ pub(crate) fn text_questions(name: &str, t: &str) -> Option<Vec<Question>> {
                 }
             }
         }
+        "kubectl_describe_nodes" => describe_nodes_questions(&mut qs, &ls),
         _ => return None,
     }
     Some(qs)
+}
+
+/// `kubectl describe nodes`: a `Name:` line opens each node; its pods are rows of the
+/// `Non-terminated Pods` table (namespace, name, then requests and limits as `250m (6%)`),
+/// and its `Allocated resources` table has a `cpu` row of requests and limits.
+fn describe_nodes_questions(qs: &mut Vec<Question>, ls: &[&str]) {
+    // Per node: its name, allocatable millicores, requested millicores, and readiness.
+    let mut nodes: Vec<(&str, f64, f64, bool)> = Vec::new();
+    let mut pods: Vec<(&str, &str)> = Vec::new();
+    let millis = |s: &str| s.strip_suffix('m').map_or_else(|| s.parse::<f64>().map(|c| c * 1000.0), str::parse).ok();
+    for line in ls {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        if let Some(name) = line.strip_prefix("Name:") {
+            nodes.push((name.trim(), 0.0, 0.0, false));
+        } else if let Some(node) = nodes.last_mut() {
+            match cells.as_slice() {
+                ["Ready", status, ..] => node.3 = *status == "True",
+                // Capacity, then Allocatable: the last `cpu:` is what pods can request.
+                ["cpu:", cpu] => node.1 = millis(cpu).unwrap_or(0.0),
+                ["cpu", requested, ..] => node.2 = millis(requested).unwrap_or(0.0),
+                [_, pod, cpu, share, ..] if cells.len() >= 10 && share.starts_with('(') && share.ends_with("%)") => {
+                    pods.push((pod, cpu));
+                }
+                _ => {}
+            }
+        }
+    }
+    // The last line closes the last node's events; its last pod is what the output ends with.
+    qs.retain(|q| q.kind != Kind::Tail);
+    if let Some((pod, cpu)) = pods.last() {
+        qs.push(together(
+            Kind::Tail,
+            "Which pod is listed last, and how much CPU does it request?".into(),
+            None,
+            &[pod, cpu],
+        ));
+    }
+    qs.push(count("How many nodes are described?", &["nodes", "node"], nodes.len(), None));
+    qs.push(count(
+        "How many nodes are NotReady?",
+        &["NotReady", "not ready"],
+        nodes.iter().filter(|n| !n.3).count(),
+        None,
+    ));
+    let share = nodes.iter().filter(|n| n.1 > 0.0).map(|n| (n.2 / n.1, n.0.to_owned())).collect();
+    qs.extend(extreme("Which node has the highest share of its CPU requested?", share, true, None));
+    let unique: Vec<&(&str, &str)> = pods.iter().filter(|p| pods.iter().filter(|o| o.0 == p.0).count() == 1).collect();
+    for f in [0.6, 0.9] {
+        if let Some((pod, cpu)) = unique.get(at(unique.len(), f)) {
+            qs.push(together(Kind::Lookup, format!("How much CPU does pod {pod} request?"), Some(pod), &[pod, cpu]));
+        }
+    }
 }
 
 #[cfg(test)]
