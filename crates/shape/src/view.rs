@@ -23,7 +23,7 @@ pub const MAX_PATTERN_CHARS: usize = 200;
 /// An object member at most this large (compact JSON) is kept whole when a pattern matches
 /// anywhere in it; a larger one is narrowed to what matches inside.
 pub const WHOLE_MEMBER_BYTES: usize = 4096;
-/// A record narrowed by a pattern keeps its own scalar members up to this size (JSON).
+/// A record narrowed by a pattern keeps its own members up to this size (JSON).
 const RECORD_SCALAR_BYTES: usize = 512;
 /// Most bytes a view may have, as a multiple of the stored result (plus a floor): a query
 /// like `$..*` repeats nested values, and this keeps it bounded.
@@ -146,8 +146,10 @@ fn narrow_members(members: Map<String, Value>, re: &Regex) -> Map<String, Value>
 
 /// The items of a list that `re` matches; an object item larger than
 /// [`WHOLE_MEMBER_BYTES`] is narrowed to its matching members, and keeps its own short
-/// scalar members besides: an item of a list is a record, and a match deep inside it is
-/// only useful with the values that say which record it is (its id, title, state).
+/// members besides: an item of a list is a record, and a match deep inside it is only
+/// useful with the values that say which record it is and what it is (its id, title,
+/// state, a small object such as its size or its owner). Only its large branches are
+/// narrowed.
 fn narrow_items(items: Vec<Value>, re: &Regex) -> Vec<Value> {
     items
         .into_iter()
@@ -155,7 +157,7 @@ fn narrow_items(items: Vec<Value>, re: &Regex) -> Vec<Value> {
         .map(|v| match v {
             Value::Object(inner) if inner_len(&inner) > WHOLE_MEMBER_BYTES => {
                 let scalars: Map<String, Value> =
-                    inner.iter().filter(|(_, v)| is_short_scalar(v)).map(|(k, v)| (k.clone(), v.clone())).collect();
+                    inner.iter().filter(|(_, v)| is_short_member(v)).map(|(k, v)| (k.clone(), v.clone())).collect();
                 let mut narrowed = narrow_members(inner.clone(), re);
                 // In the record's own order: its scalars, and what matched.
                 let mut out = Map::new();
@@ -171,12 +173,15 @@ fn narrow_items(items: Vec<Value>, re: &Regex) -> Vec<Value> {
         .collect()
 }
 
-/// A string, number or boolean of at most [`RECORD_SCALAR_BYTES`] as JSON.
-fn is_short_scalar(v: &Value) -> bool {
+/// A value that is not null or empty and is at most [`RECORD_SCALAR_BYTES`] as JSON.
+fn is_short_member(v: &Value) -> bool {
     match v {
+        Value::Null => false,
         Value::String(s) => s.len() + 2 <= RECORD_SCALAR_BYTES,
         Value::Number(_) | Value::Bool(_) => true,
-        _ => false,
+        Value::Array(a) if a.is_empty() => false,
+        Value::Object(m) if m.is_empty() => false,
+        other => approx_size(other, RECORD_SCALAR_BYTES + 1) <= RECORD_SCALAR_BYTES,
     }
 }
 
@@ -300,6 +305,15 @@ mod tests {
         let stored = json!([record(1), record(2), record(3)]);
         let v = view(&stored, pattern("issues/2\\b"));
         assert_eq!(v, json!([{"number": 2, "title": "issue 2", "links": {"self": "https://x/issues/2"}}]));
+    }
+
+    #[test]
+    fn a_large_record_found_by_its_name_keeps_its_small_objects() {
+        // A virtual machine: its size sits in a small object of its own; its key data is large.
+        let record = |n: u64| json!({"name": format!("vm-{n}"), "hardwareProfile": {"vmSize": "Standard_F8s_v2", "extra": null}, "identity": null, "osProfile": {"keys": "k".repeat(6000)}});
+        let stored = json!([record(1), record(2)]);
+        let v = view(&stored, pattern("vm-2\\b"));
+        assert_eq!(v, json!([{"name": "vm-2", "hardwareProfile": {"vmSize": "Standard_F8s_v2", "extra": null}}]));
     }
 
     #[test]
