@@ -28,7 +28,14 @@ const TOP: usize = 6;
 /// One facet being computed.
 enum Acc {
     Counts(Counter),
-    Range { column: usize, times: bool, min: Option<(f64, String, String)>, max: Option<(f64, String, String)> },
+    Range {
+        column: usize,
+        times: bool,
+        min: Option<(f64, String, String)>,
+        max: Option<(f64, String, String)>,
+        /// Records that had a value.
+        present: u64,
+    },
 }
 
 /// Value counts of one column.
@@ -44,6 +51,12 @@ struct Counter {
     learned: bool,
     /// Every value so far was new ([`UNIQUE_AFTER`] records or more): an id, not counted on.
     given_up: bool,
+    /// How the records fall into groups of equal values, as a hash of each record's number
+    /// and the number of the first record holding its value: two fields with the same
+    /// split the records alike. `None` past [`MAX_DISTINCT`] values.
+    split: Option<u64>,
+    /// The first record holding each value (or list of values).
+    first_holder: HashMap<String, u64>,
 }
 
 /// Records after which a column whose values were all different stops being counted.
@@ -51,10 +64,19 @@ const UNIQUE_AFTER: u64 = 64;
 
 impl Counter {
     fn new(column: usize, learned: bool) -> Counter {
-        Counter { column, counts: HashMap::new(), other: 0, present: 0, learned, given_up: false }
+        Counter {
+            column,
+            counts: HashMap::new(),
+            other: 0,
+            present: 0,
+            learned,
+            given_up: false,
+            split: Some(0),
+            first_holder: HashMap::new(),
+        }
     }
 
-    fn add(&mut self, v: Value) {
+    fn add(&mut self, v: Value, record: u64) {
         if self.given_up {
             return;
         }
@@ -65,6 +87,22 @@ impl Counter {
         };
         values.sort();
         values.dedup();
+        if let Some(split) = self.split {
+            let group = values.join("\u{1f}");
+            let first = match self.first_holder.get(&group) {
+                Some(first) => Some(*first),
+                None if self.first_holder.len() < MAX_DISTINCT => {
+                    self.first_holder.insert(group, record);
+                    Some(record)
+                }
+                None => None,
+            };
+            self.split = first.map(|first| {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                std::hash::Hash::hash(&(split, record, first), &mut h);
+                std::hash::Hasher::finish(&h)
+            });
+        }
         for s in values {
             if let Some(n) = self.counts.get_mut(&s) {
                 *n += 1;
@@ -77,6 +115,8 @@ impl Counter {
         if !self.learned && self.present >= UNIQUE_AFTER && self.counts.len() as u64 >= self.present {
             self.given_up = true;
             self.counts = HashMap::new();
+            self.first_holder = HashMap::new();
+            self.split = None;
         }
     }
 
@@ -141,7 +181,7 @@ impl<'c> Facets<'c> {
         }
         for (i, c) in columns() {
             if c.holds == Holds::Numbers && !c.unique {
-                accs.push(Acc::Range { column: i, times: false, min: None, max: None });
+                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0 });
             }
         }
         for (i, c) in columns() {
@@ -151,12 +191,12 @@ impl<'c> Facets<'c> {
         }
         for (i, c) in columns() {
             if c.holds == Holds::Times {
-                accs.push(Acc::Range { column: i, times: true, min: None, max: None });
+                accs.push(Acc::Range { column: i, times: true, min: None, max: None, present: 0 });
             }
         }
         for (i, c) in columns() {
             if c.holds == Holds::Numbers && c.unique {
-                accs.push(Acc::Range { column: i, times: false, min: None, max: None });
+                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0 });
             }
         }
         Facets { compactor, accs, records: 0, skipped: 0 }
@@ -174,23 +214,28 @@ impl<'c> Facets<'c> {
             return;
         }
         self.records += 1;
-        let key = self.compactor.key.and_then(|k| self.compactor.value(k, record)).map(|v| scalar_text(&v));
+        let key = self.compactor.key.and_then(|k| self.compactor.full_value(k, record)).map(|v| scalar_text(&v));
         for acc in &mut self.accs {
             match acc {
                 Acc::Counts(counter) => {
-                    if let Some(v) = self.compactor.value(counter.column, record) {
-                        counter.add(v);
+                    if let Some(v) = self.compactor.full_value(counter.column, record) {
+                        counter.add(v, self.records);
                     }
                 }
-                Acc::Range { column, times, min, max } => {
+                Acc::Range { column, times, min, max, present } => {
                     let Some(v) = self.compactor.value(*column, record) else { continue };
+                    *present += 1;
                     let x = if *times {
                         timestamp_millis(&v).map(|t| t as f64)
                     } else {
-                        v.as_f64().or_else(|| v.as_str().filter(|s| is_decimal(s)).and_then(|s| s.parse().ok()))
+                        v.as_f64().or_else(|| v.as_str().filter(|s| is_numeral(s)).and_then(|s| s.parse().ok()))
                     };
                     let Some(x) = x else { continue };
-                    let shown = scalar_text(&v);
+                    // A time written as a number is given in words too.
+                    let shown = match (&v, *times) {
+                        (Value::Number(_), true) => format!("{} ({})", scalar_text(&v), iso_time(x as i64)),
+                        _ => scalar_text(&v),
+                    };
                     let holder = key.clone().unwrap_or_default();
                     if min.as_ref().is_none_or(|m| x < m.0) {
                         *min = Some((x, shown.clone(), holder.clone()));
@@ -208,15 +253,39 @@ impl<'c> Facets<'c> {
     pub(crate) fn phrase(&self, max_chars: usize) -> Option<String> {
         let key_name = self.compactor.key.and_then(|k| self.compactor.columns.get(k)).map(|c| c.name.as_str());
         let mut clauses: Vec<String> = Vec::new();
+        // Whether each clause is of a field fewer than half the records have: said after
+        // the others, which tell about most records.
+        let mut sparse: Vec<bool> = Vec::new();
+        // Fields that split the records the same way as one said before (a project, its
+        // folder and its network): named with it, not counted again.
+        let mut splits: Vec<(u64, usize)> = Vec::new();
         for acc in &self.accs {
             let clause = match acc {
                 Acc::Counts(counter) => {
-                    let Some(c) = counter.clause(&self.compactor.columns[counter.column].name, self.records) else {
+                    let name = &self.compactor.columns[counter.column].name;
+                    let Some(c) = counter.clause(name, self.records) else {
                         continue;
                     };
+                    // Two values split nearly anything alike (a flag and its inverse).
+                    let split = counter.split.filter(|_| counter.counts.len() >= 3);
+                    if let Some(split) = split
+                        && let Some((_, at)) = splits.iter().find(|(s, _)| *s == split)
+                    {
+                        let first: &mut String = &mut clauses[*at];
+                        if !first.ends_with(')') || !first.contains(" (split alike: ") {
+                            first.push_str(&format!(" (split alike: {name})"));
+                        } else {
+                            first.insert_str(first.len() - 1, &format!(", {name}"));
+                        }
+                        continue;
+                    }
+                    if let Some(split) = split {
+                        splits.push((split, clauses.len()));
+                    }
+                    sparse.push(counter.present * 2 < self.records);
                     c
                 }
-                Acc::Range { column, times, min, max } => {
+                Acc::Range { column, times, min, max, present } => {
                     let (Some(min), Some(max)) = (min, max) else { continue };
                     if min.0 == max.0 {
                         continue;
@@ -224,9 +293,10 @@ impl<'c> Facets<'c> {
                     let name = &self.compactor.columns[*column].name;
                     let (hi, lo) = if *times { ("latest", "earliest") } else { ("max", "min") };
                     let holder = |h: &str| match (key_name, h.is_empty()) {
-                        (Some(k), false) => format!(" ({k} {})", short(h)),
+                        (Some(k), false) => format!(" ({k} {})", short_key(h)),
                         _ => String::new(),
                     };
+                    sparse.push(*present * 2 < self.records);
                     format!("{name}: {hi} {}{}, {lo} {}{}", max.1, holder(&max.2), min.1, holder(&min.2))
                 }
             };
@@ -235,6 +305,11 @@ impl<'c> Facets<'c> {
         if clauses.is_empty() {
             return None;
         }
+        let (mut clauses, rare): (Vec<String>, Vec<String>) = {
+            let (common, rare): (Vec<_>, Vec<_>) = clauses.into_iter().zip(sparse).partition(|(_, rare)| !rare);
+            (common.into_iter().map(|(c, _)| c).collect(), rare.into_iter().map(|(c, _)| c).collect())
+        };
+        clauses.extend(rare);
         let mut out = String::new();
         let mut left = clauses.len();
         for c in &clauses {
@@ -278,6 +353,22 @@ fn short(s: &str) -> String {
     let head: String = s.chars().take(14).collect();
     let tail: String = s.chars().skip(n - 25).collect();
     format!("{head}…{tail}")
+}
+
+/// A number written as text: a decimal, or a whole number (beside decimals in its field).
+fn is_numeral(s: &str) -> bool {
+    is_decimal(s) || (!s.is_empty() && s.len() <= 15 && s.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Milliseconds since 1970 as an RFC 3339 time in UTC, to the second.
+fn iso_time(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms.div_euclid(1000) * 1000).map(|t| t.to_string()).unwrap_or_default()
+}
+
+/// A record's key for a summary: whole up to 80 characters, since it is what a reader
+/// names the record by and looks it up with; a longer one is shortened as other values are.
+fn short_key(s: &str) -> String {
+    if s.chars().count() <= 80 { s.to_owned() } else { short(s) }
 }
 
 #[cfg(test)]
@@ -381,5 +472,76 @@ mod tests {
             top["name"].as_str().unwrap()
         );
         assert!(p.contains(&expected), "{p}");
+    }
+    #[test]
+    fn long_ids_are_counted_whole_and_keys_are_shown_whole() {
+        // Resource ids share their first 60 characters: cut, they would all look alike.
+        let prefix = "/subscriptions/0000-1111/resourceGroups/RG-PROD/providers/Microsoft.Compute/virtualMachines/";
+        let recs: Vec<Value> = (0..80)
+            .map(|i| json!({"id": format!("{prefix}vm-{i}"), "name": format!("Zhou Partners - Data Connectors ({i} seats)"), "size": (i * 13) % 97}))
+            .collect();
+        let c = Compactor::learn(&recs[..20]);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let p = f.phrase(10_000).unwrap();
+        assert!(!p.contains("id: "), "unique ids are not counted: {p}");
+        let max = recs.iter().max_by_key(|r| r["size"].as_u64()).unwrap();
+        let key = &c.columns[c.key.unwrap()].name;
+        assert!(
+            p.contains(&format!("size: max {} ({key} {})", max["size"], max[key.as_str()].as_str().unwrap())),
+            "{p}"
+        );
+    }
+
+    #[test]
+    fn fields_that_split_the_records_alike_are_said_once() {
+        let project = |i: usize| ["shop", "shop", "ci", "analytics"][i % 4];
+        let recs: Vec<Value> = (0..40)
+            .map(|i| {
+                json!({"id": format!("c{i}"), "project": project(i), "dir": format!("/srv/{}", project(i)),
+                       // The same counts as `project` (20, 10, 10) but another split.
+                       "tier": (if i < 20 { "a" } else if i < 30 { "b" } else { "c" })})
+            })
+            .collect();
+        let c = Compactor::learn(&recs);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let p = f.phrase(10_000).unwrap();
+        assert!(p.contains("project: shop 20, analytics 10, ci 10 (split alike: dir)"), "{p}");
+        assert!(!p.contains("dir: "), "{p}");
+        assert!(
+            p.contains("tier: a 20, b 10, c 10;") || p.ends_with("tier: a 20, b 10, c 10"),
+            "same counts, another split: {p}"
+        );
+    }
+
+    #[test]
+    fn counts_of_a_field_few_records_have_come_after_the_others() {
+        let recs: Vec<Value> = (0..40)
+            .map(|i| {
+                let mut r = json!({"id": format!("c{i}"), "state": (["up", "down"][i % 2])});
+                if i % 5 == 0 {
+                    r["gateway"] = json!((["10.0.0.1", "10.0.0.2", "10.0.0.3"][i % 3]));
+                }
+                r
+            })
+            .collect();
+        let c = Compactor::learn(&recs[..20]);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let p = f.phrase(10_000).unwrap();
+        let (state, gateway) = (p.find("state: ").unwrap(), p.find("gateway: ").unwrap());
+        assert!(state < gateway, "{p}");
+    }
+
+    #[test]
+    fn a_unix_time_is_given_in_words_too() {
+        let recs: Vec<Value> =
+            (0..20).map(|i| json!({"name": format!("c{i}"), "Created": 1_767_219_594u64 - i * 86_400})).collect();
+        let c = Compactor::learn(&recs);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let p = f.phrase(10_000).unwrap();
+        assert!(p.contains("Created: latest 1767219594 (2025-12-31T22:19:54Z) (name c0)"), "{p}");
     }
 }

@@ -137,6 +137,17 @@ proptest! {
             prop_assert!(clause.is_some(), "status is not counted: {}", summary);
         }
         if let Some(clause) = clause {
+            // Fields named as splitting the records alike must hold one value per status.
+            let (clause, alike) = match clause.split_once(" (split alike: ") {
+                Some((counts, names)) => (counts, names.trim_end_matches(')').split(", ").collect::<Vec<_>>()),
+                None => (clause, Vec::new()),
+            };
+            if alike.contains(&"user.login") {
+                let group = |f: &dyn Fn(&Value) -> Value| -> Vec<usize> {
+                    records.iter().map(|r| records.iter().position(|o| f(o) == f(r)).unwrap()).collect()
+                };
+                prop_assert_eq!(group(&|r| r["status"].clone()), group(&|r| r["user"]["login"].clone()), "in: {}", summary);
+            }
             let mut stated: Vec<&str> = clause.split(", ").collect();
             let mut want: Vec<String> = counts.iter().map(|(s, n)| format!("{s} {n}")).collect();
             stated.sort_unstable();

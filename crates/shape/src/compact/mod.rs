@@ -10,7 +10,9 @@
 //! - a link made of the record's other values (`…/issues/{number}`), or a link to an
 //!   image: left out;
 //! - a second random-looking id of a record that already has one (`node_id` next to `id`,
-//!   a UUID next to a name): left out;
+//!   a UUID next to a name; of two, the one the other is built from is kept): left out;
+//! - a value in a type tag (`{"S": "PAID"}`, `{"$oid": …}`): the value, under the field's
+//!   name; a list that always holds one value: that value;
 //! - the same value as an earlier field in every record: left out;
 //! - an object that recurs across records (a user, a status, a project): collapsed to the
 //!   member that names it (`user.login`, `status.name`), chosen as the member whose values
@@ -52,6 +54,8 @@ const LIST_HEAD: usize = 3;
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Step {
     Key(String),
+    /// The one member of an object that wraps a value (a type tag); not a level of its own.
+    Tag(String),
     /// The one item of a list.
     First,
 }
@@ -108,13 +112,13 @@ impl Column {
         for step in &self.path {
             match step {
                 Step::First => out.push_str("[0]"),
-                Step::Key(k) if k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') => {
+                Step::Key(k) | Step::Tag(k) if k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') => {
                     if !out.is_empty() {
                         out.push('.');
                     }
                     out.push_str(k);
                 }
-                Step::Key(k) => out.push_str(&format!("[{}]", Value::String(k.clone()))),
+                Step::Key(k) | Step::Tag(k) => out.push_str(&format!("[{}]", Value::String(k.clone()))),
             }
         }
         if let Extract::Names(child) = &self.extract {
@@ -145,6 +149,8 @@ pub(crate) struct Compactor {
     pub(crate) constants: Vec<(String, Value)>,
     /// The column that names a record (unique, short), if any.
     pub(crate) key: Option<usize>,
+    /// Members that wrap the values of several fields, each alone in its object: type tags.
+    tags: Vec<String>,
 }
 
 impl Compactor {
@@ -155,11 +161,11 @@ impl Compactor {
             return Compactor::default();
         }
         let root = stats::learn(sample);
-        let mut c = Compactor::default();
+        let mut c = Compactor { tags: stats::wrapper_tags(&root), ..Compactor::default() };
         let mut opaque_keys: Vec<String> = Vec::new();
         c.object(&root, &[], "", sample.len(), &mut opaque_keys);
         c.drop_duplicates(sample);
-        c.drop_second_ids(&opaque_keys);
+        c.drop_second_ids(&opaque_keys, sample);
         c.key = c.pick_key(sample);
         c.dropped = c.group_dropped();
         c
@@ -208,6 +214,18 @@ impl Compactor {
             holds,
             unique,
         };
+        // A value wrapped in an object of one member that wraps other fields' values too (a
+        // type tag: `{"S": "PAID"}`, `{"$oid": "…"}`, `{"stringValue": "…"}`): the value,
+        // under the field's own name.
+        if node.objects * 10 >= node.present * 9
+            && let [(tag, inner)] = node.children.as_slice()
+            && inner.present * 10 >= node.present * 9
+            && self.tags.contains(tag)
+        {
+            let mut p = path;
+            p.push(Step::Tag(tag.clone()));
+            return self.field(inner, p, name, n, opaque_keys);
+        }
         // One value wherever the field is there (in at least half the records): said once.
         if node.distinct() == 1 && !node.many && node.present >= 3 && node.present * 2 >= n {
             self.columns.push(column(Extract::Value, Holds::Other, false));
@@ -258,6 +276,12 @@ impl Compactor {
                 }
                 return;
             }
+            // A list that holds one value (a container's one name): that value.
+            if node.max_len <= 1 && el.scalars == el.present && node.single * 10 >= node.present * 9 {
+                let mut p = path;
+                p.push(Step::First);
+                return self.field(el, p, name, n, opaque_keys);
+            }
             let extract =
                 if node.nested_arrays > 0 || node.max_len > LONG_LIST { Extract::Head } else { Extract::Value };
             let holds = if extract == Extract::Value && holds(el, n) == Holds::Categories {
@@ -292,7 +316,13 @@ impl Compactor {
             self.columns.push(column(extract, Holds::Other, unique));
             return;
         }
-        self.columns.push(column(Extract::Value, holds(node, n), unique));
+        let mut kind = holds(node, n);
+        // Numbers handed out in sequence can fall in the range of Unix times (a page of
+        // ids near 1,500,000,000): a field named as an identifier holds ids.
+        if kind == Holds::Times && node.numbers > 0 && names_an_id(&name) {
+            kind = Holds::Numbers;
+        }
+        self.columns.push(column(Extract::Value, kind, unique));
     }
 
     /// Constants were pushed as columns to keep their place; now take them out, with the
@@ -341,9 +371,16 @@ impl Compactor {
     }
 
     /// Keep one random-looking id per record: the first, unless a readable unique field
-    /// comes before it.
-    fn drop_second_ids(&mut self, opaque_names: &[String]) {
+    /// comes before it, or unless the others are built from a later one (a record's path
+    /// `/sobjects/Opportunity/006…` next to its `Id`): then that one, the id itself.
+    fn drop_second_ids(&mut self, opaque_names: &[String], sample: &[Value]) {
         let first_readable = self.columns.iter().position(|c| c.unique && !opaque_names.contains(&c.name));
+        let ids: Vec<&Column> = self.columns.iter().filter(|c| opaque_names.contains(&c.name)).collect();
+        let base = ids
+            .iter()
+            .find(|id| ids.iter().filter(|o| o.name != id.name).all(|other| builds_on(other, id, sample)))
+            .filter(|_| ids.len() > 1)
+            .map(|c| c.name.clone());
         let mut kept_one = false;
         let mut dropped = Vec::new();
         let mut index = 0;
@@ -354,7 +391,11 @@ impl Compactor {
                 return true;
             }
             let readable_before = first_readable.is_some_and(|r| r < here);
-            if !kept_one && !readable_before {
+            let chosen = match &base {
+                Some(b) => *b == c.name,
+                None => !kept_one,
+            };
+            if chosen && !readable_before {
                 kept_one = true;
                 return true;
             }
@@ -370,10 +411,12 @@ impl Compactor {
         self.columns
             .iter()
             .enumerate()
-            // An item of a list (every list of the sample held one) does not name a record:
-            // its values were unique only because the sample's lists were short.
+            // A member of a list's one object (every list of the sample held one) does not
+            // name a record: its values were unique only because the sample's lists were
+            // short. A list's one value can (a container's name).
             .filter(|(_, c)| {
-                c.unique && c.extract == Extract::Value && c.holds != Holds::Times && !c.path.contains(&Step::First)
+                let inside_lone_object = c.path.iter().rev().skip(1).any(|s| *s == Step::First);
+                c.unique && c.extract == Extract::Value && c.holds != Holds::Times && !inside_lone_object
             })
             .filter_map(|(i, c)| {
                 let len: usize = sample.iter().filter_map(|r| c.read(r)).map(|v| v.to_string().len()).sum::<usize>()
@@ -387,17 +430,31 @@ impl Compactor {
                 if !numbers.is_empty() && !numbers_name_records(&values, &numbers) {
                     return None;
                 }
-                let numeric = values
-                    .iter()
-                    .all(|v| v.is_number() || v.as_str().is_some_and(|s| s.bytes().all(|b| b.is_ascii_digit())));
-                // A name with spaces is a title, not an identifier; a link names a page.
-                let spaced = values.iter().any(|v| v.as_str().is_some_and(|s| s.contains(char::is_whitespace)));
+                // Digits, or an address or a stamp (no letter, dotted: `10.13.0.4`): a name
+                // reads better.
+                let numeric = values.iter().all(|v| {
+                    v.is_number()
+                        || v.as_str().is_some_and(|s| {
+                            s.bytes().all(|b| b.is_ascii_digit())
+                                || (!s.chars().any(char::is_alphabetic) && s.contains(['.', ':']))
+                        })
+                });
+                // A link names a page; a random-looking id names the record only to a machine:
+                // a reader answers with a name, and finds the record again by it as well.
                 let link = values.iter().any(|v| v.as_str().is_some_and(|s| s.contains("://")));
+                let opaque =
+                    values.iter().filter(|v| v.as_str().is_some_and(stats::is_opaque)).count() * 2 > values.len();
+                // Words that read as a sentence (a title, a description) are not a name; a
+                // proper name with spaces is (`Zhou Partners - Data Connectors`), its words
+                // capitalized.
+                let spaced = values.iter().any(|v| v.as_str().is_some_and(reads_as_sentence));
                 // A field inside a member object names that object (`metadata.order_id`,
                 // `user.login`, unique in a short page by chance), not the record: the
                 // record's own id is the shallowest.
-                let depth = c.path.len();
-                Some((i, (usize::from(spaced), usize::from(link), depth, usize::from(numeric), len)))
+                let depth = c.path.iter().filter(|s| !matches!(s, Step::Tag(_))).count();
+                let rank =
+                    (usize::from(spaced), usize::from(link), depth, usize::from(numeric), len, usize::from(opaque));
+                Some((i, rank))
             })
             .min_by_key(|(_, score)| *score)
             .map(|(i, _)| i)
@@ -429,6 +486,13 @@ impl Compactor {
     /// The value of column `i` in `record` (compacted), if any.
     pub(crate) fn value(&self, i: usize, record: &Value) -> Option<Value> {
         self.columns.get(i)?.read(record)
+    }
+
+    /// The value of column `i` in `record` as the compact view reads it, but not cut: what
+    /// facets count and name records by (two ids that share their first characters are
+    /// still two values).
+    pub(crate) fn full_value(&self, i: usize, record: &Value) -> Option<Value> {
+        self.columns.get(i)?.read_with(record, false).map(|(v, _)| v)
     }
 
     /// The constants said once, as one phrase (`kind=calendar#event, locked=false`): those
@@ -470,10 +534,15 @@ impl Column {
 
     /// [`Column::read`], and whether the value was cut.
     fn read_noting_cut(&self, record: &Value) -> Option<(Value, bool)> {
+        self.read_with(record, true)
+    }
+
+    /// The value, with long text and long random-looking strings cut when `cut_long`.
+    fn read_with(&self, record: &Value, cut_long: bool) -> Option<(Value, bool)> {
         let mut cur = record;
         for step in &self.path {
             cur = match step {
-                Step::Key(k) => cur.get(k)?,
+                Step::Key(k) | Step::Tag(k) => cur.get(k)?,
                 Step::First => cur.as_array()?.first()?,
             };
         }
@@ -501,6 +570,7 @@ impl Column {
                 }
                 Value::Object(m)
             }
+            Extract::Text | Extract::Opaque if !cut_long => cur.clone(),
             Extract::Text => match cur {
                 Value::String(s) if s.chars().count() > TEXT_CHARS => {
                     cut = true;
@@ -589,10 +659,51 @@ fn pairs(el: &Node) -> Option<(String, String)> {
     (names && varied && vn.scalars * 10 >= vn.present * 9 && kn.present == el.present).then(|| (k.clone(), v.clone()))
 }
 
+/// Text with spaces whose words are not mostly capitalized: a sentence, not a name.
+fn reads_as_sentence(s: &str) -> bool {
+    if !s.contains(char::is_whitespace) {
+        return false;
+    }
+    let words: Vec<char> =
+        s.split_whitespace().filter_map(|w| w.chars().next()).filter(|c| c.is_alphabetic()).collect();
+    let capitalized = words.iter().filter(|c| c.is_uppercase()).count();
+    capitalized * 2 <= words.len()
+}
+
+/// Whether `other`'s values are built from `id`'s: in (nearly) every record of the sample
+/// that has both, `other` holds `id`'s value and more.
+fn builds_on(other: &Column, id: &Column, sample: &[Value]) -> bool {
+    let (mut both, mut holding) = (0usize, 0usize);
+    for r in sample {
+        let (Some(Value::String(o)), Some(Value::String(i))) =
+            (other.read_with(r, false).map(|v| v.0), id.read_with(r, false).map(|v| v.0))
+        else {
+            continue;
+        };
+        both += 1;
+        holding += usize::from(o.len() > i.len() && o.contains(i.as_str()));
+    }
+    both > 0 && holding * 10 >= both * 9
+}
+
+/// Whether a field's own name says it is an identifier (`id`, `run_id`, `workflowId`,
+/// `number`).
+fn names_an_id(name: &str) -> bool {
+    let own = name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase();
+    own.ends_with("id") || own.ends_with("ids") || own.ends_with("number") || own == "no"
+}
+
 /// What a field holds, for facets.
 fn holds(node: &Node, n: usize) -> Holds {
+    // Unix times written as numbers (`"created": 1767225395`) are times: a latest and an
+    // earliest, never a key.
+    if node.holds_epochs() {
+        return Holds::Times;
+    }
     // Decimals written as text (money) are numbers too: they have a range and a largest.
-    if (node.numbers + node.decimals) * 10 >= node.present * 9 && node.present > 0 {
+    // So are whole numbers written as text beside them (`"215"` among `"89.5"`).
+    let numerals = if node.decimals > 0 { node.decimals + node.integers } else { 0 };
+    if (node.numbers + numerals) * 10 >= node.present * 9 && node.present > 0 {
         return Holds::Numbers;
     }
     if node.strings * 10 >= node.present * 9 && node.times * 10 >= node.present * 9 && node.present > 0 {

@@ -25,6 +25,12 @@ pub(crate) struct Node {
     pub(crate) scalars: usize,
     pub(crate) strings: usize,
     pub(crate) numbers: usize,
+    /// Whole numbers in the range of Unix times of this century, in seconds or
+    /// milliseconds (2001 to 2033), and the least and greatest number seen: times written
+    /// as numbers span a few years at most, where ids and measures spread further.
+    pub(crate) epochs: usize,
+    pub(crate) least: f64,
+    pub(crate) greatest: f64,
     pub(crate) bools: usize,
     pub(crate) objects: usize,
     pub(crate) arrays: usize,
@@ -43,6 +49,8 @@ pub(crate) struct Node {
     /// Strings that are decimals (`"129.95"`, `"-0.75"`): quantities written as text to
     /// keep their precision, as money often is.
     pub(crate) decimals: usize,
+    /// Strings that are whole numbers (`"215"`).
+    pub(crate) integers: usize,
     /// Strings that are URLs or URL templates.
     pub(crate) urls: usize,
     /// URLs that point at an image.
@@ -116,6 +124,11 @@ impl Node {
                     self.letterless += 1;
                     if is_decimal(s) {
                         self.decimals += 1;
+                    } else if !s.is_empty()
+                        && s.len() <= 15
+                        && s.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit())
+                    {
+                        self.integers += 1;
                     }
                 }
                 if s.contains('\n') || s.len() > 280 {
@@ -139,9 +152,17 @@ impl Node {
                     self.opaque += 1;
                 }
             }
-            Value::Number(_) => {
+            Value::Number(n) => {
                 self.scalars += 1;
                 self.numbers += 1;
+                if let Some(x) = n.as_f64() {
+                    if self.numbers == 1 {
+                        (self.least, self.greatest) = (x, x);
+                    }
+                    self.least = self.least.min(x);
+                    self.greatest = self.greatest.max(x);
+                    self.epochs += usize::from(n.is_u64() && is_epoch(x));
+                }
             }
             Value::Bool(_) => {
                 self.scalars += 1;
@@ -296,6 +317,62 @@ fn hash(s: &str) -> u64 {
     let mut h = DefaultHasher::new();
     s.hash(&mut h);
     h.finish()
+}
+
+/// Member names that wrap values as type tags: the one member of their object in two or
+/// more fields (`{"S": …}` around a status and a currency), or in a field whose siblings
+/// are mostly wrapped so too (`{"M": …}` beside them). A one-member object among plain
+/// fields (`metadata: {order_id}`) keeps its member's name.
+pub(crate) fn wrapper_tags(root: &Node) -> Vec<String> {
+    fn lone_member(node: &Node) -> Option<&String> {
+        match node.children.as_slice() {
+            [(key, _)] if node.objects * 10 >= node.present.max(1) * 9 => Some(key),
+            _ => None,
+        }
+    }
+    fn walk(node: &Node, seen: &mut Vec<(String, usize)>, wrapped: &mut Vec<String>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        if let Some(key) = lone_member(node) {
+            match seen.iter_mut().find(|(k, _)| k == key) {
+                Some((_, n)) => *n += 1,
+                None => seen.push((key.clone(), 1)),
+            }
+        }
+        let lone: Vec<&String> = node.children.iter().filter_map(|(_, c)| lone_member(c)).collect();
+        if lone.len() >= 2 && lone.len() * 2 >= node.children.len() {
+            wrapped.extend(lone.into_iter().cloned());
+        }
+        for (_, child) in &node.children {
+            walk(child, seen, wrapped, depth + 1);
+        }
+        if let Some(el) = &node.elements {
+            walk(el, seen, wrapped, depth + 1);
+        }
+    }
+    let (mut seen, mut wrapped) = (Vec::new(), Vec::new());
+    walk(root, &mut seen, &mut wrapped, 0);
+    let mut tags: Vec<String> = seen.into_iter().filter(|(_, n)| *n >= 2).map(|(k, _)| k).collect();
+    for k in wrapped {
+        if !tags.contains(&k) {
+            tags.push(k);
+        }
+    }
+    tags
+}
+
+/// A whole number in the range of Unix times from 2001 to 2033, in seconds or milliseconds.
+fn is_epoch(x: f64) -> bool {
+    (1e9..2e9).contains(&x) || (1e12..2e12).contains(&x)
+}
+
+impl Node {
+    /// Whether the field holds Unix times written as numbers: every value in the range,
+    /// within about five years of each other.
+    pub(crate) fn holds_epochs(&self) -> bool {
+        self.present >= 2 && self.epochs == self.present && self.greatest <= self.least * 1.1
+    }
 }
 
 /// A decimal written as text: an optional minus, digits, a point, digits (`"129.95"`).

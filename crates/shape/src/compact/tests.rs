@@ -119,3 +119,81 @@ fn the_key_is_the_record_s_own_id_not_a_member_s_or_a_measure() {
     let c = Compactor::learn(&numbered);
     assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("number"));
 }
+
+#[test]
+fn a_value_in_a_type_tag_is_read_under_its_field_name() {
+    // DynamoDB items: every attribute wrapped in a one-member object naming its type.
+    let items: Vec<Value> = (0..20)
+        .map(|i| {
+            json!({"orderId": {"S": format!("ord_{i:04}")}, "status": {"S": (["PAID", "SHIPPED"][i % 2])},
+                   "total": {"N": (if i % 3 == 0 { format!("{i}") } else { format!("{i}.5") })},
+                   "shipTo": {"M": {"city": {"S": (["Porto", "Lyon"][i % 2])}}}})
+        })
+        .collect();
+    let c = Compactor::learn(&items);
+    let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["orderId", "status", "total", "shipTo.city"]);
+    let total = c.columns.iter().find(|c| c.name == "total").unwrap();
+    assert_eq!(total.holds, Holds::Numbers, "whole numbers beside decimals are numbers");
+    assert_eq!(c.columns[c.key.unwrap()].name, "orderId");
+    assert_eq!(c.columns[0].projection(), "orderId.S");
+    assert_eq!(c.apply(&items[3])["status"], json!("SHIPPED"));
+}
+
+#[test]
+fn unix_times_written_as_numbers_are_times_and_ids_are_not() {
+    let recs: Vec<Value> =
+        (0..20).map(|i| json!({"id": 1_521_543_843u64 + i * 97, "name": format!("c{i}"), "created": 1_767_000_000u64 + i * 3_600})).collect();
+    let c = Compactor::learn(&recs);
+    let holds = |n: &str| c.columns.iter().find(|c| c.name == n).unwrap().holds;
+    assert_eq!(holds("created"), Holds::Times);
+    assert_eq!(holds("id"), Holds::Numbers);
+    assert_ne!(c.columns[c.key.unwrap()].name, "created", "a time never names a record");
+}
+
+#[test]
+fn a_name_is_the_key_before_an_address() {
+    let recs: Vec<Value> = (0..20)
+        .map(|i| json!({"privateIp": format!("10.0.{}.{}", i % 3, i), "name": format!("vm-db-prod-{i:02}")}))
+        .collect();
+    let c = Compactor::learn(&recs);
+    assert_eq!(c.columns[c.key.unwrap()].name, "name");
+}
+
+#[test]
+fn a_list_of_one_value_is_that_value_and_can_name_the_record() {
+    let recs: Vec<Value> = (0..20)
+        .map(|i| json!({"Id": format!("{:064x}", i * 7_919 + 12_345_678), "Names": [format!("/shop-web-{i}")], "State": "running"}))
+        .collect();
+    let c = Compactor::learn(&recs);
+    assert_eq!(c.apply(&recs[2])["Names"], json!("/shop-web-2"));
+    assert_eq!(c.columns[c.key.unwrap()].name, "Names");
+}
+
+#[test]
+fn the_id_other_ids_are_built_from_is_the_one_kept() {
+    let recs: Vec<Value> = (0..20)
+        .map(|i| {
+            let id = format!("006Hs00001{i:02}QxZkAB");
+            json!({"attributes": {"type": "Opportunity", "url": format!("/services/data/v61.0/sobjects/Opportunity/{id}")}, "Id": id, "Amount": i * 10})
+        })
+        .collect();
+    let c = Compactor::learn(&recs);
+    let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
+    assert!(names.contains(&"Id"), "{names:?}");
+    assert!(c.dropped.contains(&"attributes.url".to_owned()), "{:?}", c.dropped);
+}
+
+#[test]
+fn a_one_member_object_among_plain_fields_keeps_its_member_name() {
+    let recs: Vec<Value> = (0..20)
+        .map(|i| json!({"id": format!("ch_{i}"), "amount": i * 100, "status": "paid", "metadata": {"order_id": format!("ord_{i}")}}))
+        .collect();
+    let c = Compactor::learn(&recs);
+    assert!(
+        c.columns.iter().any(|c| c.name == "metadata.order_id"),
+        "{:?}",
+        c.columns.iter().map(|c| &c.name).collect::<Vec<_>>()
+    );
+    assert_eq!(c.columns[c.key.unwrap()].name, "id");
+}
