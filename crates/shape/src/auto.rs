@@ -157,7 +157,7 @@ impl AutoView {
 /// The columns of a table of the compact sample, when its records share their fields.
 fn table_columns(compactor: &Compactor, sample: &[Value]) -> Option<Vec<String>> {
     let columns: Vec<String> = compactor.columns.iter().map(|c| c.name.clone()).collect();
-    if columns.len() < 2 || sample.len() < 3 || !sample.iter().all(Value::is_object) {
+    if columns.len() < 2 || sample.len() < 3 || !(compactor.reads_rows() || sample.iter().all(Value::is_object)) {
         return None;
     }
     let filled: usize = sample

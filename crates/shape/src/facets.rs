@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::aggregate::timestamp_millis;
-use crate::compact::{Compactor, Holds, is_decimal};
+use crate::compact::{Compactor, Holds, decimal_value, is_decimal};
 use crate::numfmt::thousands;
 
 /// Distinct values counted per field; later new values are counted together.
@@ -209,6 +209,9 @@ impl<'c> Facets<'c> {
 
     /// Add one record (as it came, before compaction).
     pub(crate) fn add(&mut self, record: &Value) {
+        if self.compactor.is_header(record) {
+            return;
+        }
         if self.records >= MAX_RECORDS {
             self.skipped += 1;
             return;
@@ -228,7 +231,7 @@ impl<'c> Facets<'c> {
                     let x = if *times {
                         timestamp_millis(&v).map(|t| t as f64)
                     } else {
-                        v.as_f64().or_else(|| v.as_str().filter(|s| is_numeral(s)).and_then(|s| s.parse().ok()))
+                        v.as_f64().or_else(|| v.as_str().filter(|s| is_numeral(s)).and_then(decimal_value))
                     };
                     let Some(x) = x else { continue };
                     // A time written as a number is given in words too.
@@ -543,5 +546,23 @@ mod tests {
         recs.iter().for_each(|r| f.add(r));
         let p = f.phrase(10_000).unwrap();
         assert!(p.contains("Created: latest 1767219594 (2025-12-31T22:19:54Z) (name c0)"), "{p}");
+    }
+
+    #[test]
+    fn rows_under_a_header_row_are_counted_by_its_names() {
+        let mut rows = vec![json!(["SKU", "Warehouse", "Stock Value"])];
+        rows.extend((0..30).map(|i| {
+            json!([
+                format!("SKU-{i:03}"),
+                (["Reno NV", "Columbus OH", "Reno NV"][i % 3]),
+                format!("${},{:03}.50", 1 + i, i * 7)
+            ])
+        }));
+        let c = Compactor::learn(&rows[..12]);
+        let mut f = Facets::new(&c);
+        rows.iter().for_each(|r| f.add(r));
+        let p = f.phrase(10_000).unwrap();
+        assert!(p.contains("Warehouse: Reno NV 20, Columbus OH 10"), "the header row is not a record: {p}");
+        assert!(p.contains("Stock Value: max $30,203.50 (SKU SKU-029)"), "{p}");
     }
 }

@@ -27,12 +27,15 @@
 //! Null and empty values are left out of each record too. Everything left out is listed
 //! ([`Compactor::dropped`]) and comes back with the full records.
 
+mod rows;
 mod stats;
+
+use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-pub(crate) use self::stats::is_decimal;
 use self::stats::{Node, is_empty};
+pub(crate) use self::stats::{decimal_value, is_decimal};
 use crate::numfmt::thousands;
 
 /// Records the fields are learned from, at most.
@@ -151,11 +154,22 @@ pub(crate) struct Compactor {
     pub(crate) key: Option<usize>,
     /// Members that wrap the values of several fields, each alone in its object: type tags.
     tags: Vec<String>,
+    /// The names of positional rows' values, from their header row ([`rows`]).
+    header: Option<Vec<String>>,
 }
 
 impl Compactor {
     /// Learn the rules from a sample of records (objects; anything else is kept as is).
     pub(crate) fn learn(sample: &[Value]) -> Compactor {
+        if let Some(header) = rows::header(sample) {
+            let records: Vec<Value> =
+                sample[1..].iter().filter_map(Value::as_array).map(|r| rows::record(&header, r)).collect();
+            let mut c = Compactor::learn(&records);
+            if c.is_active() {
+                c.header = Some(header);
+            }
+            return c;
+        }
         let objects = sample.iter().filter(|v| v.is_object()).count();
         if sample.len() < 2 || objects * 10 < sample.len() * 9 {
             return Compactor::default();
@@ -465,8 +479,29 @@ impl Compactor {
         self.apply_noting_cuts(record).0
     }
 
+    /// Whether records are positional rows under a header row, read by its names.
+    pub(crate) fn reads_rows(&self) -> bool {
+        self.header.is_some()
+    }
+
+    /// Whether `record` is the header row of positional rows.
+    pub(crate) fn is_header(&self, record: &Value) -> bool {
+        self.header.as_ref().is_some_and(|h| {
+            record.as_array().is_some_and(|r| r.len() == h.len() && r.iter().zip(h).all(|(v, n)| v.as_str() == Some(n)))
+        })
+    }
+
+    /// `record` as an object: a positional row under its header's names.
+    fn as_record<'a>(&self, record: &'a Value) -> Cow<'a, Value> {
+        match (&self.header, record) {
+            (Some(h), Value::Array(row)) => Cow::Owned(rows::record(h, row)),
+            _ => Cow::Borrowed(record),
+        }
+    }
+
     /// The compact form of `record`, with the names of the fields whose value was cut.
     pub(crate) fn apply_noting_cuts(&self, record: &Value) -> (Value, Vec<String>) {
+        let record = &*self.as_record(record);
         if !self.is_active() || !record.is_object() {
             return (record.clone(), Vec::new());
         }
@@ -485,14 +520,14 @@ impl Compactor {
 
     /// The value of column `i` in `record` (compacted), if any.
     pub(crate) fn value(&self, i: usize, record: &Value) -> Option<Value> {
-        self.columns.get(i)?.read(record)
+        self.columns.get(i)?.read(&self.as_record(record))
     }
 
     /// The value of column `i` in `record` as the compact view reads it, but not cut: what
     /// facets count and name records by (two ids that share their first characters are
     /// still two values).
     pub(crate) fn full_value(&self, i: usize, record: &Value) -> Option<Value> {
-        self.columns.get(i)?.read_with(record, false).map(|(v, _)| v)
+        self.columns.get(i)?.read_with(&self.as_record(record), false).map(|(v, _)| v)
     }
 
     /// The constants said once, as one phrase (`kind=calendar#event, locked=false`): those

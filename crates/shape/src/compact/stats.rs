@@ -375,15 +375,42 @@ impl Node {
     }
 }
 
-/// A decimal written as text: an optional minus, digits, a point, digits (`"129.95"`).
+/// A decimal written as text: an optional minus, an optional currency sign, digits (in
+/// groups of three after commas, as a sheet formats them), a point, digits (`"129.95"`,
+/// `"$82,539.63"`).
 pub(crate) fn is_decimal(s: &str) -> bool {
-    let body = s.strip_prefix('-').unwrap_or(s);
-    let Some((whole, fraction)) = body.split_once('.') else { return false };
-    body.len() <= 24
-        && !whole.is_empty()
-        && !fraction.is_empty()
-        && whole.bytes().all(|b| b.is_ascii_digit())
-        && fraction.bytes().all(|b| b.is_ascii_digit())
+    s.contains('.') && decimal_value(s).is_some()
+}
+
+/// The number a decimal (or a whole number) written as text stands for, with its currency
+/// sign and thousands commas taken off.
+pub(crate) fn decimal_value(s: &str) -> Option<f64> {
+    if s.is_empty() || s.len() > 24 {
+        return None;
+    }
+    let (negative, body) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s),
+    };
+    let body = body.strip_prefix(['$', '€', '£', '¥']).unwrap_or(body);
+    let (whole, fraction) = match body.split_once('.') {
+        Some((w, f)) if !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => (w, Some(f)),
+        Some(_) => return None,
+        None => (body, None),
+    };
+    let groups: Vec<&str> = whole.split(',').collect();
+    let grouped = groups.len() == 1
+        || (!groups[0].is_empty() && groups[0].len() <= 3 && groups[1..].iter().all(|g| g.len() == 3));
+    if whole.is_empty() || !grouped || !groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_digit())) {
+        return None;
+    }
+    let digits: String = groups.concat();
+    let text = match fraction {
+        Some(f) => format!("{digits}.{f}"),
+        None => digits,
+    };
+    let x: f64 = text.parse().ok()?;
+    Some(if negative { -x } else { x })
 }
 
 #[cfg(test)]
