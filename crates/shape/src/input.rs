@@ -114,6 +114,9 @@ fn auto_locate_at<'a>(
         && text.starts_with('{')
         && let Some(members) = raw_members(root)
     {
+        if let Some(located) = grouped_records(&members, &mut wrapper, at) {
+            return located;
+        }
         let total: usize = text.len();
         let largest = members
             .iter()
@@ -199,6 +202,37 @@ fn inner_records<'a>(items: Vec<&'a RawValue>, mut wrapper: Wrapper, at: &str) -
     Located::Records { items: records, wrapper }
 }
 
+/// Records grouped in an object by a key (GCP's `aggregatedList`: `{"zones/us-central1-a":
+/// {"instances": [...]}, "zones/…": {"warning": …}}`): when two or more members are objects
+/// holding a list of objects under the same name, and those lists hold most of the bytes,
+/// the records are their items, in order. Members without the list (a zone with nothing in
+/// it) are left out, and the note says where the records are.
+fn grouped_records<'a>(members: &[(String, &'a RawValue)], wrapper: &mut Wrapper, at: &str) -> Option<Located<'a>> {
+    let total: usize = members.iter().map(|(_, v)| v.get().len()).sum();
+    if members.len() < 2 || !members.iter().all(|(_, v)| v.get().starts_with('{')) {
+        return None;
+    }
+    let mut lists: Vec<(String, &'a RawValue)> = Vec::new();
+    for (_, group) in members {
+        let inner = raw_members(group)?;
+        if let Some((name, list)) = inner.into_iter().find(|(_, v)| v.get().starts_with("[{")) {
+            lists.push((name, list));
+        }
+    }
+    let name = lists.first()?.0.clone();
+    let bytes: usize = lists.iter().map(|(_, l)| l.get().len()).sum();
+    if lists.len() < 2 || lists.iter().any(|(n, _)| *n != name) || bytes * 2 < total {
+        return None;
+    }
+    let mut records = Vec::new();
+    for (_, list) in &lists {
+        records.extend(serde_json::from_str::<Vec<&RawValue>>(list.get()).ok()?);
+    }
+    let at = if at.is_empty() { String::new() } else { format!("{at}.") };
+    wrapper.notes.push(format!("records={at}*.{name}[] ({} groups of {})", lists.len(), members.len()));
+    Some(Located::Records { items: records, wrapper: std::mem::take(wrapper) })
+}
+
 /// The share of a wrapper record, in percent, its inner list must hold.
 const INNER_SHARE: usize = 80;
 
@@ -244,6 +278,32 @@ mod tests {
         if let Located::Records { wrapper, .. } = l {
             assert_eq!(wrapper.notes, vec!["total_count=1412", "incomplete_results=false"]);
         }
+    }
+
+    #[test]
+    fn records_grouped_by_a_key_are_read_in_order() {
+        let pad = "x".repeat(60);
+        let text = format!(
+            r#"{{"kind": "list", "items": {{"zones/a": {{"instances": [{{"n": 1, "p": "{pad}"}}, {{"n": 2, "p": "{pad}"}}]}}, "zones/b": {{"warning": {{"code": "NO_RESULTS_ON_PAGE"}}}}, "zones/c": {{"instances": [{{"n": 3, "p": "{pad}"}}]}}}}}}"#
+        );
+        match locate(&text, None, true) {
+            Located::Records { items, wrapper } => {
+                let ns: Vec<u64> = items
+                    .iter()
+                    .map(|i| serde_json::from_str::<Value>(i.get()).unwrap()["n"].as_u64().unwrap())
+                    .collect();
+                assert_eq!(ns, [1, 2, 3]);
+                assert!(
+                    wrapper.notes.iter().any(|n| n == "records=items.*.instances[] (2 groups of 3)"),
+                    "{:?}",
+                    wrapper.notes
+                );
+            }
+            _ => panic!("records expected"),
+        }
+        // Objects of differing lists are not groups of one kind of record.
+        let mixed = r#"{"a": {"users": [{"n": 1}]}, "b": {"teams": [{"n": 2}]}}"#;
+        assert!(!matches!(locate(mixed, None, true), Located::Records { ref items, .. } if items.len() == 2));
     }
 
     #[test]

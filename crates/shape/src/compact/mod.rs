@@ -455,7 +455,9 @@ impl Compactor {
                 });
                 // A link names a page; a random-looking id names the record only to a machine:
                 // a reader answers with a name, and finds the record again by it as well.
-                let link = values.iter().any(|v| v.as_str().is_some_and(|s| s.contains("://")));
+                // So does a resource path (`projects/p/databases/d/documents/shipments/Lx…`).
+                let link =
+                    values.iter().any(|v| v.as_str().is_some_and(|s| s.contains("://") || s.matches('/').count() >= 3));
                 let opaque =
                     values.iter().filter(|v| v.as_str().is_some_and(stats::is_opaque)).count() * 2 > values.len();
                 // Words that read as a sentence (a title, a description) are not a name; a
