@@ -11,6 +11,7 @@ use serde::de::{Deserializer as _, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::cells::{self, Header};
 use crate::path::{FieldPath, Segment};
 
 /// How deep automatic record location looks into wrapper objects.
@@ -35,6 +36,8 @@ pub(crate) struct Wrapper {
     pub(crate) dropped: Vec<String>,
     /// Set when a declared records path was not found.
     pub(crate) path_missing: Option<String>,
+    /// Lists of names beside the records, which may name the cells of positional rows.
+    pub(crate) headers: Vec<Header>,
 }
 
 /// Decode `bytes` as UTF-8, replacing invalid sequences.
@@ -135,6 +138,10 @@ fn auto_locate_at<'a>(
                         continue;
                     }
                     let raw = v.get();
+                    if raw.starts_with(['{', '[']) {
+                        let at = if at.is_empty() { name.clone() } else { format!("{at}.{name}") };
+                        wrapper.headers.extend(cells::headers_in(&at, raw));
+                    }
                     let cost = raw.len() + name.len();
                     if raw.len() <= 100 && name.len() <= 40 && cost <= budget_for_notes && !raw.starts_with(['{', '['])
                     {
@@ -182,7 +189,12 @@ fn inner_records<'a>(items: Vec<&'a RawValue>, mut wrapper: Wrapper, at: &str) -
         let members = raw_members(raw)?;
         let (name, list) = members.into_iter().max_by_key(|(_, v)| v.get().len())?;
         let body = list.get();
-        (body.starts_with("[{") && body.len() * 100 >= raw.get().len() * INNER_SHARE).then_some((name, list))
+        // A list of one-member objects is a row's cells (`f: [{"v": …}]`), not records.
+        let cells = serde_json::from_str::<Vec<&RawValue>>(body)
+            .ok()
+            .and_then(|items| items.first().and_then(|i| raw_members(i)))
+            .is_some_and(|m| m.len() == 1);
+        (body.starts_with("[{") && !cells && body.len() * 100 >= raw.get().len() * INNER_SHARE).then_some((name, list))
     };
     if items.len() < 2 || !items.iter().all(|i| i.get().starts_with('{')) {
         return Located::Records { items, wrapper };
@@ -231,6 +243,27 @@ fn grouped_records<'a>(members: &[(String, &'a RawValue)], wrapper: &mut Wrapper
     let at = if at.is_empty() { String::new() } else { format!("{at}.") };
     wrapper.notes.push(format!("records={at}*.{name}[] ({} groups of {})", lists.len(), members.len()));
     Some(Located::Records { items: records, wrapper: std::mem::take(wrapper) })
+}
+
+/// `located` with positional rows' cells named by a header found beside them
+/// ([`cells::named`]); the renamed records are kept in `store`.
+pub(crate) fn name_cells<'a>(located: Located<'a>, store: &'a mut Option<String>) -> Located<'a> {
+    match located {
+        Located::Records { items, mut wrapper } if !wrapper.headers.is_empty() => {
+            let Some((text, note)) = cells::named(&items, &wrapper.headers) else {
+                return Located::Records { items, wrapper };
+            };
+            let text: &'a str = store.insert(text);
+            match serde_json::from_str::<Vec<&'a RawValue>>(text) {
+                Ok(renamed) => {
+                    wrapper.notes.push(note);
+                    Located::Records { items: renamed, wrapper }
+                }
+                Err(_) => Located::Records { items, wrapper },
+            }
+        }
+        other => other,
+    }
 }
 
 /// The share of a wrapper record, in percent, its inner list must hold.

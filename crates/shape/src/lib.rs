@@ -28,6 +28,7 @@
 
 mod aggregate;
 mod auto;
+mod cells;
 mod compact;
 mod context;
 mod describe;

@@ -122,14 +122,15 @@ impl Node {
                 }
                 if letters == 0 {
                     self.letterless += 1;
-                    if is_decimal(s) {
-                        self.decimals += 1;
-                    } else if !s.is_empty()
-                        && s.len() <= 15
-                        && s.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit())
-                    {
-                        self.integers += 1;
-                    }
+                }
+                if letters <= 1 && is_decimal(s) {
+                    self.decimals += 1;
+                } else if letters == 0
+                    && !s.is_empty()
+                    && s.len() <= 15
+                    && s.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit())
+                {
+                    self.integers += 1;
                 }
                 if s.contains('\n') || s.len() > 280 {
                     self.long_text += 1;
@@ -393,6 +394,17 @@ pub(crate) fn decimal_value(s: &str) -> Option<f64> {
         None => (false, s),
     };
     let body = body.strip_prefix(['$', '€', '£', '¥']).unwrap_or(body);
+    // An exponent, as a float written by a database (`1.767225025E9`).
+    let (body, exponent) = match body.split_once(['e', 'E']) {
+        Some((mantissa, e)) => {
+            let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+            if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            (mantissa, Some(e))
+        }
+        None => (body, None),
+    };
     let (whole, fraction) = match body.split_once('.') {
         Some((w, f)) if !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => (w, Some(f)),
         Some(_) => return None,
@@ -405,10 +417,13 @@ pub(crate) fn decimal_value(s: &str) -> Option<f64> {
         return None;
     }
     let digits: String = groups.concat();
-    let text = match fraction {
+    let mut text = match fraction {
         Some(f) => format!("{digits}.{f}"),
         None => digits,
     };
+    if let Some(e) = exponent {
+        text = format!("{text}e{e}");
+    }
     let x: f64 = text.parse().ok()?;
     Some(if negative { -x } else { x })
 }

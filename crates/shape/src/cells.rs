@@ -1,0 +1,158 @@
+//! Rows whose values sit in lists by position, named by a header elsewhere in the result
+//! (BigQuery's `rows[].f[].v` under `schema.fields[].name`, GA4's `dimensionValues` under
+//! `dimensionHeaders[].name`): rewritten as records of named fields before shaping, so that
+//! they are compacted, counted and paged like any records, on every page alike.
+
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+/// Siblings larger than this are not looked into for a header.
+pub(crate) const HEADER_BYTES: usize = 64 << 10;
+
+/// Names found beside the records: a list of objects that each name themselves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Header {
+    /// Where the list sits, for the note (`schema.fields`).
+    pub(crate) at: String,
+    pub(crate) names: Vec<String>,
+}
+
+/// The headers in the member `name` of a wrapper: a list of at least two objects that each
+/// have a `name` string, at the member or one level inside it.
+pub(crate) fn headers_in(name: &str, raw: &str) -> Vec<Header> {
+    if raw.len() > HEADER_BYTES {
+        return Vec::new();
+    }
+    let Ok(value) = serde_json::from_str::<Value>(raw) else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut consider = |at: String, v: &Value| {
+        let Some(items) = v.as_array().filter(|a| a.len() >= 2) else { return };
+        let names: Option<Vec<String>> = items.iter().map(|i| i.get("name")?.as_str().map(str::to_owned)).collect();
+        if let Some(names) = names {
+            out.push(Header { at, names });
+        }
+    };
+    consider(name.to_owned(), &value);
+    if let Value::Object(m) = &value {
+        for (k, v) in m {
+            consider(format!("{name}.{k}"), v);
+        }
+    }
+    out
+}
+
+/// The records as a JSON list with each positional list replaced by its cells under the
+/// header of its length (the one whose place shares most of the list's name), and a note
+/// of what was named; `None` when no list of the first record has a header.
+pub(crate) fn named(items: &[&RawValue], headers: &[Header]) -> Option<(String, String)> {
+    let first: Value = serde_json::from_str(items.first()?.get()).ok()?;
+    let members: Vec<(String, &Header)> = first
+        .as_object()?
+        .iter()
+        .filter_map(|(k, v)| {
+            let cells = v.as_array()?;
+            let fitting = headers.iter().filter(|h| h.names.len() == cells.len());
+            let header = fitting.max_by_key(|h| shared_prefix(k, h.at.rsplit('.').next().unwrap_or(&h.at)))?;
+            Some((k.clone(), header))
+        })
+        .collect();
+    if members.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(items.iter().map(|i| i.get().len()).sum::<usize>() + 2);
+    out.push('[');
+    for (n, raw) in items.iter().enumerate() {
+        if n > 0 {
+            out.push(',');
+        }
+        let record = match serde_json::from_str::<Value>(raw.get()) {
+            Ok(Value::Object(m)) => Value::Object(rename(m, &members)),
+            Ok(other) => other,
+            Err(_) => return None,
+        };
+        out.push_str(&serde_json::to_string(&record).ok()?);
+    }
+    out.push(']');
+    let said: Vec<String> = members.iter().map(|(k, h)| format!("{k}[] by {}[].name", h.at)).collect();
+    Some((out, format!("cells named: {}", said.join(", "))))
+}
+
+/// One record with its positional lists spread into named fields, in the record's order.
+fn rename(record: Map<String, Value>, members: &[(String, &Header)]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (k, v) in record {
+        match (members.iter().find(|(m, _)| *m == k), v) {
+            (Some((_, header)), Value::Array(cells)) if cells.len() == header.names.len() => {
+                for (name, cell) in header.names.iter().zip(cells) {
+                    out.insert(name.clone(), unwrap_cell(cell));
+                }
+            }
+            (_, v) => {
+                out.insert(k, v);
+            }
+        }
+    }
+    out
+}
+
+/// A cell's value: the one member of an object (`{"v": …}`, `{"value": …}`), or the cell.
+fn unwrap_cell(cell: Value) -> Value {
+    match cell {
+        Value::Object(m) if m.len() == 1 => m.into_iter().next().map(|(_, v)| v).unwrap_or(Value::Null),
+        other => other,
+    }
+}
+
+fn shared_prefix(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x.eq_ignore_ascii_case(y)).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn raw(v: &Value) -> Box<RawValue> {
+        RawValue::from_string(v.to_string()).unwrap()
+    }
+
+    #[test]
+    fn bigquery_cells_are_named_by_the_schema() {
+        let headers = headers_in(
+            "schema",
+            r#"{"fields": [{"name": "order_id", "type": "STRING"}, {"name": "revenue", "type": "FLOAT"}]}"#,
+        );
+        assert_eq!(headers, [Header { at: "schema.fields".into(), names: vec!["order_id".into(), "revenue".into()] }]);
+        let rows =
+            [raw(&json!({"f": [{"v": "ord_1"}, {"v": "12.5"}]})), raw(&json!({"f": [{"v": "ord_2"}, {"v": null}]}))];
+        let items: Vec<&RawValue> = rows.iter().map(|r| r.as_ref()).collect();
+        let (text, note) = named(&items, &headers).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v, json!([{"order_id": "ord_1", "revenue": "12.5"}, {"order_id": "ord_2", "revenue": null}]));
+        assert_eq!(note, "cells named: f[] by schema.fields[].name");
+    }
+
+    #[test]
+    fn each_list_takes_the_header_of_its_own_name() {
+        let mut headers = headers_in("dimensionHeaders", r#"[{"name": "pagePath"}, {"name": "pageTitle"}]"#);
+        headers.extend(headers_in(
+            "metricHeaders",
+            r#"[{"name": "views", "type": "TYPE_INTEGER"}, {"name": "users", "type": "TYPE_INTEGER"}]"#,
+        ));
+        let row = raw(
+            &json!({"dimensionValues": [{"value": "/"}, {"value": "Home"}], "metricValues": [{"value": "10"}, {"value": "7"}]}),
+        );
+        let (text, _) = named(&[row.as_ref()], &headers).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v, json!([{"pagePath": "/", "pageTitle": "Home", "views": "10", "users": "7"}]));
+    }
+
+    #[test]
+    fn lists_of_another_length_or_no_header_stay_as_they_are() {
+        let headers = headers_in("schema", r#"{"fields": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}"#);
+        let row = raw(&json!({"f": [{"v": 1}, {"v": 2}]}));
+        assert_eq!(named(&[row.as_ref()], &headers), None);
+        assert!(headers_in("labels", r#"["bug", "ui"]"#).is_empty());
+    }
+}
