@@ -147,6 +147,11 @@ fn auto_locate_at<'a>(
                     {
                         budget_for_notes -= cost;
                         wrapper.notes.push(format!("{name}={raw}"));
+                    } else if let Some(small) = small_object_notes(name, raw).filter(|n| n.len() <= budget_for_notes) {
+                        // Paging metadata in an object of its own (`result_info: {count,
+                        // total_count}`) is said like the scalars beside the records.
+                        budget_for_notes -= small.len();
+                        wrapper.notes.push(small);
                     } else {
                         wrapper.dropped.push(name.clone());
                     }
@@ -245,6 +250,22 @@ fn grouped_records<'a>(members: &[(String, &'a RawValue)], wrapper: &mut Wrapper
     Some(Located::Records { items: records, wrapper: std::mem::take(wrapper) })
 }
 
+/// A small object of scalars as one note (`result_info.count=100, result_info.total_count=340`).
+fn small_object_notes(name: &str, raw: &str) -> Option<String> {
+    if raw.len() > 200 || name.len() > 40 || !raw.starts_with('{') {
+        return None;
+    }
+    let Ok(Value::Object(m)) = serde_json::from_str::<Value>(raw) else { return None };
+    let parts: Option<Vec<String>> = m
+        .iter()
+        .map(|(k, v)| match v {
+            Value::Object(_) | Value::Array(_) => None,
+            v => Some(format!("{name}.{k}={v}")),
+        })
+        .collect();
+    parts.filter(|p| !p.is_empty()).map(|p| p.join(", "))
+}
+
 /// `located` with positional rows' cells named by a header found beside them
 /// ([`cells::named`]); the renamed records are kept in `store`.
 pub(crate) fn name_cells<'a>(located: Located<'a>, store: &'a mut Option<String>) -> Located<'a> {
@@ -337,6 +358,27 @@ mod tests {
         // Objects of differing lists are not groups of one kind of record.
         let mixed = r#"{"a": {"users": [{"n": 1}]}, "b": {"teams": [{"n": 2}]}}"#;
         assert!(!matches!(locate(mixed, None, true), Located::Records { ref items, .. } if items.len() == 2));
+    }
+
+    #[test]
+    fn paging_metadata_in_a_small_object_is_noted() {
+        let records: Vec<Value> =
+            (0..20).map(|n| serde_json::json!({"n": n, "name": format!("host-{n}.example.com")})).collect();
+        let text = format!(
+            r#"{{"result": {}, "success": true, "result_info": {{"page": 1, "count": 20, "total_count": 340}}}}"#,
+            Value::Array(records)
+        );
+        match locate(&text, None, true) {
+            Located::Records { wrapper, .. } => assert!(
+                wrapper
+                    .notes
+                    .iter()
+                    .any(|n| n == "result_info.page=1, result_info.count=20, result_info.total_count=340"),
+                "{:?}",
+                wrapper.notes
+            ),
+            _ => panic!("records expected"),
+        }
     }
 
     #[test]

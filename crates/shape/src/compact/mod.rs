@@ -739,7 +739,7 @@ fn holds(node: &Node, n: usize) -> Holds {
     }
     // Decimals written as text (money) are numbers too: they have a range and a largest.
     // So are whole numbers written as text beside them (`"215"` among `"89.5"`).
-    let numerals = if node.decimals > 0 { node.decimals + node.integers } else { 0 };
+    let numerals = if node.decimals > 0 || node.holds_counted_text() { node.decimals + node.integers } else { 0 };
     if (node.numbers + numerals) * 10 >= node.present * 9 && node.present > 0 {
         return Holds::Numbers;
     }

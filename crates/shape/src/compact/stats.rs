@@ -49,8 +49,10 @@ pub(crate) struct Node {
     /// Strings that are decimals (`"129.95"`, `"-0.75"`): quantities written as text to
     /// keep their precision, as money often is.
     pub(crate) decimals: usize,
-    /// Strings that are whole numbers (`"215"`).
+    /// Strings that are whole numbers (`"215"`), and the least and greatest of them.
     pub(crate) integers: usize,
+    pub(crate) least_integer: i64,
+    pub(crate) greatest_integer: i64,
     /// Strings that are URLs or URL templates.
     pub(crate) urls: usize,
     /// URLs that point at an image.
@@ -131,6 +133,13 @@ impl Node {
                     && s.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit())
                 {
                     self.integers += 1;
+                    if let Ok(x) = s.parse::<i64>() {
+                        if self.integers == 1 {
+                            (self.least_integer, self.greatest_integer) = (x, x);
+                        }
+                        self.least_integer = self.least_integer.min(x);
+                        self.greatest_integer = self.greatest_integer.max(x);
+                    }
                 }
                 if s.contains('\n') || s.len() > 280 {
                     self.long_text += 1;
@@ -369,6 +378,17 @@ fn is_epoch(x: f64) -> bool {
 }
 
 impl Node {
+    /// Whether the field holds quantities written as whole numbers in text (a report's
+    /// `"149731"` sessions): mostly different values, spread over more than a factor of
+    /// two, where codes and ids written so repeat or sit close together.
+    pub(crate) fn holds_counted_text(&self) -> bool {
+        self.integers * 10 >= self.present * 9
+            && self.present >= 4
+            && self.distinct() * 2 >= self.present
+            && self.greatest_integer >= 0
+            && self.greatest_integer > self.least_integer.max(0).saturating_mul(2)
+    }
+
     /// Whether the field holds Unix times written as numbers: every value in the range,
     /// within about five years of each other.
     pub(crate) fn holds_epochs(&self) -> bool {

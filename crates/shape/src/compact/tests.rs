@@ -197,3 +197,14 @@ fn a_one_member_object_among_plain_fields_keeps_its_member_name() {
     );
     assert_eq!(c.columns[c.key.unwrap()].name, "id");
 }
+
+#[test]
+fn whole_numbers_written_as_text_are_quantities_when_spread_and_codes_when_close() {
+    let recs: Vec<Value> = (0..30)
+        .map(|i| json!({"page": format!("/p/{i}"), "sessions": format!("{}", 40 + i * i * 37), "code": format!("{}", 10_001 + i)}))
+        .collect();
+    let c = Compactor::learn(&recs);
+    let holds = |n: &str| c.columns.iter().find(|c| c.name == n).unwrap().holds;
+    assert_eq!(holds("sessions"), Holds::Numbers);
+    assert_ne!(holds("code"), Holds::Numbers, "ids handed out in sequence are not quantities");
+}
