@@ -37,6 +37,7 @@ mod facets;
 mod failure;
 mod fit;
 mod input;
+mod line_fields;
 mod logs;
 mod numfmt;
 mod outline;

@@ -1,6 +1,7 @@
 //! A map of structured text for the first read, with line numbers a reader can jump to:
 //! a diff's files and hunks, a Markdown document's headings, a CSV file's columns with
-//! facets of its rows, an accessibility tree's landmarks.
+//! facets of its rows, an accessibility tree's landmarks, facets of a log's named fields
+//! ([`crate::line_fields`]).
 //!
 //! Each kind is recognised by its syntax (diff headers, `#` headings outside code blocks,
 //! a delimiter count that holds on most lines, `- role "name" [ref=…]` lines), never by the
@@ -11,6 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::compact::Compactor;
 use crate::facets::Facets;
+use crate::line_fields::line_fields;
 use crate::numfmt::thousands;
 
 /// A map of `text`, at most `room` characters, or `None` when it has no recognised
@@ -19,7 +21,11 @@ pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
     if room < 40 {
         return None;
     }
-    diff(text, room).or_else(|| csv(text, room)).or_else(|| markdown(text, room)).or_else(|| landmarks(text, room))
+    diff(text, room)
+        .or_else(|| csv(text, room))
+        .or_else(|| markdown(text, room))
+        .or_else(|| landmarks(text, room))
+        .or_else(|| line_fields(text, room))
 }
 
 /// Entries joined with `, ` while they fit `room` (after `head`), and a count of the rest.

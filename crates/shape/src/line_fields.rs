@@ -1,0 +1,169 @@
+//! Log lines that carry named fields: the combined access-log format (nginx, Apache) and
+//! `key=value` lines (logfmt). Their fields are counted like a list of records' fields, so
+//! the first read of a log answers "how many 404s" or "which status is most frequent".
+//!
+//! Recognised by syntax on most of the first lines, never by the tool that returned the
+//! text. At most [`MAX_LINES`] lines are read, and a map built over fewer lines than the
+//! text has says so.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::{Map, Value};
+
+use crate::compact::Compactor;
+use crate::facets::Facets;
+use crate::numfmt::thousands;
+
+/// Lines whose fields are counted, at most.
+pub(crate) const MAX_LINES: usize = 50_000;
+/// Lines looked at to recognise the format.
+const PROBE: usize = 200;
+
+/// The access log's fields, named as nginx's log variables name them.
+const ACCESS_FIELDS: [&str; 10] = [
+    "remote_addr",
+    "remote_user",
+    "time_local",
+    "method",
+    "path",
+    "status",
+    "body_bytes_sent",
+    "http_referer",
+    "http_user_agent",
+    "request",
+];
+
+fn access_line() -> Option<&'static Regex> {
+    static RE: OnceLock<Option<Regex>> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r#"^(\S+) \S+ (\S+) \[([^\]]+)\] "(\S+) (\S+)[^"]*" (\d{3}) (\S+)(?: "([^"]*)" "([^"]*)")?"#).ok()
+    })
+    .as_ref()
+}
+
+fn logfmt_pair() -> Option<&'static Regex> {
+    static RE: OnceLock<Option<Regex>> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r#"(?:^|\s)([A-Za-z_][A-Za-z0-9_.\-]{0,40})=("(?:[^"\\]|\\.)*"|[^\s"]+)"#).ok())
+        .as_ref()
+}
+
+/// One access-log line as a record.
+fn access_record(line: &str) -> Option<Value> {
+    let c = access_line()?.captures(line)?;
+    let mut m = Map::new();
+    for (i, name) in ACCESS_FIELDS[..9].iter().enumerate() {
+        if let Some(v) = c.get(i + 1).map(|g| g.as_str()).filter(|v| *v != "-") {
+            // A status is a code to count, the size a quantity with a range.
+            let v = match *name {
+                "body_bytes_sent" => v.parse::<u64>().map_or_else(|_| Value::from(v), Value::from),
+                _ => Value::from(v),
+            };
+            m.insert((*name).to_owned(), v);
+        }
+    }
+    Some(Value::Object(m))
+}
+
+/// One `key=value` line as a record (two pairs at least).
+fn logfmt_record(line: &str) -> Option<Value> {
+    let mut m = Map::new();
+    for c in logfmt_pair()?.captures_iter(line) {
+        let (Some(k), Some(v)) = (c.get(1), c.get(2)) else { continue };
+        let v = v.as_str();
+        let v = v.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(v);
+        m.insert(k.as_str().to_owned(), Value::from(v));
+    }
+    (m.len() >= 2).then_some(Value::Object(m))
+}
+
+/// A map of a log whose lines carry named fields: the format, and facets of its fields, at
+/// most `room` characters.
+pub(crate) fn line_fields(text: &str, room: usize) -> Option<String> {
+    let probe: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).take(PROBE).collect();
+    if probe.len() < 5 {
+        return None;
+    }
+    let share = |f: fn(&str) -> Option<Value>| probe.iter().filter(|l| f(l).is_some()).count();
+    let (read, what): (fn(&str) -> Option<Value>, &str) = if share(access_record) * 10 >= probe.len() * 9 {
+        (access_record, "access log")
+    } else if share(logfmt_record) * 10 >= probe.len() * 6 {
+        (logfmt_record, "key=value fields")
+    } else {
+        return None;
+    };
+    let sample: Vec<Value> = probe.iter().filter_map(|l| read(l)).collect();
+    let compactor = Compactor::learn(&sample);
+    if !compactor.is_active() {
+        return None;
+    }
+    let mut facets = Facets::new(&compactor);
+    let (mut read_lines, mut total) = (0usize, 0usize);
+    for line in text.lines() {
+        total += 1;
+        if read_lines < MAX_LINES {
+            read_lines += 1;
+            if let Some(r) = read(line) {
+                facets.add(&r);
+            }
+        }
+    }
+    let head = if read_lines < total {
+        format!("{what} (fields of the first {} of {} lines)", thousands(read_lines as u64), thousands(total as u64))
+    } else {
+        what.to_owned()
+    };
+    let left = room.saturating_sub(head.len() + 2);
+    // Only whole clauses, within the room: a note of facets that did not fit says nothing.
+    let phrase = facets.phrase(left).filter(|p| left > 40 && !p.starts_with(|c: char| c.is_ascii_digit()))?;
+    let map = format!("{head}: {phrase}");
+    (map.len() <= room).then_some(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_access_log_counts_statuses_and_clients() {
+        let text: String = (0..120)
+            .map(|i| {
+                let status = if i % 10 == 0 { 404 } else { 200 };
+                format!(
+                    "10.0.0.{} - - [31/Dec/2025:11:53:{:02} +0000] \"GET /p/{i} HTTP/1.1\" {status} {} \"-\" \"curl/8.{}\"\n",
+                    i % 4,
+                    i % 60,
+                    100 + i,
+                    i % 2
+                )
+            })
+            .collect();
+        let map = line_fields(&text, 2_000).unwrap();
+        assert!(map.starts_with("access log: "), "{map}");
+        assert!(map.contains("status: 200 108, 404 12"), "{map}");
+        assert!(map.contains("remote_addr: 10.0.0.0 30, 10.0.0.1 30, 10.0.0.2 30, 10.0.0.3 30"), "{map}");
+    }
+
+    #[test]
+    fn key_value_lines_count_their_fields() {
+        let text: String = (0..60)
+            .map(|i| {
+                format!(
+                    "ts=2025-12-31T10:{:02}:00Z level={} msg=\"request done\" status={}\n",
+                    i % 60,
+                    ["info", "info", "error"][i % 3],
+                    [200, 500][i % 2]
+                )
+            })
+            .collect();
+        let map = line_fields(&text, 2_000).unwrap();
+        assert!(map.contains("level: info 40, error 20"), "{map}");
+    }
+
+    #[test]
+    fn prose_and_short_texts_have_no_fields() {
+        let prose = "The quick brown fox.\n".repeat(50);
+        assert_eq!(line_fields(&prose, 2_000), None);
+        assert_eq!(line_fields("a=1 b=2\n", 2_000), None);
+    }
+}
