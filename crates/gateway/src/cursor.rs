@@ -8,6 +8,7 @@
 //! version (1) | snapshot id (16) | expiry, unix seconds (4, BE) | scope tag (8) | resume | tag (16)
 //! resume = kind (1) [offset varint] [end varint]
 //!          kind 0 handle · 1 records · 2 text to the end · 3 text up to `end` · 4 fields
+//!               5 records up to `end` · 6 text up to `end` bytes before the end
 //! ```
 //!
 //! The scope tag is the start of SHA-256 over the principal or session that made the
@@ -161,6 +162,11 @@ impl CursorKey {
                 body.push(4);
                 put_varint(&mut body, offset);
             }
+            Resume::TextBefore { offset, before_end } => {
+                body.push(6);
+                put_varint(&mut body, offset);
+                put_varint(&mut body, before_end);
+            }
         }
         let tag = self.tag(&body);
         body.extend_from_slice(&tag);
@@ -210,6 +216,10 @@ impl CursorKey {
             5 => {
                 let offset = take_varint(&mut rest)?;
                 Resume::Records { offset, end: Some(take_varint(&mut rest)?) }
+            }
+            6 => {
+                let offset = take_varint(&mut rest)?;
+                Resume::TextBefore { offset, before_end: take_varint(&mut rest)? }
             }
             _ => return Err(CursorError::Malformed),
         };
@@ -275,6 +285,8 @@ mod tests {
             Resume::Records { offset: 20, end: Some(99) },
             Resume::Text { offset: 81_234, end: None },
             Resume::Text { offset: 5, end: Some(9_000_000) },
+            Resume::TextBefore { offset: 4_096, before_end: 7_311 },
+            Resume::TextBefore { offset: 0, before_end: u64::MAX },
             Resume::Fields { offset: 3 },
         ] {
             let c = sample(r);
