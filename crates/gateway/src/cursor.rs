@@ -297,6 +297,20 @@ mod tests {
     }
 
     #[test]
+    fn a_text_cursor_cut_before_its_tail_length_is_malformed() {
+        let key = CursorKey::random();
+        let scope = CursorKey::scope_tag("s");
+        let whole = key.encode(&sample(Resume::TextBefore { offset: 300, before_end: 5_000 }));
+        let body = URL_SAFE_NO_PAD.decode(&whole).unwrap();
+        // Signed as it is, but without the second number kind 6 carries.
+        let mut cut = body[..body.len() - TAG_LEN - 2].to_vec();
+        assert_eq!(cut[cut.len() - 3], 6, "kind, then the offset's two bytes");
+        let tag = key.tag(&cut);
+        cut.extend_from_slice(&tag);
+        assert_eq!(key.decode(&URL_SAFE_NO_PAD.encode(&cut), &scope, 0), Err(CursorError::Malformed));
+    }
+
+    #[test]
     fn refuses_tampering_expiry_scope_and_other_keys() {
         let key = CursorKey::from_secret(b"k");
         let scope = CursorKey::scope_tag("s");
