@@ -231,3 +231,70 @@ fn level_counts_of_parts_say_what_they_cover() {
     assert!(read.summary.contains(" and the last "), "{}", read.summary);
     assert!(!read.summary.contains("log levels: "), "{}", read.summary);
 }
+
+/// Through the shaper, as the gateway and the CLI run it: a first read in parts, then every
+/// page of the snapshot from its cursor, give back the whole redacted text, in both
+/// renderings and with or without a tail.
+#[test]
+fn the_shaper_reads_a_large_text_in_parts_and_pages_give_back_the_rest() {
+    let (raw, planted) = leaky_text(21, 1500, &[(3, 4), (700, 9), (1497, 13), (1499, 19)], false, true);
+    assert!(raw.len() > 8 * first_part(&ShapePlan { budget_tokens: 250, ..ShapePlan::default() }));
+    for (keep, render) in
+        [(TextKeep::HeadTail, crate::plan::RenderMode::Json), (TextKeep::Head, crate::plan::RenderMode::Prose)]
+    {
+        let mut plan = ShapePlan { budget_tokens: 250, render, ..ShapePlan::default() };
+        plan.text.keep = keep;
+        plan.auto.tail = false;
+        let shaper = crate::Shaper::new(plan).unwrap_or_else(|e| panic!("{e}"));
+        let next = OffsetContinuation { tool: "read".into(), base: serde_json::Map::new() };
+        let ctx = |resume| ShapeContext {
+            tool: "t",
+            tokenizer: Tokenizer::default(),
+            nonce: "0123456789",
+            now_unix: None,
+            resume,
+            continuation: &next,
+        };
+        let first = shaper.shape(raw.as_bytes(), &ctx(None)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(first.envelope.summary.contains("log levels in the first"), "{}", first.envelope.summary);
+        let snapshot = shaper.snapshot(raw.as_bytes(), &ctx(None));
+        let full = String::from_utf8(snapshot.bytes.clone()).unwrap_or_default();
+        let Data::Text(shown) = &first.envelope.data else { panic!("no text") };
+        let args = first.envelope.next.as_ref().map(|n| n.arguments.clone()).unwrap_or_default();
+        let byte = args.get("byte").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let before_end = args.get("before_end").and_then(Value::as_u64);
+        assert_eq!(before_end.is_some(), keep == TextKeep::HeadTail, "{args:?}");
+        let tail = &full[full.len() - before_end.unwrap_or(0) as usize..];
+        assert!(shown.starts_with(&full[..byte]) && shown.ends_with(tail));
+        let resume = match before_end {
+            Some(before_end) => Resume::TextBefore { offset: byte as u64, before_end },
+            None => Resume::Text { offset: byte as u64, end: None },
+        };
+        let mut read = full[..byte].to_owned();
+        let pages = shaper.for_pages();
+        let mut resume = Some(resume);
+        for _ in 0..10_000 {
+            let Some(r) = resume.take() else { break };
+            let page = pages.shape(&snapshot.bytes, &ctx(Some(r))).unwrap_or_else(|e| panic!("{e}"));
+            assert!(page.text.len() < 250 * 16);
+            for secret in &planted {
+                assert!(!page.text.contains(secret.as_str()), "{secret}");
+            }
+            if let Data::Text(t) = &page.envelope.data {
+                read.push_str(t);
+            }
+            resume = page.envelope.next.as_ref().map(|n| {
+                let byte = n.arguments.get("byte").and_then(Value::as_u64).unwrap_or(0);
+                match n.arguments.get("before_end").and_then(Value::as_u64) {
+                    Some(before_end) => Resume::TextBefore { offset: byte, before_end },
+                    None => Resume::Text { offset: byte, end: n.arguments.get("end").and_then(Value::as_u64) },
+                }
+            });
+        }
+        read.push_str(tail);
+        assert!(read == full, "pages give back the whole redacted text ({keep:?})");
+        for secret in &planted {
+            assert!(!first.text.contains(secret.as_str()) && !full.contains(secret.as_str()), "{secret}");
+        }
+    }
+}
