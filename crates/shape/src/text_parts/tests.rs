@@ -6,7 +6,7 @@ use serde_json::Value;
 use toolshape_fixtures::logs::LogLines;
 use toolshape_fixtures::rng::Rng;
 use toolshape_fixtures::secrets;
-use toolshape_redact::{CustomPattern, RedactSpec, RedactionCounts, Redactor};
+use toolshape_redact::{CustomPattern, RedactSpec, RedactStyle, RedactionCounts, Redactor};
 use toolshape_tokens::Tokenizer;
 
 use super::*;
@@ -163,9 +163,20 @@ proptest! {
         part in 64usize..6000,
         crlf in any::<bool>(),
         open_end in any::<bool>(),
+        partial in any::<bool>(),
+        custom in any::<bool>(),
     ) {
         let (raw, planted) = leaky_text(seed, lines, &plants, crlf, open_end);
-        let redactor = Redactor::new(&RedactSpec::default()).unwrap_or_else(|e| panic!("{e}"));
+        let spec = RedactSpec {
+            style: if partial { RedactStyle::Partial } else { RedactStyle::Placeholder },
+            patterns: if custom {
+                vec![CustomPattern { name: "request".into(), pattern: r"req=[0-9a-f]{4}".into() }]
+            } else {
+                Vec::new()
+            },
+            ..RedactSpec::default()
+        };
+        let redactor = Redactor::new(&spec).unwrap_or_else(|e| panic!("{e}"));
         let full = redactor.redact_text(&raw, &mut RedactionCounts::default()).into_owned();
         for secret in &planted {
             prop_assert!(!full.contains(secret.as_str()), "the whole redaction misses {}", secret);
