@@ -112,3 +112,46 @@ fn a_zero_default_budget_is_reported_once_where_it_is_written() {
     assert!(lines[1].starts_with(&format!("{path}:13:7: budget_tokens is 7")), "{out}");
     assert!(lines[1].contains("masks[1].result.budget_tokens"), "{out}");
 }
+
+/// A large text's first read shows its head and tail and leaves `byte` and `before_end`;
+/// the page they name starts where the head stopped. `--before-end` needs `--byte`.
+#[test]
+fn a_large_text_resumes_before_its_tail() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.log");
+    let text: String =
+        (0..6000).map(|i| format!("2026-01-02 INFO line {i} of a long log, nothing to hide\n")).collect();
+    std::fs::write(&file, &text).unwrap();
+    let path = file.display().to_string();
+    let envelope = |out: &str| -> serde_json::Value {
+        let lines: Vec<&str> = out.lines().collect();
+        serde_json::from_str(&lines[1..lines.len() - 1].join("\n")).expect("an envelope inside delimiters")
+    };
+    let (code, out, err) = run(&["shape", "--budget", "500", "--keep", "head-tail", "--nonce", "n0", &path]);
+    assert_eq!(code, 0, "{err}");
+    let first = envelope(&out);
+    assert!(first["summary"].as_str().unwrap().contains("of 6,000 ("), "{first}");
+    let args = &first["next"]["arguments"];
+    let (Some(byte), Some(before_end)) = (args["byte"].as_u64(), args["before_end"].as_u64()) else {
+        panic!("no byte and before_end: {first}");
+    };
+    let tail = &text[text.len() - before_end as usize..];
+    assert!(first["data"].as_str().unwrap().ends_with(tail), "{first}");
+    let (code, out, err) = run(&[
+        "shape",
+        "--budget",
+        "500",
+        "--nonce",
+        "n0",
+        "--byte",
+        &byte.to_string(),
+        "--before-end",
+        &before_end.to_string(),
+        &path,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let page = envelope(&out);
+    assert!(text[byte as usize..].starts_with(page["data"].as_str().unwrap()), "{page}");
+    let (code, _, err) = run(&["shape", "--before-end", "10", &path]);
+    assert_eq!(code, 2, "{err}");
+}

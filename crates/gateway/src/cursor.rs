@@ -8,6 +8,7 @@
 //! version (1) | snapshot id (16) | expiry, unix seconds (4, BE) | scope tag (8) | resume | tag (16)
 //! resume = kind (1) [offset varint] [end varint]
 //!          kind 0 handle · 1 records · 2 text to the end · 3 text up to `end` · 4 fields
+//!               5 records up to `end` · 6 text up to `end` bytes before the end
 //! ```
 //!
 //! The scope tag is the start of SHA-256 over the principal or session that made the
@@ -161,6 +162,11 @@ impl CursorKey {
                 body.push(4);
                 put_varint(&mut body, offset);
             }
+            Resume::TextBefore { offset, before_end } => {
+                body.push(6);
+                put_varint(&mut body, offset);
+                put_varint(&mut body, before_end);
+            }
         }
         let tag = self.tag(&body);
         body.extend_from_slice(&tag);
@@ -210,6 +216,10 @@ impl CursorKey {
             5 => {
                 let offset = take_varint(&mut rest)?;
                 Resume::Records { offset, end: Some(take_varint(&mut rest)?) }
+            }
+            6 => {
+                let offset = take_varint(&mut rest)?;
+                Resume::TextBefore { offset, before_end: take_varint(&mut rest)? }
             }
             _ => return Err(CursorError::Malformed),
         };
@@ -275,6 +285,8 @@ mod tests {
             Resume::Records { offset: 20, end: Some(99) },
             Resume::Text { offset: 81_234, end: None },
             Resume::Text { offset: 5, end: Some(9_000_000) },
+            Resume::TextBefore { offset: 4_096, before_end: 7_311 },
+            Resume::TextBefore { offset: 0, before_end: u64::MAX },
             Resume::Fields { offset: 3 },
         ] {
             let c = sample(r);
@@ -282,6 +294,20 @@ mod tests {
             assert!(text.len() < 80, "{text}");
             assert_eq!(key.decode(&text, &scope, 1_000).unwrap(), c);
         }
+    }
+
+    #[test]
+    fn a_text_cursor_cut_before_its_tail_length_is_malformed() {
+        let key = CursorKey::random();
+        let scope = CursorKey::scope_tag("s");
+        let whole = key.encode(&sample(Resume::TextBefore { offset: 300, before_end: 5_000 }));
+        let body = URL_SAFE_NO_PAD.decode(&whole).unwrap();
+        // Signed as it is, but without the second number kind 6 carries.
+        let mut cut = body[..body.len() - TAG_LEN - 2].to_vec();
+        assert_eq!(cut[cut.len() - 3], 6, "kind, then the offset's two bytes");
+        let tag = key.tag(&cut);
+        cut.extend_from_slice(&tag);
+        assert_eq!(key.decode(&URL_SAFE_NO_PAD.encode(&cut), &scope, 0), Err(CursorError::Malformed));
     }
 
     #[test]

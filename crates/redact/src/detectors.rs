@@ -620,6 +620,11 @@ mod tests {
         let starts: Vec<usize> =
             IBAN_START.as_ref().into_iter().flat_map(|re| re.find_iter(text)).map(|m| m.start()).collect();
         prop_assert_eq!(&c.ibans, &starts);
+        // Key blocks from the header positions alone are the blocks of the whole search.
+        let headers: Vec<usize> = memchr::memmem::find_iter(text.as_bytes(), b"-----BEGIN ").collect();
+        let mut at_headers = Vec::new();
+        crate::pem::find_at(text, &headers, &mut at_headers);
+        prop_assert_eq!(sorted(at_headers), sorted(whole_text(Kind::PrivateKey, text)));
         Ok(())
     }
 

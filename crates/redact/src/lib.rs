@@ -81,6 +81,7 @@ mod redactor;
 mod scan;
 mod text;
 mod value;
+mod window;
 
 use std::collections::BTreeMap;
 
@@ -89,6 +90,7 @@ use serde::{Deserialize, Serialize};
 pub use error::RedactError;
 pub use kinds::BUILTIN_KINDS;
 pub use redactor::Redactor;
+pub use window::{Cuts, MARGIN};
 
 /// How a found value is replaced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

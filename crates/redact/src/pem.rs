@@ -19,23 +19,53 @@ pub(crate) fn find(text: &str, out: &mut Vec<Finding>) {
     let mut missing: Vec<String> = Vec::new();
     let mut pos = 0;
     while let Some(caps) = re.captures_at(text, pos) {
-        let Some(header) = caps.get(0) else {
+        let Some(end) = block(text, &caps, &mut missing, out) else {
             break;
         };
-        let label = caps.get(1).map_or("", |m| m.as_str());
-        let block = if caps.get(2).is_some() { " BLOCK" } else { "" };
-        let end_marker = format!("-----END {label}PRIVATE KEY{block}-----");
-        let mut end = None;
-        if !missing.contains(&end_marker) {
-            match text.get(header.end()..).and_then(|rest| rest.find(&end_marker)) {
-                Some(i) => end = Some(header.end() + i + end_marker.len()),
-                None => missing.push(end_marker),
-            }
-        }
-        let end = end.unwrap_or_else(|| body_end(text.as_bytes(), header.end()));
-        out.push(Finding::whole(header.start(), end, Rule::Builtin(Kind::PrivateKey)));
-        pos = end.max(header.end());
+        pos = end;
     }
+}
+
+/// What [`find`] finds, given where every `-----BEGIN ` of `text` starts (sorted): each
+/// header is matched on its own line only, so the text is not searched again.
+pub(crate) fn find_at(text: &str, headers: &[usize], out: &mut Vec<Finding>) {
+    let Some(re) = BEGIN.as_ref() else {
+        return;
+    };
+    let mut missing: Vec<String> = Vec::new();
+    let mut pos = 0;
+    for &at in headers {
+        if at < pos {
+            continue;
+        }
+        // A header has no line break in it: its line is all the regex needs to see.
+        let line_end =
+            memchr::memchr(b'\n', text.as_bytes().get(at..).unwrap_or_default()).map_or(text.len(), |i| at + i);
+        let Some(caps) = text.get(..line_end).and_then(|line| re.captures_at(line, at)) else {
+            continue;
+        };
+        if let Some(end) = block(text, &caps, &mut missing, out) {
+            pos = end;
+        }
+    }
+}
+
+/// The block a header match starts: pushed to `out`; returns where searching goes on.
+fn block(text: &str, caps: &regex::Captures<'_>, missing: &mut Vec<String>, out: &mut Vec<Finding>) -> Option<usize> {
+    let header = caps.get(0)?;
+    let label = caps.get(1).map_or("", |m| m.as_str());
+    let block = if caps.get(2).is_some() { " BLOCK" } else { "" };
+    let end_marker = format!("-----END {label}PRIVATE KEY{block}-----");
+    let mut end = None;
+    if !missing.contains(&end_marker) {
+        match text.get(header.end()..).and_then(|rest| rest.find(&end_marker)) {
+            Some(i) => end = Some(header.end() + i + end_marker.len()),
+            None => missing.push(end_marker),
+        }
+    }
+    let end = end.unwrap_or_else(|| body_end(text.as_bytes(), header.end()));
+    out.push(Finding::whole(header.start(), end, Rule::Builtin(Kind::PrivateKey)));
+    Some(end.max(header.end()))
 }
 
 /// The length of the line break at `i`: a real one, or `\n` / `\r\n` written as escapes (a key

@@ -23,6 +23,8 @@ struct CustomRule {
     name: String,
     placeholder: String,
     regex: Regex,
+    /// Whether it only ever matches inside one line (see [`crate::window`]).
+    line_local: bool,
 }
 
 /// Finds and replaces secrets and personal data in text and JSON values.
@@ -63,7 +65,8 @@ impl Redactor {
             if regex.is_match("") {
                 return Err(RedactError::EmptyMatch { name: name.to_owned() });
             }
-            custom.push(CustomRule { name: name.to_owned(), placeholder: placeholder_for(name), regex });
+            let line_local = crate::window::line_local(&pattern.pattern);
+            custom.push(CustomRule { name: name.to_owned(), placeholder: placeholder_for(name), regex, line_local });
         }
         let text_kinds: Vec<Kind> = enabled.iter().copied().filter(|k| *k != Kind::SecretField).collect();
         Ok(Redactor {
@@ -202,6 +205,16 @@ impl Redactor {
 
     pub(crate) fn has_text_detectors(&self) -> bool {
         !self.text_kinds.is_empty() || !self.custom.is_empty()
+    }
+
+    /// Whether every custom pattern only ever matches inside one line.
+    pub(crate) fn custom_line_local(&self) -> bool {
+        self.custom.iter().all(|c| c.line_local)
+    }
+
+    /// Whether the built-in text detector `kind` is on.
+    pub(crate) fn finds_kind(&self, kind: Kind) -> bool {
+        self.text_kinds.contains(&kind)
     }
 
     pub(crate) fn secret_fields_enabled(&self) -> bool {

@@ -5,6 +5,10 @@
 //! load, which the first shape pays.
 //!
 //! `cargo run --release -p toolshape-shape --example shape_file -- FILE [BUDGET] [TIMES]`
+//!
+//! `shape_file --make-log BYTES FILE` writes a generated application log of at least BYTES
+//! bytes (levels, timestamps, stack traces) with a secret of every built-in detector kind
+//! planted every 100 lines: the input of the text measurements in BENCHMARKS.md.
 
 // A measuring harness talks to the person running it.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -17,9 +21,22 @@ use toolshape_tokens::Tokenizer;
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let Some(path) = args.next() else {
-        eprintln!("usage: shape_file FILE [BUDGET]");
+        eprintln!("usage: shape_file FILE [BUDGET] [TIMES] | shape_file --make-log BYTES FILE");
         return ExitCode::from(2);
     };
+    if path == "--make-log" {
+        let (Some(bytes), Some(out)) = (args.next().and_then(|b| b.parse().ok()), args.next()) else {
+            eprintln!("usage: shape_file --make-log BYTES FILE");
+            return ExitCode::from(2);
+        };
+        let (log, planted) = toolshape_fixtures::logs::leaky_log_bytes(bytes, 100, 7);
+        if let Err(e) = std::fs::write(&out, log) {
+            eprintln!("cannot write {out}: {e}");
+            return ExitCode::from(3);
+        }
+        println!("wrote {out}: {} secrets planted", planted.len());
+        return ExitCode::SUCCESS;
+    }
     let budget = args.next().and_then(|b| b.parse().ok()).unwrap_or(2000);
     let times: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(0);
     let bytes = match std::fs::read(&path) {

@@ -26,6 +26,15 @@ pub enum Resume {
         /// Where to stop (exclusive), if not at the end.
         end: Option<u64>,
     },
+    /// From byte `offset` of the (redacted) text, up to `before_end` bytes before its end:
+    /// the tail a first read of a large text showed, whose position is known from the end
+    /// only (that read redacted the head and the tail, not what lies between).
+    TextBefore {
+        /// Byte offset, at a line start or character boundary.
+        offset: u64,
+        /// Bytes at the end that the tail already showed.
+        before_end: u64,
+    },
     /// The same records from `offset` again, without field caps.
     Fields {
         /// Zero-based position of the first record whose fields were cut.
@@ -67,6 +76,10 @@ impl Continuation for OffsetContinuation {
                 if let Some(end) = end {
                     arguments.insert("end".into(), (*end).into());
                 }
+            }
+            Resume::TextBefore { offset, before_end } => {
+                arguments.insert("byte".into(), (*offset).into());
+                arguments.insert("before_end".into(), (*before_end).into());
             }
             Resume::Fields { offset } => {
                 arguments.insert("offset".into(), (*offset).into());

@@ -48,6 +48,7 @@ mod report;
 mod shaper;
 mod suggest;
 mod text;
+mod text_parts;
 mod view;
 
 pub use aggregate::{

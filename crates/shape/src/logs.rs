@@ -173,6 +173,14 @@ impl LevelCounts {
         }
     }
 
+    /// Add the lines and counts of `other` (another part of the same text).
+    pub fn merge(&mut self, other: &LevelCounts) {
+        self.lines += other.lines;
+        for level in Level::ALL {
+            *self.slot(level) += other.get(level);
+        }
+    }
+
     /// Lines at `level`.
     pub fn get(&self, level: Level) -> u64 {
         match level {

@@ -24,7 +24,7 @@ use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{Form, ShapePlan};
 use crate::records::{Caps, RecordShaper, SortKey, parse};
 use crate::report::{ShapeError, Shaped, Snapshot};
-use crate::text;
+use crate::{text, text_parts};
 
 /// A plan that does not compile.
 #[derive(Debug, thiserror::Error)]
@@ -180,6 +180,9 @@ impl Shaper {
             Located::Value(_) if self.plan.form == Form::Reference => self.shape_reference(bytes_in, "values", 1, ctx),
             Located::Value(v) => self.shape_value(v, bytes_in, ctx),
             Located::Text(t) => {
+                if let Some(shaped) = text_parts::shape_large(&self.plan, &self.redactor, &t, lossy, bytes_in, ctx) {
+                    return shaped;
+                }
                 let mut counts = RedactionCounts::default();
                 let redacted = self.redactor.redact_text(&t, &mut counts);
                 text::shape_text(&self.plan, &redacted, lossy, bytes_in, counts, ctx)

@@ -28,7 +28,59 @@ pub(crate) fn shape_text(
     counts: RedactionCounts,
     ctx: &ShapeContext<'_>,
 ) -> Result<Shaped, ShapeError> {
-    let page = TextPage::new(plan, text, lossy, bytes_in, ctx);
+    let page = TextPage::new(plan, text, None, lossy, bytes_in, ctx);
+    match fit_page(&page, counts)? {
+        Paged::Done(shaped) => Ok(shaped),
+        // Without a gap the head and the tail always have the whole text to take from.
+        Paged::MoreHead | Paged::MoreTail => Err(ShapeError::BudgetTooSmall { budget: plan.budget_tokens, minimum: 0 }),
+    }
+}
+
+/// The first read of a large text of which only a head and a tail were redacted: `text` is
+/// the redacted head followed by the redacted tail, and `gap` says what lies between them.
+/// [`Paged::MoreHead`] or [`Paged::MoreTail`] when the page would take more than the head
+/// or the tail holds: the caller redacts a larger one and asks again.
+pub(crate) fn shape_parts(
+    plan: &ShapePlan,
+    text: &str,
+    gap: Gap,
+    lossy: bool,
+    bytes_in: u64,
+    counts: RedactionCounts,
+    ctx: &ShapeContext<'_>,
+) -> Result<Paged, ShapeError> {
+    let page = TextPage::new(plan, text, Some(gap), lossy, bytes_in, ctx);
+    fit_page(&page, counts)
+}
+
+/// What lies between the redacted head and tail of a large text: its position in the
+/// page's text, and its lines.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Gap {
+    /// Where it sits in the page's text: the end of the head.
+    pub(crate) at: usize,
+    /// Line breaks in it, once redacted.
+    pub(crate) newlines: u64,
+    /// Lines of the whole redacted text.
+    pub(crate) total_lines: u64,
+    /// The whole text does not end with a line break (its last line is open).
+    pub(crate) open_end: bool,
+}
+
+/// A fitted page, or which part of a gapped text ran short.
+pub(crate) enum Paged {
+    /// The page.
+    Done(Shaped),
+    /// The head would show all the redacted head: more of it is needed.
+    MoreHead,
+    /// The tail would show all the redacted tail: more of it is needed.
+    MoreTail,
+}
+
+fn fit_page(page: &TextPage<'_, '_>, counts: RedactionCounts) -> Result<Paged, ShapeError> {
+    let plan = page.plan;
+    let ctx = page.ctx;
+    let bytes_in = page.bytes_in;
     let budget = plan.budget_tokens;
     // A text that fits whole is shown whole, however small the budget: the envelope of a
     // cut page (with `omitted` and `next`) costs more than a short text does.
@@ -42,8 +94,12 @@ pub(crate) fn shape_text(
             }
             let room = budget - overhead;
             let (head_room, tail_room) = if page.head_tail { (room * 2 / 3, room - room * 2 / 3) } else { (room, 0) };
-            let kept_end = page.head(head_room);
-            let (kept_end, tail_start) = page.tail(kept_end, tail_room);
+            let Some(kept_end) = page.head(head_room) else {
+                return Ok(Paged::MoreHead);
+            };
+            let Some((kept_end, tail_start)) = page.tail(kept_end, tail_room) else {
+                return Ok(Paged::MoreTail);
+            };
             page.settle(kept_end, tail_start)?
         }
     };
@@ -59,7 +115,7 @@ pub(crate) fn shape_text(
         fields_cut: 0,
         needs_snapshot: env.next.is_some(),
     };
-    Ok(Shaped { envelope: env, text: rendered, report })
+    Ok(Paged::Done(Shaped { envelope: env, text: rendered, report }))
 }
 
 /// A page that fits: its envelope, the text the model reads, its tokens, and where the
@@ -89,29 +145,66 @@ struct TextPage<'a, 'c> {
     head_tail: bool,
     /// The text is JSON nested deeper than the parser reads, on a first read only.
     too_deep: bool,
+    /// What lies between the head and the tail, when only they were redacted.
+    gap: Option<Gap>,
 }
 
 impl<'a, 'c> TextPage<'a, 'c> {
-    fn new(plan: &'a ShapePlan, text: &'a str, lossy: bool, bytes_in: u64, ctx: &'a ShapeContext<'c>) -> Self {
+    fn new(
+        plan: &'a ShapePlan,
+        text: &'a str,
+        gap: Option<Gap>,
+        lossy: bool,
+        bytes_in: u64,
+        ctx: &'a ShapeContext<'c>,
+    ) -> Self {
         let (begin, end) = match ctx.resume {
             Some(Resume::Text { offset, end }) => {
                 let end = end.map_or(text.len(), |e| text.floor_char_boundary(e as usize));
                 (text.floor_char_boundary(offset as usize).min(end), end)
             }
+            Some(Resume::TextBefore { offset, before_end }) => {
+                let end = text.floor_char_boundary(text.len().saturating_sub(before_end as usize));
+                (text.floor_char_boundary(offset as usize).min(end), end)
+            }
             _ => (0, text.len()),
         };
-        let first_line = memchr::memchr_iter(b'\n', &text.as_bytes()[..begin]).count() as u64;
-        // Level counts describe the whole text once, on the first call; pages do not repeat them.
+        let first_line = bytecount::count(&text.as_bytes()[..begin], b'\n') as u64;
+        // Level counts describe the whole text once, on the first call; pages do not repeat
+        // them. Of a gapped text they describe the head and the tail, and say so.
+        let (head, tail) = match gap {
+            Some(g) => (&text[..g.at], &text[g.at..]),
+            None => (text, ""),
+        };
         let levels = if plan.text.log_levels && ctx.resume.is_none() {
-            let c = level_counts(text);
-            if c.looks_like_log() { c.phrase() } else { None }
+            let mut c = level_counts(head);
+            c.merge(&level_counts(tail));
+            let phrase = if c.looks_like_log() { c.phrase() } else { None };
+            match (gap, phrase) {
+                (Some(_), Some(p)) if tail.is_empty() => {
+                    Some(format!("log levels in the first {} lines: {p}", thousands(count_lines(head))))
+                }
+                (Some(_), Some(p)) => Some(format!(
+                    "log levels in the first {} and the last {} lines: {p}",
+                    thousands(count_lines(head)),
+                    thousands(count_lines(tail))
+                )),
+                (None, phrase) => phrase.map(|p| format!("log levels: {p}")),
+                (Some(_), None) => None,
+            }
         } else {
             None
         };
-        // The map describes the whole text once, like the level counts.
+        // The map describes the whole text once, like the level counts; of a gapped text, its
+        // head.
+        let room = plan.budget_tokens * 4 * OUTLINE_BUDGET_PERCENT / 100;
         let map = (plan.auto.outline && plan.decides_fields() && ctx.resume.is_none())
-            .then(|| outline(text, plan.budget_tokens * 4 * OUTLINE_BUDGET_PERCENT / 100))
-            .flatten();
+            .then(|| outline(head, room))
+            .flatten()
+            .map(|m| match gap {
+                Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),
+                None => m,
+            });
         let tail = plan.text.keep == TextKeep::HeadTail || (plan.auto.tail && plan.decides_fields());
         TextPage {
             plan,
@@ -121,12 +214,13 @@ impl<'a, 'c> TextPage<'a, 'c> {
             ctx,
             begin,
             end,
-            total_lines: count_lines(text),
+            total_lines: gap.map_or_else(|| count_lines(text), |g| g.total_lines),
             first_line,
             levels,
             map,
             head_tail: tail && ctx.resume.is_none(),
-            too_deep: ctx.resume.is_none() && nested_too_deep(text),
+            too_deep: ctx.resume.is_none() && nested_too_deep(head),
+            gap,
         }
     }
 
@@ -138,7 +232,8 @@ impl<'a, 'c> TextPage<'a, 'c> {
     /// tail `tail_start..end`.
     fn summary(&self, kept_end: usize, tail_start: usize) -> String {
         let (text, begin, end) = (self.text, self.begin, self.end);
-        let whole = begin == 0 && kept_end >= tail_start && tail_start >= end && end == text.len();
+        let whole =
+            begin == 0 && kept_end >= tail_start && tail_start >= end && end == text.len() && self.gap.is_none();
         let shown_lines = count_lines(&text[begin..kept_end]);
         let mut summary = if whole {
             let noun = if self.total_lines == 1 { "line" } else { "lines" };
@@ -169,10 +264,11 @@ impl<'a, 'c> TextPage<'a, 'c> {
             ));
         }
         if let Some(l) = &self.levels {
-            summary.push_str(&format!("; log levels: {l}"));
+            summary.push_str("; ");
+            summary.push_str(l);
         }
         // A map helps find what a read leaves out; a read of the whole text needs none.
-        if let Some(m) = self.map.as_ref().filter(|_| kept_end < tail_start.min(end) || begin > 0) {
+        if let Some(m) = self.map.as_ref().filter(|_| self.remaining(kept_end, tail_start) || begin > 0) {
             summary.push_str("; ");
             summary.push_str(m);
         }
@@ -182,17 +278,36 @@ impl<'a, 'c> TextPage<'a, 'c> {
         if self.too_deep {
             summary.push_str("; JSON nested deeper than 128 levels, shown as text");
         }
-        if kept_end < tail_start.min(end) {
+        if self.remaining(kept_end, tail_start) {
             summary.push_str("; more with next");
         }
         summary
     }
 
+    /// Whether text is left between the head ending at `kept_end` and the tail from
+    /// `tail_start`: always, when a gap was not redacted.
+    fn remaining(&self, kept_end: usize, tail_start: usize) -> bool {
+        kept_end < tail_start.min(self.end) || self.gap.is_some()
+    }
+
+    /// Lines and characters of what the page leaves out between `kept_end` and
+    /// `tail_start`; characters are unknown when that holds an unredacted gap.
+    fn left_out(&self, kept_end: usize, tail_start: usize) -> (u64, Option<u64>) {
+        let left = &self.text[kept_end..tail_start.max(kept_end)];
+        match self.gap {
+            None => (count_lines(left), Some(count_chars(left))),
+            Some(g) => {
+                let newlines = bytecount::count(left.as_bytes(), b'\n') as u64 + g.newlines;
+                // The last line is left out too when no tail is shown.
+                (newlines + u64::from(g.open_end && tail_start >= self.end), None)
+            }
+        }
+    }
+
     /// The envelope of a page showing `begin..kept_end` and the tail from `tail_start`.
     fn envelope(&self, kept_end: usize, tail_start: usize) -> Envelope {
         let (text, begin, end) = (self.text, self.begin, self.end);
-        let left_bytes = &text[kept_end..tail_start.max(kept_end)];
-        let left_lines = count_lines(left_bytes);
+        let (left_lines, left_chars) = self.left_out(kept_end, tail_start);
         let data_text = if tail_start < end {
             let head = &text[begin..kept_end];
             // The marker gets a line of its own without adding a blank line to the text.
@@ -208,7 +323,12 @@ impl<'a, 'c> TextPage<'a, 'c> {
         } else {
             None
         };
-        let remaining = kept_end < tail_start.min(end);
+        let resume = match (self.gap, stop) {
+            // Where the tail starts in the whole redacted text is known from its end only.
+            (Some(_), Some(_)) => Resume::TextBefore { offset: kept_end as u64, before_end: (end - tail_start) as u64 },
+            (_, stop) => Resume::Text { offset: kept_end as u64, end: stop },
+        };
+        let remaining = self.remaining(kept_end, tail_start);
         Envelope {
             status: if remaining {
                 Status::Partial
@@ -223,12 +343,12 @@ impl<'a, 'c> TextPage<'a, 'c> {
                 count: left_lines.max(1),
                 unit: "lines".into(),
                 reason: "budget".into(),
-                chars: Some(count_chars(left_bytes)),
+                chars: left_chars,
                 fields_cut: None,
                 fields: None,
                 original: Original { bytes: self.bytes_in, records: None, lines: Some(self.total_lines) },
             }),
-            next: remaining.then(|| self.ctx.continuation.next(&Resume::Text { offset: kept_end as u64, end: stop })),
+            next: remaining.then(|| self.ctx.continuation.next(&resume)),
         }
     }
 
@@ -249,7 +369,7 @@ impl<'a, 'c> TextPage<'a, 'c> {
     /// all (a token is rarely over 32 bytes), so a huge text is never copied or escaped whole.
     fn whole(&self) -> Option<Fitted> {
         let budget = self.plan.budget_tokens;
-        if self.end - self.begin > budget.saturating_mul(32) {
+        if self.end - self.begin > budget.saturating_mul(32) || self.gap.is_some() {
             return None;
         }
         let env = self.envelope(self.end, self.end);
@@ -259,11 +379,12 @@ impl<'a, 'c> TextPage<'a, 'c> {
     }
 
     /// Where the head ends: whole lines while they fit `room`; a first line too long for it
-    /// is cut.
-    fn head(&self, room: usize) -> usize {
+    /// is cut. `None` when it would take the whole redacted head of a gapped text.
+    fn head(&self, room: usize) -> Option<usize> {
         let mut kept_end = self.begin;
         let mut used = 0usize;
-        for line in self.text[self.begin..self.end].split_inclusive('\n') {
+        let limit = self.gap.map_or(self.end, |g| g.at);
+        for line in self.text[self.begin..limit].split_inclusive('\n') {
             match self.piece_cost(line, room.saturating_sub(used)) {
                 Some(c) => {
                     used += c;
@@ -273,32 +394,42 @@ impl<'a, 'c> TextPage<'a, 'c> {
                     if kept_end == self.begin {
                         kept_end += cut_line(line, room, &|s, limit| self.piece_cost(s, limit));
                     }
-                    break;
+                    return Some(kept_end);
                 }
             }
         }
-        kept_end
+        // Lines beyond the head were not redacted: the page needs a longer head.
+        if self.gap.is_some() { None } else { Some(kept_end) }
     }
 
     /// Where the tail starts: whole lines from the end that fit `room`, never overlapping
     /// the head. Returns the head's end too, which is the end when head and tail meet.
-    fn tail(&self, kept_end: usize, room: usize) -> (usize, usize) {
+    /// `None` when it would take the whole redacted tail of a gapped text.
+    fn tail(&self, kept_end: usize, room: usize) -> Option<(usize, usize)> {
         let end = self.end;
         if !self.head_tail || kept_end >= end {
-            return (kept_end, end);
+            return Some((kept_end, end));
         }
         let mut tail_start = end;
         let mut used = 0usize;
-        for line in self.text[kept_end..end].split_inclusive('\n').rev() {
+        let from = self.gap.map_or(kept_end, |g| g.at.max(kept_end));
+        let mut short = true;
+        for line in self.text[from..end].split_inclusive('\n').rev() {
             match self.piece_cost(line, room.saturating_sub(used)) {
                 Some(c) => {
                     used += c;
                     tail_start -= line.len();
                 }
-                None => break,
+                None => {
+                    short = false;
+                    break;
+                }
             }
         }
-        if tail_start <= kept_end { (end, end) } else { (kept_end, tail_start) }
+        if self.gap.is_some() && short {
+            return None;
+        }
+        Some(if tail_start <= kept_end { (end, end) } else { (kept_end, tail_start) })
     }
 
     /// Render the page and count it exactly; over by a little, give back the tail first,
@@ -349,7 +480,7 @@ fn cut_line(line: &str, room: usize, cost: &dyn Fn(&str, usize) -> Option<usize>
 
 /// Lines in `s`: newlines, plus one for a last line without a newline.
 pub(crate) fn count_lines(s: &str) -> u64 {
-    let newlines = memchr::memchr_iter(b'\n', s.as_bytes()).count() as u64;
+    let newlines = bytecount::count(s.as_bytes(), b'\n') as u64;
     newlines + u64::from(!s.is_empty() && !s.ends_with('\n'))
 }
 

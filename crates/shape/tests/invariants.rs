@@ -77,6 +77,9 @@ fn resume_from(e: &Envelope) -> Option<Resume> {
     let next = e.next.as_ref()?;
     let a = &next.arguments;
     if let Some(b) = a.get("byte") {
+        if let Some(before_end) = a.get("before_end").and_then(Value::as_u64) {
+            return Some(Resume::TextBefore { offset: b.as_u64()?, before_end });
+        }
         return Some(Resume::Text { offset: b.as_u64()?, end: a.get("end").and_then(Value::as_u64) });
     }
     let offset = a.get("offset")?.as_u64()?;
@@ -314,8 +317,13 @@ proptest! {
         // With head and tail, the first page shows text[..offset], a marker line, and
         // text[end..]; the pages in between cover exactly the gap.
         let (head_part, tail_part) = match &resume {
-            Some(Resume::Text { offset, end: Some(end) }) => {
-                let (h, t) = (&text[..*offset as usize], &text[*end as usize..]);
+            Some(Resume::Text { offset, end: Some(_) }) | Some(Resume::TextBefore { offset, .. }) => {
+                let end = match &resume {
+                    Some(Resume::TextBefore { before_end, .. }) => text.len() - *before_end as usize,
+                    Some(Resume::Text { end: Some(end), .. }) => *end as usize,
+                    _ => text.len(),
+                };
+                let (h, t) = (&text[..*offset as usize], &text[end..]);
                 prop_assert!(head.starts_with(h) && head.ends_with(t), "head and tail shown as they are");
                 let marker = &head[h.len()..head.len() - t.len()];
                 prop_assert!(marker.trim_start_matches('\n').starts_with("[… ") && marker.ends_with("…]\n"), "marker {:?}", marker);

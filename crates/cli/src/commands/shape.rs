@@ -59,6 +59,10 @@ pub(crate) struct ShapeArgs {
     /// Stop at byte N of a text, or before record N (from a previous `next`).
     #[arg(long, allow_negative_numbers = true, value_parser = parse_position)]
     end: Option<u64>,
+    /// Stop N bytes before the end of a text: the tail a first read showed (from a previous
+    /// `next`).
+    #[arg(long, requires = "byte", conflicts_with = "end", allow_negative_numbers = true, value_parser = parse_position)]
+    before_end: Option<u64>,
     /// Show the records from `--offset` without field caps.
     #[arg(long)]
     full_fields: bool,
@@ -140,7 +144,10 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
         }
         (Some(offset), None) if args.full_fields => Some(Resume::Fields { offset }),
         (Some(offset), None) => Some(Resume::Records { offset, end: args.end }),
-        (None, Some(offset)) => Some(Resume::Text { offset, end: args.end }),
+        (None, Some(offset)) => Some(match args.before_end {
+            Some(before_end) => Resume::TextBefore { offset, before_end },
+            None => Resume::Text { offset, end: args.end },
+        }),
         (None, None) => None,
     };
     let ctx = ShapeContext {

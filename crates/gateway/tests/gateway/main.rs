@@ -221,6 +221,56 @@ async fn large_text_pages_reassemble_byte_for_byte() {
     assert_eq!(text, log_text(), "pages reassemble the text byte for byte");
 }
 
+/// A 10 MB log with secrets of every kind: the first read redacts only the head and the tail
+/// it shows, the pages after it (read from the snapshot, redacted whole) go on from exactly
+/// where its head stopped, and a pattern read finds the leaking lines redacted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_text_read_in_parts_resumes_exactly_and_shows_no_secret() {
+    let gateway = gateway_with_a_silent_upstream(4, "").await;
+    let caller = toolshape_gateway::Caller::local("test");
+    let (raw, planted) = leaky_log();
+    let redactor = toolshape_redact::Redactor::new(&toolshape_redact::RedactSpec::default()).unwrap();
+    let full = redactor.redact_text(raw, &mut toolshape_redact::RedactionCounts::default()).into_owned();
+    let no_secret = |text: &str| {
+        for secret in planted {
+            assert!(!text.contains(secret.as_str()), "{secret} shown");
+        }
+    };
+    let first = gateway.call("svc_leaky_log", None, &caller).await;
+    no_secret(&first.text);
+    let env = serde_json::to_value(&first.envelope).unwrap();
+    assert_eq!(env["status"], "partial", "{env}");
+    let summary = env["summary"].as_str().unwrap();
+    let lines = full.lines().count();
+    assert!(summary.contains(&format!(" of {} (", toolshape_shape::thousands(lines as u64))), "{summary}");
+    assert!(summary.contains("log levels in the first"), "{summary}");
+    let data = env["data"].as_str().unwrap();
+    let marker = data.find("[… ").expect("the first read marks the lines it leaves out");
+    let after = marker + data[marker..].find("…]\n").expect("a closed marker") + "…]\n".len();
+    let (head, tail) = (&data[..marker], &data[after..]);
+    assert!(full.starts_with(head) && full.ends_with(tail), "head and tail are the whole redaction's");
+    // Pages go on from the head's end, byte for byte.
+    let cursor = env["next"]["arguments"]["cursor"].as_str().unwrap().to_owned();
+    let mut read = head.to_owned();
+    let mut next = env["next"]["arguments"].clone();
+    for _ in 0..3 {
+        let page = gateway.call("result_read", next.as_object().cloned(), &caller).await;
+        no_secret(&page.text);
+        let page = serde_json::to_value(&page.envelope).unwrap();
+        read.push_str(page["data"].as_str().unwrap());
+        assert!(full.starts_with(&read), "a page does not go on where the last stopped");
+        next = page["next"]["arguments"].clone();
+    }
+    assert!(read.len() > head.len() + 1000);
+    // A pattern read searches the snapshot, redacted whole.
+    let args = json!({"cursor": cursor, "pattern": "\\[leak\\]", "limit": 40});
+    let found = gateway.call("result_read", args.as_object().cloned(), &caller).await;
+    no_secret(&found.text);
+    let found = serde_json::to_value(&found.envelope).unwrap();
+    let shown = found["data"].to_string();
+    assert!(shown.contains("[leak]") && shown.contains("[GITHUB_TOKEN]"), "{found}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn result_read_views_and_refused_cursors() {
     if !with_python() {

@@ -53,6 +53,13 @@ pub(super) fn log_text() -> String {
     s
 }
 
+/// A 10 MB application log with a secret of every built-in detector kind planted every 100
+/// lines, and the secrets planted; made once.
+pub(super) fn leaky_log() -> &'static (String, Vec<String>) {
+    static LOG: std::sync::OnceLock<(String, Vec<String>)> = std::sync::OnceLock::new();
+    LOG.get_or_init(|| toolshape_fixtures::logs::leaky_log_bytes(10_000_000, 100, 11))
+}
+
 #[derive(Clone)]
 pub(super) struct Tracker;
 
@@ -126,6 +133,7 @@ impl ServerHandler for Tracker {
             tool("wait_cancel", false),
             tool("announce", false),
             tool("huge", false),
+            tool("leaky_log", false),
         ]))
     }
 
@@ -161,6 +169,7 @@ impl ServerHandler for Tracker {
             }
             "issues" | "search" => CallToolResult::structured(json!({"items": issues()})),
             "log" => CallToolResult::success(vec![ContentBlock::text(log_text())]),
+            "leaky_log" => CallToolResult::success(vec![ContentBlock::text(leaky_log().0.clone())]),
             "boom" => CallToolResult::error(vec![ContentBlock::text(
                 "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n  File \"b.py\", line 2, in f\nValueError: the repository acme/nope does not exist",
             )]),
