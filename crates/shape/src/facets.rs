@@ -41,7 +41,8 @@ enum Acc {
 /// Value counts of one column.
 struct Counter {
     column: usize,
-    counts: HashMap<String, u64>,
+    /// Each value's count and the first record that held it.
+    counts: HashMap<String, (u64, u64)>,
     /// Values past [`MAX_DISTINCT`], counted together.
     other: u64,
     /// Records that had a value.
@@ -55,7 +56,7 @@ struct Counter {
     /// and the number of the first record holding its value: two fields with the same
     /// split the records alike. `None` past [`MAX_DISTINCT`] values.
     split: Option<u64>,
-    /// The first record holding each value (or list of values).
+    /// The first record holding each list of values (a single value's is in `counts`).
     first_holder: HashMap<String, u64>,
 }
 
@@ -81,35 +82,34 @@ impl Counter {
             return;
         }
         self.present += 1;
-        let mut values: Vec<String> = match v {
-            Value::Array(items) => items.iter().map(scalar_text).collect(),
-            one => vec![scalar_text(&one)],
-        };
-        values.sort();
-        values.dedup();
-        if let Some(split) = self.split {
-            let group = values.join("\u{1f}");
-            let first = match self.first_holder.get(&group) {
-                Some(first) => Some(*first),
-                None if self.first_holder.len() < MAX_DISTINCT => {
-                    self.first_holder.insert(group, record);
-                    Some(record)
+        match v {
+            Value::Array(items) => {
+                let mut values: Vec<String> = items.iter().map(scalar_text).collect();
+                values.sort();
+                values.dedup();
+                if self.split.is_some() {
+                    let group = values.join("\u{1f}");
+                    let first = match self.first_holder.get(&group) {
+                        Some(first) => Some(*first),
+                        None if self.first_holder.len() < MAX_DISTINCT => {
+                            self.first_holder.insert(group, record);
+                            Some(record)
+                        }
+                        None => None,
+                    };
+                    self.note_split(record, first);
                 }
-                None => None,
-            };
-            self.split = first.map(|first| {
-                let mut h = std::collections::hash_map::DefaultHasher::new();
-                std::hash::Hash::hash(&(split, record, first), &mut h);
-                std::hash::Hasher::finish(&h)
-            });
-        }
-        for s in values {
-            if let Some(n) = self.counts.get_mut(&s) {
-                *n += 1;
-            } else if self.counts.len() < MAX_DISTINCT {
-                self.counts.insert(s, 1);
-            } else {
-                self.other += 1;
+                for s in values {
+                    self.count(s, record);
+                }
+            }
+            one => {
+                // One value: its own first holder is kept with its count.
+                let first = match one {
+                    Value::String(s) => self.count(s, record),
+                    other => self.count(scalar_text(&other), record),
+                };
+                self.note_split(record, first);
             }
         }
         if !self.learned && self.present >= UNIQUE_AFTER && self.counts.len() as u64 >= self.present {
@@ -118,6 +118,28 @@ impl Counter {
             self.first_holder = HashMap::new();
             self.split = None;
         }
+    }
+
+    /// Count one value; the first record that held it, when it is counted on its own.
+    fn count(&mut self, s: String, record: u64) -> Option<u64> {
+        if let Some((n, first)) = self.counts.get_mut(&s) {
+            *n += 1;
+            Some(*first)
+        } else if self.counts.len() < MAX_DISTINCT {
+            self.counts.insert(s, (1, record));
+            Some(record)
+        } else {
+            self.other += 1;
+            None
+        }
+    }
+
+    /// Fold a record's group (the first record holding its value) into the split's hash.
+    fn note_split(&mut self, record: u64, first: Option<u64>) {
+        self.split = match (self.split, first) {
+            (Some(split), Some(first)) => Some(mix(split ^ mix(record.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ first))),
+            _ => None,
+        };
     }
 
     /// Whether the counts say something a reader could not get otherwise: values repeat,
@@ -129,20 +151,20 @@ impl Counter {
         if self.learned {
             return true;
         }
-        let repeated: u64 = self.counts.values().filter(|n| **n >= 2).sum();
+        let repeated: u64 = self.counts.values().map(|(n, _)| *n).filter(|n| *n >= 2).sum();
         repeated * 2 >= self.present
     }
 
     fn clause(&self, name: &str, records: u64) -> Option<String> {
         // One value in every record says nothing a constant would not; nor do values every
         // record holds (a list with the same items in each).
-        if self.counts.values().all(|n| *n >= records) && self.other == 0 {
+        if self.counts.values().all(|(n, _)| *n >= records) && self.other == 0 {
             return None;
         }
         if !self.worth_saying() {
             return None;
         }
-        let mut ranked: Vec<(&String, &u64)> = self.counts.iter().collect();
+        let mut ranked: Vec<(&String, &u64)> = self.counts.iter().map(|(v, (n, _))| (v, n)).collect();
         ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         // A note of one or two more values costs about what they would: they are shown.
         let top = if ranked.len() <= TOP + 2 { ranked.len() } else { TOP };
@@ -337,6 +359,13 @@ impl<'c> Facets<'c> {
         }
         Some(out)
     }
+}
+
+/// A 64-bit mixing step (SplitMix64's finaliser): spreads a record's group over the hash.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 fn scalar_text(v: &Value) -> String {

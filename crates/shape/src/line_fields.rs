@@ -18,7 +18,7 @@ use crate::numfmt::thousands;
 /// Lines whose fields are counted, at most.
 pub(crate) const MAX_LINES: usize = 50_000;
 /// Lines looked at to recognise the format.
-const PROBE: usize = 200;
+const PROBE: usize = 100;
 
 /// The access log's fields, named as nginx's log variables name them.
 const ACCESS_FIELDS: [&str; 10] = [
@@ -42,12 +42,6 @@ fn access_line() -> Option<&'static Regex> {
     .as_ref()
 }
 
-fn logfmt_pair() -> Option<&'static Regex> {
-    static RE: OnceLock<Option<Regex>> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r#"(?:^|\s)([A-Za-z_][A-Za-z0-9_.\-]{0,40})=("(?:[^"\\]|\\.)*"|[^\s"]+)"#).ok())
-        .as_ref()
-}
-
 /// One access-log line as a record.
 fn access_record(line: &str) -> Option<Value> {
     let c = access_line()?.captures(line)?;
@@ -65,14 +59,50 @@ fn access_record(line: &str) -> Option<Value> {
     Some(Value::Object(m))
 }
 
-/// One `key=value` line as a record (two pairs at least).
+/// One `key=value` line as a record (two pairs at least). Read by hand, not by a regular
+/// expression with captures: this runs on every line of a log.
 fn logfmt_record(line: &str) -> Option<Value> {
     let mut m = Map::new();
-    for c in logfmt_pair()?.captures_iter(line) {
-        let (Some(k), Some(v)) = (c.get(1), c.get(2)) else { continue };
-        let v = v.as_str();
-        let v = v.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(v);
-        m.insert(k.as_str().to_owned(), Value::from(v));
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        // A key starts a word: at the line's start or after a space.
+        if i > 0 && !bytes[i - 1].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let key_start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'.' | b'-')) {
+            i += 1;
+        }
+        let key = &line[key_start..i];
+        let keyed = i < bytes.len()
+            && bytes[i] == b'='
+            && (1..=40).contains(&key.len())
+            && key.as_bytes()[0].is_ascii_alphabetic();
+        if !keyed {
+            i = i.max(key_start + 1);
+            continue;
+        }
+        i += 1;
+        let value = if bytes.get(i) == Some(&b'"') {
+            let start = i + 1;
+            let mut j = start;
+            while j < bytes.len() && bytes[j] != b'"' {
+                j += if bytes[j] == b'\\' { 2 } else { 1 };
+            }
+            i = j + 1;
+            line.get(start..j.min(bytes.len()))
+        } else {
+            let start = i;
+            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            line.get(start..i)
+        };
+        if let Some(v) = value.filter(|v| !v.is_empty()) {
+            m.insert(key.to_owned(), Value::from(v));
+        }
     }
     (m.len() >= 2).then_some(Value::Object(m))
 }
