@@ -9,7 +9,8 @@
 //! whose rows hold values by position under header lists (an analytics report, a page of
 //! warehouse cells) get the same kinds, with columns named as their headers name them.
 //! Texts and documents get questions about their lines, sections, files or entries. The
-//! blind part's questions are in `questions_blind.rs`.
+//! blind part's questions are in `questions_blind.rs`, the sixth part's in
+//! `questions_sixth.rs`.
 
 use serde_json::Value;
 use toolshape_fixtures::apis::{ApiShape, Generated};
@@ -432,10 +433,14 @@ fn positional_questions(
 /// Every question about one shape's result.
 pub(crate) fn questions(shape: &ApiShape, result: &Generated) -> Vec<Question> {
     let qs = match result {
-        Generated::Text(t) => {
-            crate::questions_blind::text_questions(shape.name, t).unwrap_or_else(|| text_questions(shape.name, t))
-        }
-        Generated::Json(v) => match (crate::questions_blind::json_questions(shape.name, v), spec(shape.name)) {
+        Generated::Text(t) => crate::questions_sixth::text_questions(shape.name, t)
+            .or_else(|| crate::questions_blind::text_questions(shape.name, t))
+            .unwrap_or_else(|| text_questions(shape.name, t)),
+        Generated::Json(v) => match (
+            crate::questions_sixth::json_questions(shape.name, v)
+                .or_else(|| crate::questions_blind::json_questions(shape.name, v)),
+            spec(shape.name),
+        ) {
             (Some(qs), _) => qs,
             (None, Some(spec)) => list_questions(&spec, v),
             (None, None) => object_questions(shape.name, v),
@@ -457,8 +462,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_unseen_and_blind_shape_is_asked_every_kind_of_question() {
-        for shape in CATALOG.iter().filter(|s| matches!(s.split, Split::Unseen | Split::Blind)) {
+    fn every_unseen_blind_and_sixth_shape_is_asked_every_kind_of_question() {
+        for shape in CATALOG.iter().filter(|s| matches!(s.split, Split::Unseen | Split::Blind | Split::Sixth)) {
             let qs = questions(shape, &shape.generate(1));
             assert!(qs.len() >= 5, "{} gets {} questions", shape.name, qs.len());
             for kind in Kind::ALL {

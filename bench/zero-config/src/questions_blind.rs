@@ -15,11 +15,11 @@ use serde_json::Value;
 use crate::question::{Check, Kind, Question, Records, text, value, values};
 
 /// `q` with the field a model reads for a count or an extreme set to `field`.
-fn about(field: &str, q: Option<Question>) -> Option<Question> {
+pub(crate) fn about(field: &str, q: Option<Question>) -> Option<Question> {
     q.map(|q| Question { field: Some(field.to_owned()), ..q })
 }
 
-fn together(kind: Kind, text: String, needle: Option<&str>, must: &[&str]) -> Question {
+pub(crate) fn together(kind: Kind, text: String, needle: Option<&str>, must: &[&str]) -> Question {
     Question {
         kind,
         text,
@@ -29,7 +29,7 @@ fn together(kind: Kind, text: String, needle: Option<&str>, must: &[&str]) -> Qu
     }
 }
 
-fn count(text: &str, labels: &[&str], n: usize, field: Option<&str>) -> Question {
+pub(crate) fn count(text: &str, labels: &[&str], n: usize, field: Option<&str>) -> Question {
     Question {
         kind: Kind::Aggregate,
         text: text.to_owned(),
@@ -40,7 +40,12 @@ fn count(text: &str, labels: &[&str], n: usize, field: Option<&str>) -> Question
 }
 
 /// The holder of the largest (or smallest) score, `None` when two share it.
-fn extreme<T: PartialOrd>(text: &str, scored: Vec<(T, String)>, max: bool, field: Option<&str>) -> Option<Question> {
+pub(crate) fn extreme<T: PartialOrd>(
+    text: &str,
+    scored: Vec<(T, String)>,
+    max: bool,
+    field: Option<&str>,
+) -> Option<Question> {
     let mut best: Option<(T, String)> = None;
     let mut tied = false;
     for (score, id) in scored {
@@ -69,7 +74,7 @@ fn extreme<T: PartialOrd>(text: &str, scored: Vec<(T, String)>, max: bool, field
 }
 
 /// The most frequent of `names`, counted.
-fn most_frequent<'a>(names: impl Iterator<Item = &'a str>) -> Vec<(usize, String)> {
+pub(crate) fn most_frequent<'a>(names: impl Iterator<Item = &'a str>) -> Vec<(usize, String)> {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for n in names {
         *counts.entry(n).or_default() += 1;
@@ -83,7 +88,7 @@ fn sheet_number(s: &str) -> Option<f64> {
 }
 
 /// Index `f` (0..1) of the way down a list of `n`.
-fn at(n: usize, f: f64) -> usize {
+pub(crate) fn at(n: usize, f: f64) -> usize {
     ((n as f64 * f) as usize).min(n.saturating_sub(1))
 }
 
@@ -359,7 +364,7 @@ fn loki_questions(streams: &[Value]) -> Vec<Option<Question>> {
 }
 
 /// Non-empty lines, without trailing blanks.
-fn lines(t: &str) -> Vec<&str> {
+pub(crate) fn lines(t: &str) -> Vec<&str> {
     t.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect()
 }
 

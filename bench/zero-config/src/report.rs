@@ -110,6 +110,7 @@ fn half(s: Split) -> &'static str {
         Split::Fresh => "fresh",
         Split::Unseen => "unseen",
         Split::Blind => "blind",
+        Split::Sixth => "sixth",
     }
 }
 
@@ -119,13 +120,14 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let questions = rows.iter().filter(|r| r.variant == variants[0].name && r.smart).count();
     let _ = writeln!(
         out,
-        "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind), {} questions.\n",
+        "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
         shapes.values().filter(|s| **s == Split::Fresh).count(),
         shapes.values().filter(|s| **s == Split::Unseen).count(),
         shapes.values().filter(|s| **s == Split::Blind).count(),
+        shapes.values().filter(|s| **s == Split::Sixth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -135,9 +137,15 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
     for v in variants {
-        for split in
-            [Some(Split::Dev), Some(Split::Held), Some(Split::Fresh), Some(Split::Unseen), Some(Split::Blind), None]
-        {
+        for split in [
+            Some(Split::Dev),
+            Some(Split::Held),
+            Some(Split::Fresh),
+            Some(Split::Unseen),
+            Some(Split::Blind),
+            Some(Split::Sixth),
+            None,
+        ] {
             let pick = |smart: bool| {
                 rows.iter()
                     .filter(move |r| r.variant == v.name && r.smart == smart && split.is_none_or(|s| r.split == s))
