@@ -45,6 +45,9 @@ pub(crate) fn headers_in(name: &str, raw: &str) -> Vec<Header> {
 /// header of its length (the one whose place shares most of the list's name), and a note
 /// of what was named; `None` when no list of the first record has a header.
 pub(crate) fn named(items: &[&RawValue], headers: &[Header]) -> Option<(String, String)> {
+    if items.first()?.get().starts_with('[') {
+        return lists_named(items, headers);
+    }
     let first: Value = serde_json::from_str(items.first()?.get()).ok()?;
     let members: Vec<(String, &Header)> = first
         .as_object()?
@@ -75,6 +78,67 @@ pub(crate) fn named(items: &[&RawValue], headers: &[Header]) -> Option<(String, 
     out.push(']');
     let said: Vec<String> = members.iter().map(|(k, h)| format!("{k}[] by {}[].name", h.at)).collect();
     Some((out, format!("cells named: {}", said.join(", "))))
+}
+
+/// Records that are lists themselves: of `{name, value}` pairs (CloudWatch Logs Insights'
+/// `[{"field": …, "value": …}]`), each pair a field; or of plain values under a header of
+/// their length beside them (a SQL API's `data` under `resultSetMetaData.rowType`).
+fn lists_named(items: &[&RawValue], headers: &[Header]) -> Option<(String, String)> {
+    let first: Vec<Value> = serde_json::from_str(items.first()?.get()).ok()?;
+    if let Some((key, value)) = pair_names(&first) {
+        let note = format!("records from [{{{key}, {value}}}] pairs");
+        let pairs = |row: Vec<Value>| {
+            let m: Map<String, Value> = row
+                .into_iter()
+                .filter_map(|mut pair| {
+                    let k = pair.get(&key)?.as_str()?.to_owned();
+                    Some((k, pair.get_mut(&value).map(Value::take).unwrap_or(Value::Null)))
+                })
+                .collect();
+            Value::Object(m)
+        };
+        return write_records(items, &pairs, note);
+    }
+    if !first.iter().all(|v| !v.is_array() && !v.is_object()) {
+        return None;
+    }
+    let header = headers.iter().find(|h| h.names.len() == first.len())?;
+    let note = format!("cells named: rows by {}[].name", header.at);
+    let cells = |row: Vec<Value>| {
+        if row.len() != header.names.len() {
+            return Value::Array(row);
+        }
+        Value::Object(header.names.iter().cloned().zip(row).collect())
+    };
+    write_records(items, &cells, note)
+}
+
+/// The two member names of `{key, value}` pairs: every item an object of the same two
+/// members, the first always a string (the field's name).
+fn pair_names(row: &[Value]) -> Option<(String, String)> {
+    let first = row.first()?.as_object()?;
+    let names: Vec<&String> = first.keys().collect();
+    let [key, value] = names.as_slice() else { return None };
+    let same = row.iter().all(|p| {
+        p.as_object()
+            .is_some_and(|m| m.len() == 2 && m.contains_key(*value) && m.get(*key).is_some_and(Value::is_string))
+    });
+    same.then(|| ((*key).clone(), (*value).clone()))
+}
+
+/// The records, each list converted by `convert`, as a JSON list; `None` if one is not a list.
+fn write_records(items: &[&RawValue], convert: &dyn Fn(Vec<Value>) -> Value, note: String) -> Option<(String, String)> {
+    let mut out = String::with_capacity(items.iter().map(|i| i.get().len()).sum::<usize>() + 2);
+    out.push('[');
+    for (n, raw) in items.iter().enumerate() {
+        if n > 0 {
+            out.push(',');
+        }
+        let row: Vec<Value> = serde_json::from_str(raw.get()).ok()?;
+        out.push_str(&serde_json::to_string(&convert(row)).ok()?);
+    }
+    out.push(']');
+    Some((out, note))
 }
 
 /// One record with its positional lists spread into named fields, in the record's order.
@@ -154,5 +218,32 @@ mod tests {
         let row = raw(&json!({"f": [{"v": 1}, {"v": 2}]}));
         assert_eq!(named(&[row.as_ref()], &headers), None);
         assert!(headers_in("labels", r#"["bug", "ui"]"#).is_empty());
+    }
+
+    #[test]
+    fn rows_of_values_take_the_header_of_their_length() {
+        let headers = headers_in(
+            "resultSetMetaData",
+            r#"{"numRows": 2, "rowType": [{"name": "INVOICE_ID"}, {"name": "AMOUNT"}]}"#,
+        );
+        let rows = [raw(&json!(["in_1", "12.50"])), raw(&json!(["in_2", "7.00"]))];
+        let items: Vec<&RawValue> = rows.iter().map(|r| r.as_ref()).collect();
+        let (text, note) = named(&items, &headers).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v, json!([{"INVOICE_ID": "in_1", "AMOUNT": "12.50"}, {"INVOICE_ID": "in_2", "AMOUNT": "7.00"}]));
+        assert_eq!(note, "cells named: rows by resultSetMetaData.rowType[].name");
+    }
+
+    #[test]
+    fn rows_of_name_value_pairs_are_records() {
+        let rows = [
+            raw(&json!([{"field": "@requestId", "value": "r-1"}, {"field": "@duration", "value": "812.5"}])),
+            raw(&json!([{"field": "@requestId", "value": "r-2"}, {"field": "@duration", "value": "3.1"}])),
+        ];
+        let items: Vec<&RawValue> = rows.iter().map(|r| r.as_ref()).collect();
+        let (text, note) = named(&items, &[]).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v[1], json!({"@requestId": "r-2", "@duration": "3.1"}));
+        assert_eq!(note, "records from [{field, value}] pairs");
     }
 }

@@ -270,7 +270,9 @@ fn small_object_notes(name: &str, raw: &str) -> Option<String> {
 /// ([`cells::named`]); the renamed records are kept in `store`.
 pub(crate) fn name_cells<'a>(located: Located<'a>, store: &'a mut Option<String>) -> Located<'a> {
     match located {
-        Located::Records { items, mut wrapper } if !wrapper.headers.is_empty() => {
+        Located::Records { items, mut wrapper }
+            if !wrapper.headers.is_empty() || items.first().is_some_and(|i| i.get().starts_with("[{")) =>
+        {
             let Some((text, note)) = cells::named(&items, &wrapper.headers) else {
                 return Located::Records { items, wrapper };
             };

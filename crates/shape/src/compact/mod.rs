@@ -388,7 +388,9 @@ impl Compactor {
     /// comes before it, or unless the others are built from a later one (a record's path
     /// `/sobjects/Opportunity/006…` next to its `Id`): then that one, the id itself.
     fn drop_second_ids(&mut self, opaque_names: &[String], sample: &[Value]) {
-        let first_readable = self.columns.iter().position(|c| c.unique && !opaque_names.contains(&c.name));
+        // A time is unique too, but it does not name a record.
+        let first_readable =
+            self.columns.iter().position(|c| c.unique && !opaque_names.contains(&c.name) && c.holds != Holds::Times);
         let ids: Vec<&Column> = self.columns.iter().filter(|c| opaque_names.contains(&c.name)).collect();
         let base = ids
             .iter()

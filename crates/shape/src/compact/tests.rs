@@ -208,3 +208,15 @@ fn whole_numbers_written_as_text_are_quantities_when_spread_and_codes_when_close
     assert_eq!(holds("sessions"), Holds::Numbers);
     assert_ne!(holds("code"), Holds::Numbers, "ids handed out in sequence are not quantities");
 }
+
+#[test]
+fn a_time_before_an_id_does_not_push_the_id_out() {
+    // CloudWatch Logs Insights rows: a unique timestamp first, then the request's id.
+    let recs: Vec<Value> = (0..20)
+        .map(|i| {
+            json!({"@timestamp": format!("2025-12-31 23:{:02}:{:02}.123", 59 - i, i), "@requestId": format!("3a19a741-1086-454d-b0ed-{:012x}", 0x73e5_3dbe_e1b6u64 + i * 977), "@duration": format!("{}.5", i * 13)})
+        })
+        .collect();
+    let c = Compactor::learn(&recs);
+    assert!(c.columns.iter().any(|c| c.name == "@requestId"), "dropped: {:?}", c.dropped);
+}
