@@ -133,8 +133,26 @@ impl AutoView {
         if !self.compact {
             return Vec::new();
         }
-        let mut d = self.compactor.dropped.clone();
-        d.extend(self.compactor.unsaid_constants(self.constants_room).into_iter().map(str::to_owned));
+        let mut all = self.compactor.dropped.clone();
+        all.extend(self.compactor.unsaid_constants(self.constants_room).into_iter().map(str::to_owned));
+        // Bounded like the summary's parts: a result whose field names are long (or many)
+        // must still leave room for its records. Long names keep their start; names past
+        // the room are counted.
+        let mut room = self.constants_room.max(FIELD_NAME_CHARS);
+        let mut d = Vec::new();
+        for (i, name) in all.iter().enumerate() {
+            let shown = if name.chars().count() > FIELD_NAME_CHARS {
+                format!("{}…", name.chars().take(FIELD_NAME_CHARS - 1).collect::<String>())
+            } else {
+                name.clone()
+            };
+            if shown.len() + 4 > room {
+                d.push(format!("+{} more", all.len() - i));
+                break;
+            }
+            room -= shown.len() + 4;
+            d.push(shown);
+        }
         d
     }
 
@@ -153,6 +171,9 @@ impl AutoView {
         q
     }
 }
+
+/// The longest field name listed as left out; a longer one keeps its start.
+const FIELD_NAME_CHARS: usize = 60;
 
 /// The columns of a table of the compact sample, when its records share their fields.
 fn table_columns(compactor: &Compactor, sample: &[Value]) -> Option<Vec<String>> {
