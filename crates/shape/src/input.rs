@@ -231,6 +231,10 @@ fn grouped_records<'a>(members: &[(String, &'a RawValue)], wrapper: &mut Wrapper
     }
     let mut lists: Vec<(String, &'a RawValue)> = Vec::new();
     for (_, group) in members {
+        // A member with no list in it is not parsed again (a fast byte search first).
+        if !group.get().contains('[') {
+            continue;
+        }
         let inner = raw_members(group)?;
         if let Some((name, list)) = inner.into_iter().find(|(_, v)| v.get().starts_with("[{")) {
             lists.push((name, list));
