@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::aggregate::timestamp_millis;
-use crate::compact::{Compactor, Holds, decimal_value, is_decimal};
+use crate::compact::{Compactor, Holds, decimal_value};
 use crate::numfmt::thousands;
 
 /// Distinct values counted per field; later new values are counted together.
@@ -253,7 +253,7 @@ impl<'c> Facets<'c> {
                     let x = if *times {
                         timestamp_millis(&v).map(|t| t as f64)
                     } else {
-                        v.as_f64().or_else(|| v.as_str().filter(|s| is_numeral(s)).and_then(decimal_value))
+                        v.as_f64().or_else(|| v.as_str().and_then(decimal_value))
                     };
                     let Some(x) = x else { continue };
                     // A time written as a number is given in words too.
@@ -385,11 +385,6 @@ fn short(s: &str) -> String {
     let head: String = s.chars().take(14).collect();
     let tail: String = s.chars().skip(n - 25).collect();
     format!("{head}…{tail}")
-}
-
-/// A number written as text: a decimal, or a whole number (beside decimals in its field).
-fn is_numeral(s: &str) -> bool {
-    is_decimal(s) || (!s.is_empty() && s.len() <= 15 && s.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Milliseconds since 1970 as an RFC 3339 time in UTC, to the second.

@@ -34,8 +34,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+pub(crate) use self::stats::decimal_value;
 use self::stats::{Node, is_empty};
-pub(crate) use self::stats::{decimal_value, is_decimal};
 use crate::numfmt::thousands;
 
 /// Records the fields are learned from, at most.
