@@ -102,8 +102,42 @@ impl FromStr for Level {
 
 /// The level a log line carries, if any. See the module documentation for the formats.
 pub fn line_level(line: &str) -> Option<Level> {
-    level_of(line.as_bytes())
+    level_of(line.as_bytes()).map(|(level, _)| level)
 }
+
+/// Which word stated a line's level, where a level has a long form in common use
+/// (Python's `logging` writes `WARNING` and `CRITICAL`): a summary names the level as the
+/// text does, so a reader asked about `WARNING` lines finds that word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Spelled {
+    Warning,
+    Critical,
+    Other,
+}
+
+fn spelled(lw: &[u8]) -> Spelled {
+    match lw {
+        b"warning" => Spelled::Warning,
+        b"critical" => Spelled::Critical,
+        _ => Spelled::Other,
+    }
+}
+
+/// How many lines spelled their level in the long form. Not part of what the counts
+/// compare: two counts of the same lines are equal however the lines spell their levels.
+#[derive(Debug, Clone, Default)]
+struct Spellings {
+    warning: u64,
+    critical: u64,
+}
+
+impl PartialEq for Spellings {
+    fn eq(&self, _: &Spellings) -> bool {
+        true
+    }
+}
+
+impl Eq for Spellings {}
 
 /// Lines per level in a text.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -128,6 +162,8 @@ pub struct LevelCounts {
     /// Lines at [`Level::Trace`].
     #[serde(skip_serializing_if = "is_zero")]
     pub trace: u64,
+    #[serde(skip)]
+    spellings: Spellings,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -157,8 +193,13 @@ impl LevelCounts {
 
     fn add_bytes(&mut self, line: &[u8]) {
         self.lines += 1;
-        if let Some(level) = level_of(line) {
+        if let Some((level, word)) = level_of(line) {
             *self.slot(level) += 1;
+            match word {
+                Spelled::Warning => self.spellings.warning += 1,
+                Spelled::Critical => self.spellings.critical += 1,
+                Spelled::Other => {}
+            }
         }
     }
 
@@ -179,6 +220,8 @@ impl LevelCounts {
         for level in Level::ALL {
             *self.slot(level) += other.get(level);
         }
+        self.spellings.warning += other.spellings.warning;
+        self.spellings.critical += other.spellings.critical;
     }
 
     /// Lines at `level`.
@@ -199,11 +242,17 @@ impl LevelCounts {
     }
 
     /// "ERROR 12, WARN 340": every level seen, most severe first; `None` when none was.
+    /// A level most of whose lines wrote it in its long form is named so (`WARNING 340`).
     pub fn phrase(&self) -> Option<String> {
+        let name = |l: Level| match l {
+            Level::Warn if self.spellings.warning * 2 > self.warn => "WARNING",
+            Level::Fatal if self.spellings.critical * 2 > self.fatal => "CRITICAL",
+            _ => l.as_str(),
+        };
         let parts: Vec<String> = Level::ALL
             .iter()
             .filter(|&&l| self.get(l) > 0)
-            .map(|&l| format!("{} {}", l.as_str(), thousands(self.get(l))))
+            .map(|&l| format!("{} {}", name(l), thousands(self.get(l))))
             .collect();
         (!parts.is_empty()).then(|| parts.join(", "))
     }
@@ -302,7 +351,7 @@ fn skip_spaces(w: &[u8], mut i: usize) -> usize {
 }
 
 /// The level in `level=error`, `"level": "warn"`, `level: 50`, starting just after the key.
-fn key_value(w: &[u8], mut i: usize) -> Option<Level> {
+fn key_value(w: &[u8], mut i: usize) -> Option<(Level, Spelled)> {
     if i < w.len() && (w[i] == b'"' || w[i] == b'\'') {
         i += 1;
     }
@@ -324,10 +373,11 @@ fn key_value(w: &[u8], mut i: usize) -> Option<Level> {
         return None;
     }
     if value[0].is_ascii_digit() {
-        return numeric_level(value);
+        return numeric_level(value).map(|l| (l, Spelled::Other));
     }
     let mut buf = [0u8; 16];
-    value_level(lower(value, &mut buf)?)
+    let lw = lower(value, &mut buf)?;
+    value_level(lw).map(|l| (l, spelled(lw)))
 }
 
 /// glog: `E1130 12:34:56.789012 1234 file.go:12] message`.
@@ -347,14 +397,14 @@ fn glog(w: &[u8]) -> Option<Level> {
     shape_ok.then_some(level)
 }
 
-fn level_of(line: &[u8]) -> Option<Level> {
+fn level_of(line: &[u8]) -> Option<(Level, Spelled)> {
     let w = &line[..line.len().min(SCAN_BYTES)];
     let cut = line.len() > w.len();
     if let Some(level) = glog(w) {
-        return Some(level);
+        return Some((level, Spelled::Other));
     }
     let first = skip_spaces(w, 0);
-    let mut candidate: Option<Level> = None;
+    let mut candidate: Option<(Level, Spelled)> = None;
     let mut i = first;
     while i < w.len() {
         if !is_word(w[i]) {
@@ -383,7 +433,7 @@ fn level_of(line: &[u8]) -> Option<Level> {
         if candidate.is_some() {
             continue;
         }
-        candidate = word_level(w, start, i, word, lw, start == first);
+        candidate = word_level(w, start, i, word, lw, start == first).map(|l| (l, spelled(lw)));
     }
     candidate
 }
@@ -447,6 +497,21 @@ mod tests {
         let line = format!("{}ERRORS happen", "x ".repeat(58));
         assert_eq!(line.find("ERRORS"), Some(116));
         assert_eq!(line_level(&line), None);
+    }
+
+    #[test]
+    fn levels_are_named_as_most_of_their_lines_spell_them() {
+        let python = "2025-12-31 10:00:00,001 WARNING app: slow\n\
+                      2025-12-31 10:00:01,001 WARNING app: slow\n\
+                      2025-12-31 10:00:02,001 CRITICAL app: down\n\
+                      2025-12-31 10:00:03,001 INFO app: up\n";
+        let c = level_counts(python);
+        assert_eq!(c.warn, 2);
+        assert_eq!(c.phrase().as_deref(), Some("CRITICAL 1, WARNING 2, INFO 1"));
+        let mixed = "WARN a\nWARN b\nlevel=warning c\nFATAL d\n";
+        assert_eq!(level_counts(mixed).phrase().as_deref(), Some("FATAL 1, WARN 3"));
+        // The spelling is not part of what two counts of the same lines compare.
+        assert_eq!(level_counts("WARNING a\n"), level_counts("WARN a\n"));
     }
 
     #[test]
