@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::aggregate::timestamp_millis;
-use crate::compact::{Compactor, Holds, decimal_value};
+use crate::compact::{Compactor, Holds, Span, decimal_value, duration_text};
 use crate::numfmt::thousands;
 
 /// Distinct values counted per field; later new values are counted together.
@@ -35,6 +35,12 @@ enum Acc {
         max: Option<(f64, String, String)>,
         /// Records that had a value.
         present: u64,
+    },
+    /// The time between two fields of each record ([`Span`]): longest and shortest.
+    Span {
+        span: Span,
+        min: Option<(i64, String)>,
+        max: Option<(i64, String)>,
     },
 }
 
@@ -211,6 +217,7 @@ impl<'c> Facets<'c> {
                 accs.push(Acc::Counts(Counter::new(i, false)));
             }
         }
+        accs.extend(compactor.spans.iter().map(|&span| Acc::Span { span, min: None, max: None }));
         for (i, c) in columns() {
             if c.holds == Holds::Times {
                 accs.push(Acc::Range { column: i, times: true, min: None, max: None, present: 0 });
@@ -242,6 +249,20 @@ impl<'c> Facets<'c> {
         let key = self.compactor.key.and_then(|k| self.compactor.full_value(k, record)).map(|v| scalar_text(&v));
         for acc in &mut self.accs {
             match acc {
+                Acc::Span { span, min, max } => {
+                    let time = |i| self.compactor.value(i, record).as_ref().and_then(timestamp_millis);
+                    let (Some(start), Some(end)) = (time(span.start), time(span.end)) else { continue };
+                    let d = end - start;
+                    if d < 0 {
+                        continue;
+                    }
+                    if min.as_ref().is_none_or(|m| d < m.0) {
+                        *min = Some((d, key.clone().unwrap_or_default()));
+                    }
+                    if max.as_ref().is_none_or(|m| d > m.0) {
+                        *max = Some((d, key.clone().unwrap_or_default()));
+                    }
+                }
                 Acc::Counts(counter) => {
                     if let Some(v) = self.compactor.full_value(counter.column, record) {
                         counter.add(v, self.records);
@@ -284,6 +305,11 @@ impl<'c> Facets<'c> {
         // Fields that split the records the same way as one said before (a project, its
         // folder and its network): named with it, not counted again.
         let mut splits: Vec<(u64, usize)> = Vec::new();
+        let mut spans_said: Vec<String> = Vec::new();
+        let holder = |h: &str| match (key_name, h.is_empty()) {
+            (Some(k), false) => format!(" ({k} {})", short_key(h)),
+            _ => String::new(),
+        };
         for acc in &self.accs {
             let clause = match acc {
                 Acc::Counts(counter) => {
@@ -310,6 +336,24 @@ impl<'c> Facets<'c> {
                     sparse.push(counter.present * 2 < self.records);
                     c
                 }
+                Acc::Span { span, min: Some(min), max: Some(max) } if max.0 > min.0 => {
+                    let name = |i: usize| &self.compactor.columns[i].name;
+                    let body = format!(
+                        "max {}{}, min {}{}",
+                        duration_text(max.0),
+                        holder(&max.1),
+                        duration_text(min.0),
+                        holder(&min.1)
+                    );
+                    // Two fields written at nearly the same moment give the same span twice.
+                    if spans_said.contains(&body) {
+                        continue;
+                    }
+                    spans_said.push(body.clone());
+                    sparse.push(false);
+                    format!("{} − {}: {body}", name(span.end), name(span.start))
+                }
+                Acc::Span { .. } => continue,
                 Acc::Range { column, times, min, max, present } => {
                     let (Some(min), Some(max)) = (min, max) else { continue };
                     if min.0 == max.0 {
@@ -317,12 +361,16 @@ impl<'c> Facets<'c> {
                     }
                     let name = &self.compactor.columns[*column].name;
                     let (hi, lo) = if *times { ("latest", "earliest") } else { ("max", "min") };
-                    let holder = |h: &str| match (key_name, h.is_empty()) {
-                        (Some(k), false) => format!(" ({k} {})", short_key(h)),
-                        _ => String::new(),
+                    let rare = *present * 2 < self.records;
+                    sparse.push(rare);
+                    // A field few records have is often the answer to "how many have it"
+                    // (the requests that were cold starts, the runs that failed).
+                    let held = if rare {
+                        format!(" ({} of {} records)", thousands(*present), thousands(self.records))
+                    } else {
+                        String::new()
                     };
-                    sparse.push(*present * 2 < self.records);
-                    format!("{name}: {hi} {}{}, {lo} {}{}", max.1, holder(&max.2), min.1, holder(&min.2))
+                    format!("{name}{held}: {hi} {}{}, {lo} {}{}", max.1, holder(&max.2), min.1, holder(&min.2))
                 }
             };
             clauses.push(clause);
@@ -588,5 +636,44 @@ mod tests {
         let p = f.phrase(10_000).unwrap();
         assert!(p.contains("Warehouse: Reno NV 20, Columbus OH 10"), "the header row is not a record: {p}");
         assert!(p.contains("Stock Value: max $30,203.50 (SKU SKU-029)"), "{p}");
+    }
+
+    #[test]
+    fn the_time_between_two_fields_has_a_longest_and_a_shortest() {
+        // Run 7 takes the longest, run 3 the shortest; only the first ten are the sample.
+        let recs: Vec<Value> = (0..30)
+            .map(|i| {
+                let minutes = match i {
+                    7 => 95,
+                    3 => 1,
+                    _ => 10 + i % 9,
+                };
+                json!({"run": format!("run-{i}"), "started": format!("2025-12-31T{:02}:00:00Z", i % 12), "ended": format!("2025-12-31T{:02}:{:02}:00Z", i % 12 + minutes / 60, minutes % 60)})
+            })
+            .collect();
+        let c = Compactor::learn(&recs[..10]);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let p = f.phrase(10_000).unwrap();
+        assert!(p.contains("ended − started: max 1 h 35 min (run run-7), min 1 min 0 s (run run-3)"), "{p}");
+    }
+
+    #[test]
+    fn a_range_few_records_have_says_how_many_have_it() {
+        let recs: Vec<Value> = (0..40)
+            .map(|i| {
+                let mut r = json!({"request": format!("r{i}"), "duration": 10 + i});
+                if i % 8 == 0 {
+                    r["init"] = json!(200 + i);
+                }
+                r
+            })
+            .collect();
+        let c = Compactor::learn(&recs);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let p = f.phrase(10_000).unwrap();
+        assert!(p.contains("init (5 of 40 records): max 232 (request r32)"), "{p}");
+        assert!(p.contains("duration: max 49"), "{p}");
     }
 }

@@ -28,12 +28,14 @@
 //! ([`Compactor::dropped`]) and comes back with the full records.
 
 mod rows;
+mod spans;
 mod stats;
 
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+pub(crate) use self::spans::{Span, duration_text};
 pub(crate) use self::stats::decimal_value;
 use self::stats::{Node, is_empty};
 use crate::numfmt::thousands;
@@ -156,6 +158,8 @@ pub(crate) struct Compactor {
     tags: Vec<String>,
     /// The names of positional rows' values, from their header row ([`rows`]).
     header: Option<Vec<String>>,
+    /// Pairs of time fields whose difference is worth a facet ([`spans`]).
+    pub(crate) spans: Vec<Span>,
 }
 
 impl Compactor {
@@ -182,6 +186,7 @@ impl Compactor {
         c.drop_second_ids(&opaque_keys, sample);
         c.key = c.pick_key(sample);
         c.dropped = c.group_dropped();
+        c.spans = spans::between_times(&c, sample);
         c
     }
 
