@@ -54,6 +54,9 @@ struct Args {
     /// Print every read of the questions this shape's reader leaves unanswered.
     #[arg(long)]
     trace: Option<String>,
+    /// Print this shape's result as the tool returns it, and stop.
+    #[arg(long)]
+    raw: Option<String>,
 }
 
 fn main() -> Result<()> {
@@ -72,6 +75,10 @@ fn main() -> Result<()> {
         "all" => None,
         other => bail!("--split is dev, held, fresh, unseen, blind, sixth or all, not {other}"),
     };
+    if let Some(name) = &args.raw {
+        let Some(shape) = toolshape_fixtures::apis::by_name(name) else { bail!("no shape called {name}") };
+        return emit(&String::from_utf8_lossy(&shape.generate(SEED).bytes()));
+    }
     if let Some(name) = &args.show {
         let Some(shape) = toolshape_fixtures::apis::by_name(name) else { bail!("no shape called {name}") };
         return emit(&Reader::new((variants[0].plan)(args.budget), shape.generate(SEED).bytes()).first_text());

@@ -161,7 +161,7 @@ impl Counter {
         repeated * 2 >= self.present
     }
 
-    fn clause(&self, name: &str, records: u64) -> Option<String> {
+    fn clause(&self, name: &str, records: u64, top: usize) -> Option<String> {
         // One value in every record says nothing a constant would not; nor do values every
         // record holds (a list with the same items in each).
         if self.counts.values().all(|(n, _)| *n >= records) && self.other == 0 {
@@ -173,7 +173,7 @@ impl Counter {
         let mut ranked: Vec<(&String, &u64)> = self.counts.iter().map(|(v, (n, _))| (v, n)).collect();
         ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         // A note of one or two more values costs about what they would: they are shown.
-        let top = if ranked.len() <= TOP + 2 { ranked.len() } else { TOP };
+        let top = if ranked.len() <= top + 2 { ranked.len() } else { top };
         let shown: Vec<String> =
             ranked.iter().take(top).map(|(v, n)| format!("{} {}", short(v), thousands(**n))).collect();
         let more = ranked.len().saturating_sub(top);
@@ -295,8 +295,23 @@ impl<'c> Facets<'c> {
     }
 
     /// The facets as clauses of a summary, at most `max_chars` in all (whole clauses),
-    /// with a note of how many did not fit.
+    /// with a note of how many did not fit. Counts show their [`TOP`] values, or more
+    /// where the room holds every clause anyway: the room a short phrase leaves is used
+    /// for the values a question about a less frequent one needs.
     pub(crate) fn phrase(&self, max_chars: usize) -> Option<String> {
+        let (base, shown) = self.phrase_with(max_chars, TOP)?;
+        for top in [TOP * 3, TOP * 2] {
+            if let Some((wider, n)) = self.phrase_with(max_chars, top)
+                && n == shown
+            {
+                return Some(wider);
+            }
+        }
+        Some(base)
+    }
+
+    /// The phrase with at most `top` values per count, and how many clauses it shows.
+    fn phrase_with(&self, max_chars: usize, top: usize) -> Option<(String, usize)> {
         let key_name = self.compactor.key.and_then(|k| self.compactor.columns.get(k)).map(|c| c.name.as_str());
         let mut clauses: Vec<String> = Vec::new();
         // Whether each clause is of a field fewer than half the records have: said after
@@ -314,7 +329,7 @@ impl<'c> Facets<'c> {
             let clause = match acc {
                 Acc::Counts(counter) => {
                     let name = &self.compactor.columns[counter.column].name;
-                    let Some(c) = counter.clause(name, self.records) else {
+                    let Some(c) = counter.clause(name, self.records, top) else {
                         continue;
                     };
                     // Two values split nearly anything alike (a flag and its inverse).
@@ -405,7 +420,7 @@ impl<'c> Facets<'c> {
         if self.skipped > 0 {
             out.push_str(&format!(" (over the first {} records)", thousands(self.records)));
         }
-        Some(out)
+        Some((out, clauses.len() - left))
     }
 }
 
@@ -656,6 +671,19 @@ mod tests {
         recs.iter().for_each(|r| f.add(r));
         let p = f.phrase(10_000).unwrap();
         assert!(p.contains("ended − started: max 1 h 35 min (run run-7), min 1 min 0 s (run run-3)"), "{p}");
+    }
+
+    #[test]
+    fn counts_show_more_values_where_the_room_holds_every_clause() {
+        let recs: Vec<Value> =
+            (0..60).map(|i| json!({"id": format!("p{i}"), "group": format!("group-{:02}", i % 12)})).collect();
+        let c = Compactor::learn(&recs);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let wide = f.phrase(10_000).unwrap();
+        assert!(wide.contains("group-11 5") && !wide.contains("more values"), "{wide}");
+        let narrow = f.phrase(120).unwrap();
+        assert!(narrow.contains("(+6 more values)") && !narrow.contains("group-11"), "{narrow}");
     }
 
     #[test]

@@ -27,6 +27,7 @@
 //! ```
 
 mod aggregate;
+mod aligned;
 mod auto;
 mod cells;
 mod compact;

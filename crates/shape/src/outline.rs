@@ -1,7 +1,7 @@
 //! A map of structured text for the first read, with line numbers a reader can jump to:
 //! a diff's files and hunks, a Markdown document's headings, a CSV file's columns with
 //! facets of its rows, an accessibility tree's landmarks, facets of a log's named fields
-//! ([`crate::line_fields`]).
+//! ([`crate::line_fields`]) and of tables aligned with spaces ([`crate::aligned`]).
 //!
 //! Each kind is recognised by its syntax (diff headers, `#` headings outside code blocks,
 //! a delimiter count that holds on most lines, `- role "name" [ref=…]` lines), never by the
@@ -10,6 +10,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::aligned::{aligned_table, cell_value};
 use crate::compact::Compactor;
 use crate::facets::Facets;
 use crate::line_fields::line_fields;
@@ -26,6 +27,7 @@ pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
         .or_else(|| markdown(text, room))
         .or_else(|| landmarks(text, room))
         .or_else(|| line_fields(text, room))
+        .or_else(|| aligned_table(text, room))
 }
 
 /// Entries joined with `, ` while they fit `room` (after `head`), and a count of the rest.
@@ -219,18 +221,8 @@ fn csv(text: &str, room: usize) -> Option<String> {
         let m: Map<String, Value> = columns
             .iter()
             .zip(split_row(l, delim))
-            .map(|(k, v)| {
-                // Numbers become numbers, except ones written with a leading zero (codes).
-                let plain = !v.starts_with('0') || v == "0" || v.starts_with("0.");
-                let v = match (v.parse::<i64>(), v.parse::<f64>()) {
-                    (Ok(n), _) if plain => Value::from(n),
-                    (_, Ok(x)) if plain && x.is_finite() => {
-                        serde_json::Number::from_f64(x).map_or(Value::String(v.clone()), Value::Number)
-                    }
-                    _ => Value::String(v),
-                };
-                (k.clone(), v)
-            })
+            // Numbers become numbers, except ones written with a leading zero (codes).
+            .map(|(k, v)| (k.clone(), cell_value(&v)))
             .collect();
         Value::Object(m)
     };

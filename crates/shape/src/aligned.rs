@@ -1,0 +1,239 @@
+//! Tables whose columns are aligned with spaces, as command-line tools print them
+//! (`kubectl get`, `docker ps`, `kafka-consumer-groups --describe`): the rows are read as
+//! records named by the header, and counted like a list of records' fields, so the first
+//! read answers "how many pods are Pending" or "which partition lags the most".
+//!
+//! A header is a line of at least three names separated by two or more spaces, in capitals
+//! (`NAME`, `CONTAINER ID`, `CURRENT-OFFSET`); each column runs from its name's first
+//! character to the next name's. A row belongs to the table when a space stands before
+//! every column's start. A text may hold several tables, each under its own header (one per
+//! consumer group, say): rows under headers with the same names are counted together.
+//! Recognised by layout alone, never by the tool that printed it.
+
+use serde_json::{Map, Value};
+
+use crate::compact::Compactor;
+use crate::facets::Facets;
+use crate::line_fields::MAX_LINES;
+use crate::numfmt::thousands;
+
+/// Rows a table needs, at least, to be counted.
+const MIN_ROWS: usize = 5;
+/// Records the compact view learns from.
+const SAMPLE: usize = 200;
+
+/// One header: its names and where each column starts (in bytes).
+#[derive(Debug)]
+struct Header {
+    names: Vec<String>,
+    starts: Vec<usize>,
+}
+
+/// The words of a line that could be a header (capitals, no lower case), with where each
+/// starts; `None` when the line is not one.
+fn header_words(line: &str) -> Option<Vec<(usize, &str)>> {
+    if !line.is_ascii() || line.starts_with(' ') {
+        return None;
+    }
+    let mut words = Vec::new();
+    let mut at = 0;
+    for word in line.split(' ') {
+        if !word.is_empty() {
+            let capitals =
+                word.bytes().any(|b| b.is_ascii_uppercase()) && !word.bytes().any(|b| b.is_ascii_lowercase());
+            if !capitals || word.len() > 40 {
+                return None;
+            }
+            words.push((at, word));
+        }
+        at += word.len() + 1;
+    }
+    (words.len() >= 3).then_some(words)
+}
+
+/// The columns of a header, judged by the rows under it: a word starts a column where
+/// every row has a space before it (so `CONTAINER ID` is one name and `CONSUMER-ID HOST`
+/// two, whatever the spacing of the header).
+fn header(words: &[(usize, &str)], rows: &[&str]) -> Option<Header> {
+    let (mut names, mut starts): (Vec<String>, Vec<usize>) = (Vec::new(), Vec::new());
+    for (k, &(at, word)) in words.iter().enumerate() {
+        let single = k > 0 && words[k - 1].0 + words[k - 1].1.len() + 1 == at;
+        let boundary = k == 0
+            || rows.iter().all(|r| {
+                let b = r.as_bytes();
+                b.len() <= at || (b.get(at - 1) == Some(&b' ') && b.get(at) != Some(&b' '))
+            });
+        match names.last_mut() {
+            Some(name) if single && !boundary => {
+                name.push(' ');
+                name.push_str(word);
+            }
+            _ if k > 0 && !boundary => return None,
+            _ => {
+                names.push(word.to_owned());
+                starts.push(at);
+            }
+        }
+    }
+    (names.len() >= 3).then_some(Header { names, starts })
+}
+
+/// A row under `h` as a record: each column's cell, `-` and empty cells left out.
+fn row(h: &Header, line: &str) -> Option<Value> {
+    if !line.is_ascii() || line.len() <= h.starts[1] {
+        return None;
+    }
+    let mut m = Map::new();
+    for (k, name) in h.names.iter().enumerate() {
+        let from = h.starts[k].min(line.len());
+        let end = h.starts.get(k + 1).copied().unwrap_or(line.len()).min(line.len());
+        let cell = line[from..end].trim();
+        if !cell.is_empty() && cell != "-" && cell != "<none>" {
+            m.insert(name.clone(), cell_value(cell));
+        }
+    }
+    Some(Value::Object(m))
+}
+
+/// A cell as a number when it is one (not a code written with a leading zero).
+pub(crate) fn cell_value(v: &str) -> Value {
+    let plain = !v.starts_with('0') || v == "0" || v.starts_with("0.");
+    match (v.parse::<i64>(), v.parse::<f64>()) {
+        (Ok(n), _) if plain => Value::from(n),
+        (_, Ok(x)) if plain && x.is_finite() => {
+            serde_json::Number::from_f64(x).map_or_else(|| Value::from(v), Value::Number)
+        }
+        _ => Value::from(v),
+    }
+}
+
+/// A map of the aligned tables in `text`, at most `room` characters.
+pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
+    let mut names: Option<Vec<String>> = None;
+    let (mut records, mut first_line, mut other) = (Vec::new(), 0usize, 0usize);
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(words) = header_words(lines[i]) else {
+            other += usize::from(!lines[i].trim().is_empty());
+            i += 1;
+            continue;
+        };
+        // The block under a header: its rows, up to a blank line or the next header.
+        let mut end = i + 1;
+        while end < lines.len() && !lines[end].trim().is_empty() && header_words(lines[end]).is_none() {
+            end += 1;
+        }
+        let block = &lines[i + 1..end];
+        match header(&words, block) {
+            Some(h) if names.as_ref().is_none_or(|n| *n == h.names) => {
+                if names.is_none() {
+                    names = Some(h.names.clone());
+                    first_line = i + 1;
+                }
+                records.extend(block.iter().filter_map(|l| row(&h, l)));
+            }
+            // Another table, or a line of capitals over text: not this table's rows.
+            _ => other += block.len() + 1,
+        }
+        i = end;
+    }
+    let names = names?;
+    // Most of the text is the table: prose with a capitalised line is not one.
+    if records.len() < MIN_ROWS || records.len() < other {
+        return None;
+    }
+    let compactor = Compactor::learn(&records[..records.len().min(SAMPLE)]);
+    if !compactor.is_active() {
+        return None;
+    }
+    let mut facets = Facets::new(&compactor);
+    records.iter().for_each(|r| facets.add(r));
+    let total = text.lines().count();
+    let read = if lines.len() < total {
+        format!(" (in the first {} lines)", thousands(lines.len() as u64))
+    } else {
+        String::new()
+    };
+    let head = format!(
+        "table of {} rows × {} columns{read}, header on line {first_line}: {}",
+        thousands(records.len() as u64),
+        names.len(),
+        names.join(", ")
+    );
+    let left = room.saturating_sub(head.len() + 2);
+    let map = match facets.phrase(left) {
+        Some(f) if left > 40 => format!("{head}; {f}"),
+        _ => head,
+    };
+    (map.len() <= room).then_some(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pods() -> String {
+        let mut t = String::from("NAME                     READY   STATUS             RESTARTS   AGE\n");
+        for i in 0..20 {
+            let status = match i % 5 {
+                0 => "CrashLoopBackOff",
+                1 => "Pending",
+                _ => "Running",
+            };
+            t.push_str(&format!("api-{i:02}-7d9f              1/1     {status:<18} {:<10} {}d\n", i * 3, 1 + i % 4));
+        }
+        t
+    }
+
+    #[test]
+    fn rows_under_an_aligned_header_are_counted() {
+        let map = aligned_table(&pods(), 2_000).unwrap();
+        assert!(map.starts_with("table of 20 rows × 5 columns, header on line 1: NAME, READY, STATUS"), "{map}");
+        assert!(map.contains("STATUS: Running 12, CrashLoopBackOff 4, Pending 4"), "{map}");
+        assert!(map.contains("RESTARTS: max 57 (NAME api-19-7d9f)"), "{map}");
+    }
+
+    #[test]
+    fn tables_repeated_under_their_own_headers_are_one_table() {
+        let mut text = String::new();
+        for (group, width) in [("billing", 10), ("search-indexer", 16)] {
+            text.push_str(&format!("\n{:<width$}  TOPIC   PARTITION  LAG\n", "GROUP"));
+            for p in 0..4 {
+                text.push_str(&format!("{group:<width$}  orders  {p:<9}  {}\n", p * 10));
+            }
+        }
+        text.push_str("\nConsumer group 'audit' has no active members.\n");
+        let map = aligned_table(&text, 2_000).unwrap();
+        assert!(map.starts_with("table of 8 rows × 4 columns, header on line 2"), "{map}");
+        assert!(map.contains("GROUP: billing 4, search-indexer 4"), "{map}");
+    }
+
+    #[test]
+    fn a_name_of_two_words_is_one_column_and_single_spaced_names_split_where_rows_do() {
+        let mut docker = String::from("CONTAINER ID   IMAGE          STATUS\n");
+        for i in 0..6 {
+            docker.push_str(&format!("a1b2c3d4e5f{i}   redis:7        {}\n", ["Up 2 hours", "Exited (1)"][i % 2]));
+        }
+        let map = aligned_table(&docker, 2_000).unwrap();
+        assert!(map.contains("header on line 1: CONTAINER ID, IMAGE, STATUS"), "{map}");
+        assert!(map.contains("STATUS: Exited (1) 3, Up 2 hours 3"), "{map}");
+        let mut idle = String::from("GROUP  LAG  CONSUMER-ID HOST CLIENT-ID\n");
+        for i in 0..6 {
+            idle.push_str(&format!("audit  {i:<3}  -           -    -\n"));
+        }
+        let map = aligned_table(&idle, 2_000).unwrap();
+        assert!(map.contains("GROUP, LAG, CONSUMER-ID, HOST, CLIENT-ID"), "{map}");
+    }
+
+    #[test]
+    fn prose_and_cells_out_of_line_are_not_a_table() {
+        assert_eq!(aligned_table(&"Some prose here.\n".repeat(30), 2_000), None);
+        let mut shifted = String::from("NAME   STATUS   AGE\n");
+        for i in 0..10 {
+            shifted.push_str(&format!("a-very-long-name-{i} Running 3d\n"));
+        }
+        assert_eq!(aligned_table(&shifted, 2_000), None);
+        assert!(header_words("Name:               gke-node").is_none());
+    }
+}
