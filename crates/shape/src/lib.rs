@@ -38,6 +38,7 @@ mod facets;
 mod failure;
 mod fit;
 mod input;
+mod key_blocks;
 mod line_fields;
 mod logs;
 mod numfmt;

@@ -1,7 +1,8 @@
 //! A map of structured text for the first read, with line numbers a reader can jump to:
 //! a diff's files and hunks, a Markdown document's headings, a CSV file's columns with
 //! facets of its rows, an accessibility tree's landmarks, facets of a log's named fields
-//! ([`crate::line_fields`]) and of tables aligned with spaces ([`crate::aligned`]).
+//! ([`crate::line_fields`]), of tables aligned with spaces ([`crate::aligned`]) and of
+//! records written as `Key: value` lines ([`crate::key_blocks`]).
 //!
 //! Each kind is recognised by its syntax (diff headers, `#` headings outside code blocks,
 //! a delimiter count that holds on most lines, `- role "name" [ref=…]` lines), never by the
@@ -13,6 +14,7 @@ use serde_json::{Map, Value};
 use crate::aligned::{aligned_table, cell_value};
 use crate::compact::Compactor;
 use crate::facets::Facets;
+use crate::key_blocks::key_blocks;
 use crate::line_fields::line_fields;
 use crate::numfmt::thousands;
 
@@ -28,6 +30,7 @@ pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
         .or_else(|| landmarks(text, room))
         .or_else(|| line_fields(text, room))
         .or_else(|| aligned_table(text, room))
+        .or_else(|| key_blocks(text, room))
 }
 
 /// Entries joined with `, ` while they fit `room` (after `head`), and a count of the rest.
@@ -181,15 +184,26 @@ fn landmarks(text: &str, room: usize) -> Option<String> {
         "dialog",
         "heading",
     ];
+    /// Roles counted in the map, at most.
+    const ROLES: usize = 8;
     let mut tree_lines = 0;
     let mut entries = Vec::new();
+    // How many elements of each role the page has: "how many links" without a read.
+    let mut roles: Vec<(&str, u64)> = Vec::new();
     for (i, l) in text.lines().enumerate() {
         let t = l.trim_start();
         let Some(rest) = t.strip_prefix("- ") else { continue };
+        let role = rest.split([' ', ':']).next().unwrap_or("");
         if rest.contains("[ref=") {
             tree_lines += 1;
+            // `generic` is layout, not content.
+            if role != "generic" && !role.is_empty() && role.len() <= 24 {
+                match roles.iter_mut().find(|(r, _)| *r == role) {
+                    Some((_, n)) => *n += 1,
+                    None => roles.push((role, 1)),
+                }
+            }
         }
-        let role = rest.split([' ', ':']).next().unwrap_or("");
         if LANDMARKS.contains(&role) {
             let name = rest.split('"').nth(1).map(|n| format!(" \"{n}\"")).unwrap_or_default();
             entries.push(format!("{} {role}{name}", i + 1));
@@ -198,7 +212,10 @@ fn landmarks(text: &str, room: usize) -> Option<String> {
     if tree_lines < 10 || entries.is_empty() {
         return None;
     }
-    Some(fit_entries("landmarks by line: ".to_owned(), &entries, room, "landmarks"))
+    roles.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let counted: Vec<String> = roles.iter().take(ROLES).map(|(r, n)| format!("{r} {}", thousands(*n))).collect();
+    let head = format!("elements: {}; landmarks by line: ", counted.join(", "));
+    Some(fit_entries(head, &entries, room, "landmarks"))
 }
 
 /// Delimited text (comma, tab or semicolon) whose lines mostly have the header's field
@@ -295,6 +312,21 @@ mod tests {
         assert!(o.starts_with("table of 30 rows × 3 columns, header on line 1: id, plan, seats"), "{o}");
         assert!(o.contains("plan: free 15, team 15"), "{o}");
         assert!(o.contains("seats: max 87 (id A-29)"), "{o}");
+    }
+
+    #[test]
+    fn an_accessibility_tree_counts_its_roles_and_lists_its_landmarks() {
+        let mut tree = String::from("- banner [ref=e1]:\n  - navigation \"Main\" [ref=e2]:\n");
+        for i in 0..12 {
+            tree.push_str(&format!("    - link \"Item {i}\" [ref=e{}]\n", 10 + i));
+        }
+        tree.push_str("  - generic [ref=e3]:\n    - button \"Buy\" [ref=e4]\n- main [ref=e5]\n");
+        let o = outline(&tree, 2_000).unwrap();
+        assert_eq!(
+            o,
+            "elements: link 12, banner 1, button 1, main 1, navigation 1; landmarks by line: 1 banner, \
+             2 navigation \"Main\", 17 main"
+        );
     }
 
     #[test]

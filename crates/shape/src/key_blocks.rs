@@ -1,0 +1,141 @@
+//! Text written as records of `Key: value` lines, one block per record: `kubectl describe`,
+//! `git log` as some tools print it (`Commit: …`, `Author: …`), Debian's `apt show`, LDIF.
+//! The blocks are read as records and counted like a list of records' fields, so the first
+//! read says how many records there are and answers "who wrote most of the commits".
+//!
+//! A record starts at each line with the key that begins the first record and recurs most
+//! (`Name:`, `Commit:`, `Package:`); its fields are the unindented `Key: value` lines up
+//! to the next such line. Indented lines (nested sections, wrapped values) are left to the
+//! text itself. Recognised by layout alone, never by the tool that printed it.
+
+use serde_json::{Map, Value};
+
+use crate::aligned::cell_value;
+use crate::compact::Compactor;
+use crate::facets::Facets;
+use crate::line_fields::MAX_LINES;
+use crate::numfmt::thousands;
+
+/// Records a text needs, at least.
+const MIN_RECORDS: usize = 3;
+/// Records the compact view learns from.
+const SAMPLE: usize = 200;
+/// Keys longer than this are prose before a colon, not keys.
+const MAX_KEY: usize = 40;
+
+/// An unindented `Key: value` line's key and value (the value may be empty).
+fn key_value(line: &str) -> Option<(&str, &str)> {
+    let colon = line.find(':')?;
+    let key = &line[..colon];
+    let rest = &line[colon + 1..];
+    let well_formed = (1..=MAX_KEY).contains(&key.len())
+        && key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | '/' | '(' | ')'))
+        && key.split(' ').count() <= 4
+        && (rest.is_empty() || rest.starts_with([' ', '\t']));
+    well_formed.then(|| (key, trim_quotes(rest.trim())))
+}
+
+/// A value without the quotes some printers put around it.
+fn trim_quotes(v: &str) -> &str {
+    for q in ['\'', '"'] {
+        if let Some(inner) = v.strip_prefix(q).and_then(|s| s.strip_suffix(q)) {
+            return inner;
+        }
+    }
+    v
+}
+
+/// A map of the `Key: value` records in `text`, at most `room` characters.
+pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
+    // Keys with a value, in the order they first appear, and how often each does.
+    let mut keys: Vec<(&str, usize)> = Vec::new();
+    for (k, v) in lines.iter().filter_map(|l| key_value(l)) {
+        if v.is_empty() {
+            continue;
+        }
+        match keys.iter_mut().find(|(known, _)| *known == k) {
+            Some((_, n)) => *n += 1,
+            None => keys.push((k, 1)),
+        }
+    }
+    let most = keys.iter().map(|(_, n)| *n).max()?;
+    let (start, _) = *keys.iter().find(|(_, n)| *n == most)?;
+    if most < MIN_RECORDS {
+        return None;
+    }
+    let mut records: Vec<Value> = Vec::new();
+    let mut first_lines: Vec<usize> = Vec::new();
+    let mut current: Option<Map<String, Value>> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let Some((k, v)) = key_value(line) else { continue };
+        if k == start && !v.is_empty() {
+            records.extend(current.take().map(Value::Object));
+            current = Some(Map::new());
+            first_lines.push(i + 1);
+        }
+        if let Some(record) = current.as_mut()
+            && !v.is_empty()
+            && !record.contains_key(k)
+        {
+            record.insert(k.to_owned(), cell_value(v));
+        }
+    }
+    records.extend(current.map(Value::Object));
+    // Records of one field each are lines that happen to start alike (`WARNING: …`).
+    let fields: usize = records.iter().filter_map(Value::as_object).map(Map::len).sum();
+    if records.len() < MIN_RECORDS || fields * 2 < records.len() * 5 {
+        return None;
+    }
+    let compactor = Compactor::learn(&records[..records.len().min(SAMPLE)]);
+    if !compactor.is_active() {
+        return None;
+    }
+    let mut facets = Facets::new(&compactor);
+    records.iter().for_each(|r| facets.add(r));
+    let (first, last) = (first_lines.first()?, first_lines.last()?);
+    let head = format!(
+        "{} records of `Key: value` lines, each from a \"{start}:\" line (lines {}, {} … {})",
+        thousands(records.len() as u64),
+        thousands(*first as u64),
+        first_lines.get(1).map_or_else(String::new, |l| thousands(*l as u64)),
+        thousands(*last as u64)
+    );
+    let left = room.saturating_sub(head.len() + 2);
+    let map = match facets.phrase(left) {
+        Some(f) if left > 40 => format!("{head}; {f}"),
+        _ => head,
+    };
+    (map.len() <= room).then_some(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_of_key_value_lines_are_records() {
+        let mut log = String::from("Commit history:\n");
+        for i in 0..9 {
+            log.push_str(&format!(
+                "Commit: 'a{i:02}f3c'\nAuthor: {}\nDate: 2025-12-{:02} 10:00:00+00:00\nMessage: 'fix {i}'\n  wrapped: detail\n\n",
+                ["Ada", "Lin", "Ada"][i % 3],
+                20 + i
+            ));
+        }
+        let map = key_blocks(&log, 2_000).unwrap();
+        assert!(
+            map.starts_with("9 records of `Key: value` lines, each from a \"Commit:\" line (lines 2, 8 … 50)"),
+            "{map}"
+        );
+        assert!(map.contains("Author: Ada 6, Lin 3"), "{map}");
+    }
+
+    #[test]
+    fn lines_that_only_start_alike_are_not_records() {
+        let warnings = "WARNING: disk is slow\n".repeat(10);
+        assert_eq!(key_blocks(&warnings, 2_000), None);
+        assert_eq!(key_blocks("The fix: restart it.\nNote: done.\n", 2_000), None);
+    }
+}
