@@ -52,6 +52,7 @@ mod suggest;
 mod text;
 mod text_parts;
 mod view;
+mod yaml_text;
 
 pub use aggregate::{
     Aggregate, AggregateSpec, Aggregator, FieldStats, GroupBy, GroupCounts, MAX_BUCKETS, MAX_DISTINCT, MAX_KEY_BYTES,

@@ -1,8 +1,9 @@
 //! A map of structured text for the first read, with line numbers a reader can jump to:
 //! a diff's files and hunks, a Markdown document's headings, a CSV file's columns with
 //! facets of its rows, an accessibility tree's landmarks, facets of a log's named fields
-//! ([`crate::line_fields`]), of tables aligned with spaces ([`crate::aligned`]) and of
-//! records written as `Key: value` lines ([`crate::key_blocks`]).
+//! ([`crate::line_fields`]), of tables aligned with spaces ([`crate::aligned`]), of
+//! records written as `Key: value` lines ([`crate::key_blocks`]) and of records in YAML
+//! ([`crate::yaml_text`]).
 //!
 //! Each kind is recognised by its syntax (diff headers, `#` headings outside code blocks,
 //! a delimiter count that holds on most lines, `- role "name" [ref=…]` lines), never by the
@@ -17,6 +18,7 @@ use crate::facets::Facets;
 use crate::key_blocks::key_blocks;
 use crate::line_fields::line_fields;
 use crate::numfmt::thousands;
+use crate::yaml_text::yaml_records;
 
 /// A map of `text`, at most `room` characters, or `None` when it has no recognised
 /// structure.
@@ -26,6 +28,7 @@ pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
     }
     diff(text, room)
         .or_else(|| csv(text, room))
+        .or_else(|| yaml_records(text, room))
         .or_else(|| markdown(text, room))
         .or_else(|| landmarks(text, room))
         .or_else(|| line_fields(text, room))
