@@ -141,6 +141,20 @@ fn arb_text() -> impl Strategy<Value = String> {
         prop::collection::vec("[ -~é中]{0,120}", 0..200).prop_map(|l| l.join("\n")),
         prop::collection::vec("(ERROR|WARN|INFO|DEBUG) [a-z ]{0,50}", 0..200).prop_map(|l| l.join("\n") + "\n"),
         ("[a-z]{1,5}", 1usize..30_000).prop_map(|(w, n)| w.repeat(n)),
+        // Lines that look like the structures the map reads: aligned tables, `Key: value`
+        // records, YAML (anchors and aliases included), so their readers meet broken forms.
+        prop::collection::vec(
+            prop_oneof![
+                "([A-Z]{1,6}(  +| )){2,5}[A-Z]{1,4}",
+                "[a-z0-9-]{1,8}( {1,4}[a-z0-9:<>-]{0,8}){2,5}",
+                r#"[A-Z][a-z]{0,6}( [a-z]{1,4})?: {1,8}[a-z0-9 '"]{0,20}"#,
+                r" {0,4}- [a-z]{1,5}: [a-z0-9&*{}\[\],]{0,12}",
+                r#" {0,6}[a-z]{1,5}: ?[a-z0-9&*|>"']{0,10}"#,
+                Just("---".to_owned()),
+            ],
+            0..120
+        )
+        .prop_map(|l| l.join("\n") + "\n"),
     ]
 }
 
