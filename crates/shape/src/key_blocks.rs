@@ -8,6 +8,8 @@
 //! to the next such line. Indented lines (nested sections, wrapped values) are left to the
 //! text itself. Recognised by layout alone, never by the tool that printed it.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::aligned::cell_value;
@@ -49,19 +51,16 @@ fn trim_quotes(v: &str) -> &str {
 /// A map of the `Key: value` records in `text`, at most `room` characters.
 pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
     let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
-    // Keys with a value, in the order they first appear, and how often each does.
-    let mut keys: Vec<(&str, usize)> = Vec::new();
-    for (k, v) in lines.iter().filter_map(|l| key_value(l)) {
-        if v.is_empty() {
-            continue;
-        }
-        match keys.iter_mut().find(|(known, _)| *known == k) {
-            Some((_, n)) => *n += 1,
-            None => keys.push((k, 1)),
+    // Keys with a value: how often each appears, and where it first does.
+    let mut keys: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (i, (k, v)) in lines.iter().enumerate().filter_map(|(i, l)| key_value(l).map(|kv| (i, kv))) {
+        if !v.is_empty() {
+            keys.entry(k).or_insert((0, i)).0 += 1;
         }
     }
-    let most = keys.iter().map(|(_, n)| *n).max()?;
-    let (start, _) = *keys.iter().find(|(_, n)| *n == most)?;
+    let most = keys.values().map(|(n, _)| *n).max()?;
+    let (start, _) = keys.iter().filter(|(_, (n, _))| *n == most).min_by_key(|(_, (_, first))| *first)?;
+    let start = *start;
     if most < MIN_RECORDS {
         return None;
     }

@@ -10,6 +10,8 @@
 //! tool that returned it. The map is a phrase for the summary, cut at whole entries to the
 //! room it is given.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::aligned::{aligned_table, cell_value};
@@ -192,7 +194,7 @@ fn landmarks(text: &str, room: usize) -> Option<String> {
     let mut tree_lines = 0;
     let mut entries = Vec::new();
     // How many elements of each role the page has: "how many links" without a read.
-    let mut roles: Vec<(&str, u64)> = Vec::new();
+    let mut roles: HashMap<&str, u64> = HashMap::new();
     for (i, l) in text.lines().enumerate() {
         let t = l.trim_start();
         let Some(rest) = t.strip_prefix("- ") else { continue };
@@ -201,10 +203,7 @@ fn landmarks(text: &str, room: usize) -> Option<String> {
             tree_lines += 1;
             // `generic` is layout, not content.
             if role != "generic" && !role.is_empty() && role.len() <= 24 {
-                match roles.iter_mut().find(|(r, _)| *r == role) {
-                    Some((_, n)) => *n += 1,
-                    None => roles.push((role, 1)),
-                }
+                *roles.entry(role).or_insert(0) += 1;
             }
         }
         if LANDMARKS.contains(&role) {
@@ -215,6 +214,7 @@ fn landmarks(text: &str, room: usize) -> Option<String> {
     if tree_lines < 10 || entries.is_empty() {
         return None;
     }
+    let mut roles: Vec<(&str, u64)> = roles.into_iter().collect();
     roles.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let counted: Vec<String> = roles.iter().take(ROLES).map(|(r, n)| format!("{r} {}", thousands(*n))).collect();
     let head = format!("elements: {}; landmarks by line: ", counted.join(", "));
