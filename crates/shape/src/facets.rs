@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::aggregate::timestamp_millis;
-use crate::compact::{Compactor, Holds, Span, decimal_value, duration_text};
+use crate::compact::{Compactor, Holds, Span, decimal_value, duration_millis, duration_text};
 use crate::numfmt::thousands;
 
 /// Distinct values counted per field; later new values are counted together.
@@ -274,7 +274,7 @@ impl<'c> Facets<'c> {
                     let x = if *times {
                         timestamp_millis(&v).map(|t| t as f64)
                     } else {
-                        v.as_f64().or_else(|| v.as_str().and_then(decimal_value))
+                        v.as_f64().or_else(|| v.as_str().and_then(|s| decimal_value(s).or_else(|| duration_millis(s))))
                     };
                     let Some(x) = x else { continue };
                     // A time written as a number is given in words too.
@@ -684,6 +684,18 @@ mod tests {
         assert!(wide.contains("group-11 5") && !wide.contains("more values"), "{wide}");
         let narrow = f.phrase(120).unwrap();
         assert!(narrow.contains("(+6 more values)") && !narrow.contains("group-11"), "{narrow}");
+    }
+
+    #[test]
+    fn spans_written_with_units_have_a_longest() {
+        let recs: Vec<Value> = (0..20)
+            .map(|i| json!({"job": format!("job-{i}"), "duration": if i == 13 { "1h2m".to_owned() } else { format!("{}m{}s", i % 5, i) }}))
+            .collect();
+        let c = Compactor::learn(&recs[..8]);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let p = f.phrase(10_000).unwrap();
+        assert!(p.contains("duration: max 1h2m (job job-13), min 0m0s (job job-0)"), "{p}");
     }
 
     #[test]

@@ -58,6 +58,13 @@ pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
             keys.entry(k).or_insert((0, i)).0 += 1;
         }
     }
+    // Most unindented lines are `Key: value` lines (or section names, `Conditions:`): a log
+    // whose stack traces begin `TypeError: …` is not made of records.
+    let top = lines.iter().filter(|l| !l.trim().is_empty() && !l.starts_with([' ', '\t'])).count();
+    let keyed = lines.iter().filter(|l| key_value(l).is_some()).count();
+    if keyed * 2 < top {
+        return None;
+    }
     let most = keys.values().map(|(n, _)| *n).max()?;
     let (start, _) = keys.iter().filter(|(_, (n, _))| *n == most).min_by_key(|(_, (_, first))| *first)?;
     let start = *start;
@@ -135,6 +142,16 @@ mod tests {
     fn lines_that_only_start_alike_are_not_records() {
         let warnings = "WARNING: disk is slow\n".repeat(10);
         assert_eq!(key_blocks(&warnings, 2_000), None);
+        // A log whose stack traces start with `Error: …` lines, among many log lines.
+        let mut log = String::new();
+        for i in 0..12 {
+            log.push_str(&format!("2025-12-31T10:00:{i:02}Z INFO request done\n2025-12-31T10:00:{i:02}Z INFO next\n"));
+            log.push_str(
+                "TypeError: Cannot read properties of undefined\nCaused by: timeout\nCode: E42\n    at f (a.js:1)\n",
+            );
+            log.push_str(&"2025-12-31T10:00:00Z DEBUG tick\n".repeat(6));
+        }
+        assert_eq!(key_blocks(&log, 2_000), None);
         assert_eq!(key_blocks("The fix: restart it.\nNote: done.\n", 2_000), None);
     }
 }

@@ -36,8 +36,8 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 pub(crate) use self::spans::{Span, duration_text};
-pub(crate) use self::stats::decimal_value;
 use self::stats::{Node, is_empty};
+pub(crate) use self::stats::{decimal_value, duration_millis};
 use crate::numfmt::thousands;
 
 /// Records the fields are learned from, at most.
@@ -748,6 +748,10 @@ fn holds(node: &Node, n: usize) -> Holds {
     // So are whole numbers written as text beside them (`"215"` among `"89.5"`).
     let numerals = if node.decimals > 0 || node.holds_counted_text() { node.decimals + node.integers } else { 0 };
     if (node.numbers + numerals) * 10 >= node.present * 9 && node.present > 0 {
+        return Holds::Numbers;
+    }
+    // Spans of time written with their unit (`2m30s`, `PT1H5M`) have a longest too.
+    if node.durations * 10 >= node.present * 9 && node.present > 0 && node.distinct() > 1 {
         return Holds::Numbers;
     }
     if node.strings * 10 >= node.present * 9 && node.times * 10 >= node.present * 9 && node.present > 0 {

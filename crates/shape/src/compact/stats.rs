@@ -49,6 +49,8 @@ pub(crate) struct Node {
     /// Strings that are decimals (`"129.95"`, `"-0.75"`): quantities written as text to
     /// keep their precision, as money often is.
     pub(crate) decimals: usize,
+    /// Strings that are spans of time (`"2m30s"`, `"350ms"`, `"PT1H5M"`, `"64d"`).
+    pub(crate) durations: usize,
     /// Strings that are whole numbers (`"215"`), and the least and greatest of them.
     pub(crate) integers: usize,
     pub(crate) least_integer: i64,
@@ -124,6 +126,9 @@ impl Node {
                 }
                 if letters == 0 {
                     self.letterless += 1;
+                }
+                if letters > 0 && duration_millis(s).is_some() {
+                    self.durations += 1;
                 }
                 if letters <= 1 && is_decimal(s) {
                     self.decimals += 1;
@@ -394,6 +399,75 @@ impl Node {
     pub(crate) fn holds_epochs(&self) -> bool {
         self.present >= 2 && self.epochs == self.present && self.greatest <= self.least * 1.1
     }
+}
+
+/// A span of time written as text, in milliseconds: Go's and Kubernetes' form (`2m30s`,
+/// `350ms`, `1h5m`, `3d4h`, `1.5s`, `120 ms`) or ISO 8601's (`PT1H5M3.5S`, `P2DT4H`).
+/// A unit is required: a bare number is a number, not a duration.
+pub(crate) fn duration_millis(s: &str) -> Option<f64> {
+    if s.is_empty() || s.len() > 32 {
+        return None;
+    }
+    if let Some(iso) = s.strip_prefix('P') {
+        return iso_duration(iso);
+    }
+    // One number and unit may be written apart (`120 ms`); several run together.
+    let compact: String = match s.split_once(' ') {
+        Some((n, unit)) if !unit.contains(' ') && n.parse::<f64>().is_ok() => format!("{n}{unit}"),
+        Some(_) => return None,
+        None => s.to_owned(),
+    };
+    let mut rest = compact.as_str();
+    let mut total = 0.0;
+    while !rest.is_empty() {
+        let digits = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).filter(|&d| d > 0)?;
+        let x: f64 = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        let (unit, len) = [
+            ("ns", 1e-6),
+            ("us", 1e-3),
+            ("µs", 1e-3),
+            ("ms", 1.0),
+            ("s", 1e3),
+            ("m", 6e4),
+            ("h", 3.6e6),
+            ("d", 8.64e7),
+        ]
+        .into_iter()
+        .find_map(|(u, ms)| rest.strip_prefix(u).map(|r| (ms, rest.len() - r.len())))?;
+        total += x * unit;
+        rest = &rest[len..];
+    }
+    Some(total)
+}
+
+/// The part of an ISO 8601 duration after its `P`: days, then `T` and hours, minutes and
+/// seconds.
+fn iso_duration(s: &str) -> Option<f64> {
+    let (date, time) = match s.split_once('T') {
+        Some((d, t)) if !t.is_empty() => (d, t),
+        Some(_) => return None,
+        None => (s, ""),
+    };
+    let mut total = 0.0;
+    let mut parts = 0;
+    for (text, units) in
+        [(date, &[('W', 6.048e8), ('D', 8.64e7)][..]), (time, &[('H', 3.6e6), ('M', 6e4), ('S', 1e3)][..])]
+    {
+        let mut rest = text;
+        let mut next_unit = 0;
+        while !rest.is_empty() {
+            let digits = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).filter(|&d| d > 0)?;
+            let x: f64 = rest[..digits].parse().ok()?;
+            let letter = rest[digits..].chars().next()?;
+            let at = units.iter().skip(next_unit).position(|(u, _)| *u == letter)? + next_unit;
+            total += x * units[at].1;
+            next_unit = at + 1;
+            parts += 1;
+            rest = &rest[digits + 1..];
+        }
+    }
+    (parts > 0).then_some(total)
 }
 
 /// A decimal written as text: an optional minus, an optional currency sign, digits (in

@@ -220,3 +220,24 @@ fn a_time_before_an_id_does_not_push_the_id_out() {
     let c = Compactor::learn(&recs);
     assert!(c.columns.iter().any(|c| c.name == "@requestId"), "dropped: {:?}", c.dropped);
 }
+
+#[test]
+fn spans_of_time_written_with_units_are_measures() {
+    use super::stats::duration_millis;
+    assert_eq!(duration_millis("2m30s"), Some(150_000.0));
+    assert_eq!(duration_millis("350ms"), Some(350.0));
+    assert_eq!(duration_millis("1.5s"), Some(1_500.0));
+    assert_eq!(duration_millis("120 ms"), Some(120.0));
+    assert_eq!(duration_millis("3d4h"), Some(273_600_000.0));
+    assert_eq!(duration_millis("PT1H5M3.5S"), Some(3_903_500.0));
+    assert_eq!(duration_millis("P2DT4H"), Some(187_200_000.0));
+    for not_one in ["", "12", "ms", "5 apples", "PT", "P1H", "PT5S3M", "1m 2s", "3x"] {
+        assert_eq!(duration_millis(not_one), None, "{not_one}");
+    }
+    let sample: Vec<serde_json::Value> = (0..12)
+        .map(|i| serde_json::json!({"step": format!("step-{i}"), "took": format!("{}m{}s", i % 4, (i * 7) % 60)}))
+        .collect();
+    let c = Compactor::learn(&sample);
+    let took = c.columns.iter().find(|c| c.name == "took").unwrap();
+    assert_eq!(took.holds, Holds::Numbers);
+}
