@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -14,6 +14,7 @@ mod check;
 mod question;
 mod questions;
 mod questions_blind;
+mod questions_seventh;
 mod questions_sixth;
 mod report;
 mod runner;
@@ -38,8 +39,8 @@ struct Args {
     /// Variants to compare (comma-separated, or `all`).
     #[arg(long, default_value = "before,default")]
     variants: String,
-    /// Which part of the catalog: `dev`, `held`, `fresh`, `unseen`, `blind`, `sixth` or
-    /// `all`.
+    /// Which part of the catalog: `dev`, `held`, `fresh`, `unseen`, `blind`, `sixth`,
+    /// `seventh` or `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -72,8 +73,9 @@ fn main() -> Result<()> {
         "unseen" => Some(Split::Unseen),
         "blind" => Some(Split::Blind),
         "sixth" => Some(Split::Sixth),
+        "seventh" => Some(Split::Seventh),
         "all" => None,
-        other => bail!("--split is dev, held, fresh, unseen, blind, sixth or all, not {other}"),
+        other => bail!("--split is dev, held, fresh, unseen, blind, sixth, seventh or all, not {other}"),
     };
     if let Some(name) = &args.raw {
         let Some(shape) = toolshape_fixtures::apis::by_name(name) else { bail!("no shape called {name}") };

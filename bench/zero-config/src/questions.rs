@@ -10,7 +10,7 @@
 //! warehouse cells) get the same kinds, with columns named as their headers name them.
 //! Texts and documents get questions about their lines, sections, files or entries. The
 //! blind part's questions are in `questions_blind.rs`, the sixth part's in
-//! `questions_sixth.rs`.
+//! `questions_sixth.rs`, the seventh part's in `questions_seventh.rs`.
 
 use serde_json::Value;
 use toolshape_fixtures::apis::{ApiShape, Generated};
@@ -433,11 +433,13 @@ fn positional_questions(
 /// Every question about one shape's result.
 pub(crate) fn questions(shape: &ApiShape, result: &Generated) -> Vec<Question> {
     let qs = match result {
-        Generated::Text(t) => crate::questions_sixth::text_questions(shape.name, t)
+        Generated::Text(t) => crate::questions_seventh::text_questions(shape.name, t)
+            .or_else(|| crate::questions_sixth::text_questions(shape.name, t))
             .or_else(|| crate::questions_blind::text_questions(shape.name, t))
             .unwrap_or_else(|| text_questions(shape.name, t)),
         Generated::Json(v) => match (
-            crate::questions_sixth::json_questions(shape.name, v)
+            crate::questions_seventh::json_questions(shape.name, v)
+                .or_else(|| crate::questions_sixth::json_questions(shape.name, v))
                 .or_else(|| crate::questions_blind::json_questions(shape.name, v)),
             spec(shape.name),
         ) {
@@ -462,8 +464,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_unseen_blind_and_sixth_shape_is_asked_every_kind_of_question() {
-        for shape in CATALOG.iter().filter(|s| matches!(s.split, Split::Unseen | Split::Blind | Split::Sixth)) {
+    fn every_unseen_blind_sixth_and_seventh_shape_is_asked_every_kind_of_question() {
+        for shape in
+            CATALOG.iter().filter(|s| matches!(s.split, Split::Unseen | Split::Blind | Split::Sixth | Split::Seventh))
+        {
             let qs = questions(shape, &shape.generate(1));
             assert!(qs.len() >= 5, "{} gets {} questions", shape.name, qs.len());
             for kind in Kind::ALL {

@@ -111,6 +111,7 @@ fn half(s: Split) -> &'static str {
         Split::Unseen => "unseen",
         Split::Blind => "blind",
         Split::Sixth => "sixth",
+        Split::Seventh => "seventh",
     }
 }
 
@@ -120,7 +121,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let questions = rows.iter().filter(|r| r.variant == variants[0].name && r.smart).count();
     let _ = writeln!(
         out,
-        "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth), {} questions.\n",
+        "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -128,6 +129,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Unseen).count(),
         shapes.values().filter(|s| **s == Split::Blind).count(),
         shapes.values().filter(|s| **s == Split::Sixth).count(),
+        shapes.values().filter(|s| **s == Split::Seventh).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -144,6 +146,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Unseen),
             Some(Split::Blind),
             Some(Split::Sixth),
+            Some(Split::Seventh),
             None,
         ] {
             let pick = |smart: bool| {
