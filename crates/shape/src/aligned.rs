@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::compact::Compactor;
+use crate::compact::{Compactor, Holds};
 use crate::facets::Facets;
 use crate::line_fields::MAX_LINES;
 use crate::numfmt::thousands;
@@ -51,27 +51,40 @@ fn header_words(line: &str) -> Option<Vec<(usize, &str)>> {
     (words.len() >= 3).then_some(words)
 }
 
-/// The columns of a header, judged by the rows under it: a word starts a column where
-/// every row has a space before it (so `CONTAINER ID` is one name and `CONSUMER-ID HOST`
-/// two, whatever the spacing of the header).
-fn header(words: &[(usize, &str)], rows: &[&str]) -> Option<Header> {
-    let (mut names, mut starts): (Vec<String>, Vec<usize>) = (Vec::new(), Vec::new());
-    for (k, &(at, word)) in words.iter().enumerate() {
-        let single = k > 0 && words[k - 1].0 + words[k - 1].1.len() + 1 == at;
-        let boundary = k == 0
-            || rows.iter().all(|r| {
-                let b = r.as_bytes();
-                b.len() <= at || (b.get(at - 1) == Some(&b' ') && b.get(at) != Some(&b' '))
-            });
-        match names.last_mut() {
-            Some(name) if single && !boundary => {
-                name.push(' ');
-                name.push_str(word);
+/// The columns of a header, judged by the rows under it: the gutters are the positions
+/// where the header and every row have a space, and each stretch between gutters is a
+/// column named by the header words in it. So a left-aligned name (`NAME`), a right-aligned
+/// number (`  PID`), a name of two words (`CONTAINER ID`) and single-spaced names over
+/// columns the rows keep apart (`CONSUMER-ID HOST`) all read right; a stretch with no header
+/// word (a last column's text with spaces in it) belongs to the column before it.
+fn header(words: &[(usize, &str)], header_line: &str, rows: &[&str]) -> Option<Header> {
+    let width = rows.iter().map(|r| r.len()).chain([header_line.len()]).max()?;
+    let mut gap = vec![true; width];
+    for line in rows.iter().chain([&header_line]) {
+        for (p, b) in line.bytes().enumerate() {
+            if b != b' ' {
+                gap[p] = false;
             }
-            _ if k > 0 && !boundary => return None,
-            _ => {
-                names.push(word.to_owned());
-                starts.push(at);
+        }
+    }
+    let (mut names, mut starts): (Vec<String>, Vec<usize>) = (Vec::new(), Vec::new());
+    let mut p = 0;
+    while p < width {
+        if gap[p] {
+            p += 1;
+            continue;
+        }
+        let from = p;
+        while p < width && !gap[p] {
+            p += 1;
+        }
+        let inside: Vec<&str> = words.iter().filter(|(at, _)| (from..p).contains(at)).map(|(_, w)| *w).collect();
+        match (inside.is_empty(), names.is_empty()) {
+            (true, true) => return None,
+            (true, false) => {}
+            (false, _) => {
+                names.push(inside.join(" "));
+                starts.push(from);
             }
         }
     }
@@ -93,6 +106,17 @@ fn row(h: &Header, line: &str) -> Option<Value> {
         }
     }
     Some(Value::Object(m))
+}
+
+/// A table's rows learned for facets. A table with no field that names a row (`ps aux`:
+/// the PID is a number spread wide, like a measure) names them by its first column whose
+/// values are all different, so a largest value still says which row holds it.
+pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
+    let mut c = Compactor::learn(rows);
+    if c.key.is_none() {
+        c.key = c.columns.iter().position(|col| col.unique && col.holds != Holds::Times && !col.is_text());
+    }
+    c
 }
 
 /// A cell as a number when it is one (not a code written with a leading zero).
@@ -125,7 +149,7 @@ pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
             end += 1;
         }
         let block = &lines[i + 1..end];
-        match header(&words, block) {
+        match header(&words, lines[i], block) {
             Some(h) if names.as_ref().is_none_or(|n| *n == h.names) => {
                 if names.is_none() {
                     names = Some(h.names.clone());
@@ -143,7 +167,7 @@ pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
     if records.len() < MIN_ROWS || records.len() < other {
         return None;
     }
-    let compactor = Compactor::learn(&records[..records.len().min(SAMPLE)]);
+    let compactor = learn_rows(&records[..records.len().min(SAMPLE)]);
     if !compactor.is_active() {
         return None;
     }
@@ -224,6 +248,28 @@ mod tests {
         }
         let map = aligned_table(&idle, 2_000).unwrap();
         assert!(map.contains("GROUP, LAG, CONSUMER-ID, HOST, CLIENT-ID"), "{map}");
+    }
+
+    #[test]
+    fn right_aligned_numbers_and_a_last_column_with_spaces_are_read() {
+        let mut ps = String::from("USER         PID %CPU %MEM     RSS COMMAND\n");
+        for i in 0..8 {
+            let user = ["root", "app", "app", "postgres"][i % 4];
+            let command =
+                if i % 2 == 0 { "/usr/bin/worker --queue default".to_owned() } else { format!("[kworker/{i}]") };
+            ps.push_str(&format!(
+                "{user:<9} {:>6} {:>4.1} {:>4.1} {:>7} {command}\n",
+                100 + i * 37,
+                i as f64 * 1.5,
+                0.5,
+                1000 * (i + 1)
+            ));
+        }
+        let map = aligned_table(&ps, 2_000).unwrap();
+        assert!(map.contains("header on line 1: USER, PID, %CPU, %MEM, RSS, COMMAND"), "{map}");
+        assert!(map.contains("USER: app 4, postgres 2, root 2"), "{map}");
+        assert!(map.contains("RSS: max 8000 (PID 359)"), "{map}");
+        assert!(map.contains("COMMAND: /usr/bin/worker --queue default 4"), "{map}");
     }
 
     #[test]

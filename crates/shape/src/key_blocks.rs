@@ -12,8 +12,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::aligned::cell_value;
-use crate::compact::Compactor;
+use crate::aligned::{cell_value, learn_rows};
 use crate::facets::Facets;
 use crate::line_fields::MAX_LINES;
 use crate::numfmt::thousands;
@@ -94,7 +93,7 @@ pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
     if records.len() < MIN_RECORDS || fields * 2 < records.len() * 5 {
         return None;
     }
-    let compactor = Compactor::learn(&records[..records.len().min(SAMPLE)]);
+    let compactor = learn_rows(&records[..records.len().min(SAMPLE)]);
     if !compactor.is_active() {
         return None;
     }

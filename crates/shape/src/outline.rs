@@ -14,8 +14,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::aligned::{aligned_table, cell_value};
-use crate::compact::Compactor;
+use crate::aligned::{aligned_table, cell_value, learn_rows};
 use crate::facets::Facets;
 use crate::key_blocks::key_blocks;
 use crate::line_fields::line_fields;
@@ -221,17 +220,18 @@ fn landmarks(text: &str, room: usize) -> Option<String> {
     Some(fit_entries(head, &entries, room, "landmarks"))
 }
 
-/// Delimited text (comma, tab or semicolon) whose lines mostly have the header's field
-/// count: its size, columns, and facets of its rows.
+/// Delimited text (comma, tab, semicolon, or `|` as psql, MySQL and Markdown draw tables)
+/// whose lines mostly have the header's field count: its size, columns, and facets of its
+/// rows. Rule lines (`----+----`, `|---|---|`) are skipped; `|` cells are trimmed.
 fn csv(text: &str, room: usize) -> Option<String> {
-    let mut lines = text.lines();
-    let header = lines.next()?;
-    let delim = [',', '\t', ';'].into_iter().max_by_key(|d| split_row(header, *d).len())?;
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !is_rule(l));
+    let (header_at, header) = lines.next()?;
+    let delim = [',', '\t', ';', '|'].into_iter().max_by_key(|d| split_row(header, *d).len())?;
     let columns = split_row(header, delim);
     if columns.len() < 2 || columns.iter().any(|c| c.is_empty() || c.len() > 64) {
         return None;
     }
-    let body: Vec<&str> = lines.filter(|l| !l.is_empty()).collect();
+    let body: Vec<&str> = lines.map(|(_, l)| l).filter(|l| !l.is_empty()).collect();
     let probe = body.len().min(200);
     let regular = body[..probe].iter().filter(|l| split_row(l, delim).len() == columns.len()).count();
     if probe < 3 || regular * 10 < probe * 9 {
@@ -241,21 +241,25 @@ fn csv(text: &str, room: usize) -> Option<String> {
         let m: Map<String, Value> = columns
             .iter()
             .zip(split_row(l, delim))
-            // Numbers become numbers, except ones written with a leading zero (codes).
+            // Numbers become numbers, except ones written with a leading zero (codes); an
+            // empty cell (psql's null) is no value.
+            .filter(|(_, v)| !v.is_empty())
             .map(|(k, v)| (k.clone(), cell_value(&v)))
             .collect();
         Value::Object(m)
     };
-    let sample: Vec<Value> = body[..probe].iter().map(|l| record(l)).collect();
-    let compactor = Compactor::learn(&sample);
+    let rows: Vec<&str> = body.iter().copied().filter(|l| split_row(l, delim).len() == columns.len()).collect();
+    let sample: Vec<Value> = rows[..rows.len().min(200)].iter().map(|l| record(l)).collect();
+    let compactor = learn_rows(&sample);
     let mut facets = Facets::new(&compactor);
-    for l in &body {
+    for l in &rows {
         facets.add(&record(l));
     }
     let head = format!(
-        "table of {} rows × {} columns, header on line 1: {}",
-        thousands(body.len() as u64),
+        "table of {} rows × {} columns, header on line {}: {}",
+        thousands(rows.len() as u64),
         columns.len(),
+        header_at + 1,
         columns.join(", ")
     );
     let left = room.saturating_sub(head.len() + 2);
@@ -265,7 +269,14 @@ fn csv(text: &str, room: usize) -> Option<String> {
     })
 }
 
-/// The fields of one delimited line, honouring double quotes.
+/// A line that only draws a table's rules: `------+-----`, `+----+`, `|---|:--:|`.
+fn is_rule(line: &str) -> bool {
+    let t = line.trim();
+    t.len() >= 3 && t.contains('-') && t.bytes().all(|b| matches!(b, b'-' | b'+' | b'|' | b':' | b'=' | b' '))
+}
+
+/// The fields of one delimited line, honouring double quotes. With `|`, cells are trimmed
+/// and the empty edges of `| a | b |` dropped.
 fn split_row(line: &str, delim: char) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
@@ -280,6 +291,17 @@ fn split_row(line: &str, delim: char) -> Vec<String> {
         }
     }
     out.push(cur);
+    if delim == '|' {
+        // A bordered row (`| a | b |`), not a row whose last cell is empty (`1 | a |  `).
+        let edged = line.trim();
+        if edged.len() > 1 && edged.starts_with('|') && edged.ends_with('|') && out.len() >= 2 {
+            out.pop();
+            out.remove(0);
+        }
+        for cell in &mut out {
+            *cell = cell.trim().to_owned();
+        }
+    }
     out
 }
 
@@ -330,6 +352,23 @@ mod tests {
             "elements: link 12, banner 1, button 1, main 1, navigation 1; landmarks by line: 1 banner, \
              2 navigation \"Main\", 17 main"
         );
+    }
+
+    #[test]
+    fn tables_drawn_with_bars_are_read_like_csv() {
+        let mut psql = String::from("  id  | plan    | seats \n------+---------+-------\n");
+        for i in 0..12 {
+            let seats = if i == 5 { String::new() } else { (i * 3).to_string() };
+            psql.push_str(&format!(" {:>4} | {:<7} | {seats:>5} \n", 1000 + i, ["team", "starter", "team"][i % 3]));
+        }
+        psql.push_str("(12 rows)\n");
+        let o = outline(&psql, 2_000).unwrap();
+        assert!(o.starts_with("table of 12 rows × 3 columns, header on line 1: id, plan, seats"), "{o}");
+        assert!(o.contains("plan: team 8, starter 4"), "{o}");
+        assert!(o.contains("seats: max 33 (id 1011), min 0 (id 1000)"), "{o}");
+        let markdown = "| name | state |\n|---|:---:|\n| a | on |\n| b | off |\n| c | on |\n| d | on |\n";
+        let o = outline(markdown, 2_000).unwrap();
+        assert!(o.starts_with("table of 4 rows × 2 columns, header on line 1: name, state"), "{o}");
     }
 
     #[test]
