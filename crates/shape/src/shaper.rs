@@ -19,7 +19,7 @@ use crate::describe::{Describe, kind_name, member_outline, object_envelope};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, widest_nonce};
 use crate::failure::Failure;
 use crate::fit::{Fit, Units};
-use crate::input::{Located, Wrapper, decode, locate, name_cells};
+use crate::input::{Located, Wrapper, decode, keyed_records, locate, name_cells};
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{Form, ShapePlan};
 use crate::records::{Caps, RecordShaper, SortKey, parse};
@@ -168,8 +168,11 @@ impl Shaper {
             };
             return self.finish_fixed(env, bytes_in, RedactionCounts::default(), ctx);
         }
-        let mut renamed = None;
-        let located = name_cells(locate(&text, self.plan.records.as_ref(), self.text_objects()), &mut renamed);
+        let (mut renamed, mut keyed) = (None, None);
+        let located = keyed_records(
+            name_cells(locate(&text, self.plan.records.as_ref(), self.text_objects()), &mut renamed),
+            &mut keyed,
+        );
         match located {
             Located::Records { items, wrapper } => self.shape_records(&items, &wrapper, bytes_in, ctx),
             // A reference stores whatever came back, text or one value alike.
@@ -246,8 +249,11 @@ impl Shaper {
     pub fn snapshot(&self, input: &[u8], ctx: &ShapeContext<'_>) -> Snapshot {
         let (text, _) = decode(input);
         let mut counts = RedactionCounts::default();
-        let mut renamed = None;
-        match name_cells(locate(&text, self.plan.records.as_ref(), self.text_objects()), &mut renamed) {
+        let (mut renamed, mut keyed) = (None, None);
+        match keyed_records(
+            name_cells(locate(&text, self.plan.records.as_ref(), self.text_objects()), &mut renamed),
+            &mut keyed,
+        ) {
             Located::Records { items, .. } => {
                 let order = self.order(&items, ctx).order;
                 let shaper = self.record_shaper();

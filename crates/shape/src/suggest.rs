@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use crate::compact::{Compactor, Holds, SAMPLE_RECORDS};
-use crate::input::{Located, decode, locate};
+use crate::input::{Located, decode, keyed_records, locate};
 use crate::path::FieldPath;
 use crate::records::parse;
 
@@ -41,7 +41,8 @@ pub struct Suggestion {
 /// The suggestion for a saved result, or `None` when it holds no list of records.
 pub fn suggest(input: &[u8]) -> Option<Suggestion> {
     let (text, _) = decode(input);
-    let Located::Records { items, .. } = locate(&text, None, false) else { return None };
+    let mut keyed = None;
+    let Located::Records { items, .. } = keyed_records(locate(&text, None, false), &mut keyed) else { return None };
     let sample: Vec<Value> = items.iter().take(SAMPLE_RECORDS).map(|r| parse(r)).collect();
     let compactor = Compactor::learn(&sample);
     if !compactor.is_active() {

@@ -1,5 +1,5 @@
 //! Rows whose values sit in lists by position (BigQuery's `rows[].f[].v`, a sheet's
-//! `values`) are read under their header's names, in the first read and in the stored
+//! `values`), and records under their ids in one object, are read as records, in the first read and in the stored
 //! result every later page reads, alike.
 #![allow(clippy::unwrap_used)]
 
@@ -66,4 +66,38 @@ fn a_sheet_is_read_under_its_header_row() {
     let summary = &first.envelope.summary;
     assert!(summary.contains("Warehouse: Columbus OH 150, Reno NV 150"), "{summary}");
     assert!(summary.contains("Stock Value: max $50,299.25 (SKU SKU-299)"), "{summary}");
+}
+
+#[test]
+fn an_object_of_records_under_their_ids_is_read_as_records_on_every_page() {
+    let bookings: Map<String, Value> = (0..200)
+        .map(|i| {
+            (
+                format!("-OS{i:04}xq"),
+                json!({"guest": format!("Guest {i}"), "status": (["confirmed", "checked_out"][i % 2]), "totalCents": i * 100}),
+            )
+        })
+        .collect();
+    let input = Value::Object(bookings).to_string();
+    let shaper = Shaper::new(ShapePlan { budget_tokens: 1500, ..ShapePlan::default() }).unwrap();
+    let next = OffsetContinuation { tool: "result_read".into(), base: Map::new() };
+    let first = shaper.shape(input.as_bytes(), &ctx(&next, None)).unwrap();
+    let summary = &first.envelope.summary;
+    assert!(summary.contains("of 200 records"), "{summary}");
+    assert!(summary.contains("records from the 200 members, each named in `key`"), "{summary}");
+    assert!(summary.contains("status: checked_out 100, confirmed 100"), "{summary}");
+    assert!(summary.contains("totalCents: max 19900 (guest Guest 199)"), "{summary}");
+
+    let stored = shaper.snapshot(input.as_bytes(), &ctx(&next, None)).bytes;
+    let records: Vec<Value> = serde_json::from_slice(&stored).unwrap();
+    assert_eq!(records.len(), 200);
+    assert_eq!(records[3]["key"], json!("-OS0003xq"));
+    let page =
+        shaper.for_pages().shape(&stored, &ctx(&next, Some(Resume::Records { offset: 150, end: None }))).unwrap();
+    assert!(page.text.contains("-OS0150xq"), "{}", page.text);
+
+    // A document with a few object members of different kinds stays a document.
+    let doc = json!({"metadata": {"name": "a"}, "spec": {"replicas": 3}, "status": {"ready": 2}}).to_string();
+    let shaped = shaper.shape(doc.as_bytes(), &ctx(&next, None)).unwrap();
+    assert!(!shaped.envelope.summary.contains("records from"), "{}", shaped.envelope.summary);
 }
