@@ -42,6 +42,12 @@ enum Acc {
         min: Option<(i64, String)>,
         max: Option<(i64, String)>,
     },
+    /// How many records have a field that is not otherwise counted (its values all
+    /// differ): said when fewer than half do ("how many merge commits").
+    Presence {
+        column: usize,
+        present: u64,
+    },
 }
 
 /// Value counts of one column.
@@ -228,6 +234,11 @@ impl<'c> Facets<'c> {
                 accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0 });
             }
         }
+        for (i, c) in columns() {
+            if c.holds == Holds::Other {
+                accs.push(Acc::Presence { column: i, present: 0 });
+            }
+        }
         Facets { compactor, accs, records: 0, skipped: 0 }
     }
 
@@ -249,6 +260,9 @@ impl<'c> Facets<'c> {
         let key = self.compactor.key.and_then(|k| self.compactor.full_value(k, record)).map(|v| scalar_text(&v));
         for acc in &mut self.accs {
             match acc {
+                Acc::Presence { column, present } => {
+                    *present += u64::from(self.compactor.value(*column, record).is_some_and(|v| !v.is_null()));
+                }
                 Acc::Span { span, min, max } => {
                     let time = |i| self.compactor.value(i, record).as_ref().and_then(timestamp_millis);
                     let (Some(start), Some(end)) = (time(span.start), time(span.end)) else { continue };
@@ -321,6 +335,8 @@ impl<'c> Facets<'c> {
         // folder and its network): named with it, not counted again.
         let mut splits: Vec<(u64, usize)> = Vec::new();
         let mut spans_said: Vec<String> = Vec::new();
+        // Columns whose values were counted: their presence goes without saying.
+        let mut counted: Vec<usize> = Vec::new();
         let holder = |h: &str| match (key_name, h.is_empty()) {
             (Some(k), false) => format!(" ({k} {})", short_key(h)),
             _ => String::new(),
@@ -332,6 +348,7 @@ impl<'c> Facets<'c> {
                     let Some(c) = counter.clause(name, self.records, top) else {
                         continue;
                     };
+                    counted.push(counter.column);
                     // Two values split nearly anything alike (a flag and its inverse).
                     let split = counter.split.filter(|_| counter.counts.len() >= 3);
                     if let Some(split) = split
@@ -369,6 +386,18 @@ impl<'c> Facets<'c> {
                     format!("{} − {}: {body}", name(span.end), name(span.start))
                 }
                 Acc::Span { .. } => continue,
+                Acc::Presence { column, present }
+                    if *present > 0 && *present * 2 < self.records && !counted.contains(column) =>
+                {
+                    sparse.push(true);
+                    format!(
+                        "{} ({} of {} records)",
+                        self.compactor.columns[*column].name,
+                        thousands(*present),
+                        thousands(self.records)
+                    )
+                }
+                Acc::Presence { .. } => continue,
                 Acc::Range { column, times, min, max, present } => {
                     let (Some(min), Some(max)) = (min, max) else { continue };
                     if min.0 == max.0 {

@@ -24,8 +24,19 @@ const SAMPLE: usize = 200;
 /// Keys longer than this are prose before a colon, not keys.
 const MAX_KEY: usize = 40;
 
-/// An unindented `Key: value` line's key and value (the value may be empty).
+/// An unindented `Key: value` line's key and value (the value may be empty); also a word
+/// and a hash, as git writes `commit 4918d63f…` (anything after the hash, such as branch
+/// names, is left out).
 fn key_value(line: &str) -> Option<(&str, &str)> {
+    if let Some((word, rest)) = line.split_once(' ')
+        && (3..=12).contains(&word.len())
+        && word.bytes().all(|b| b.is_ascii_lowercase())
+    {
+        let hash = rest.split(' ').next().unwrap_or("");
+        if (7..=64).contains(&hash.len()) && hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Some((word, hash));
+        }
+    }
     let colon = line.find(':')?;
     let key = &line[..colon];
     let rest = &line[colon + 1..];
@@ -35,6 +46,15 @@ fn key_value(line: &str) -> Option<(&str, &str)> {
         && key.split(' ').count() <= 4
         && (rest.is_empty() || rest.starts_with([' ', '\t']));
     well_formed.then(|| (key, trim_quotes(rest.trim())))
+}
+
+/// A name written with its address (`Ada Berg <ada@example.org>`, as git and mail headers
+/// write people) as the name alone: people are counted by name.
+fn without_address(v: &str) -> &str {
+    match v.strip_suffix('>').and_then(|s| s.rsplit_once(" <")) {
+        Some((name, _)) if !name.trim().is_empty() => name.trim(),
+        _ => v,
+    }
 }
 
 /// A value without the quotes some printers put around it.
@@ -84,7 +104,7 @@ pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
             && !v.is_empty()
             && !record.contains_key(k)
         {
-            record.insert(k.to_owned(), cell_value(v));
+            record.insert(k.to_owned(), cell_value(without_address(v)));
         }
     }
     records.extend(current.map(Value::Object));
@@ -135,6 +155,25 @@ mod tests {
             "{map}"
         );
         assert!(map.contains("Author: Ada 6, Lin 3"), "{map}");
+    }
+
+    #[test]
+    fn git_logs_are_records_from_their_commit_lines() {
+        let mut log = String::new();
+        for i in 0..6 {
+            log.push_str(&format!("commit {:040x}\n", i * 7919));
+            if i % 3 == 0 {
+                log.push_str(&format!("Merge: 1a2b3c{i} 5d6e7f{i}\n"));
+            }
+            log.push_str(&format!(
+                "Author: {} <dev{i}@example.org>\nDate:   Wed Dec 31 1{i}:00:00 2025 +0000\n\n    fix {i}\n\n",
+                ["Ada Berg", "Lin Wu"][i % 2]
+            ));
+        }
+        let map = key_blocks(&log, 2_000).unwrap();
+        assert!(map.starts_with("6 records of `Key: value` lines, each from a \"commit:\" line"), "{map}");
+        assert!(map.contains("Author: Ada Berg 3, Lin Wu 3"), "{map}");
+        assert!(map.contains("Merge (2 of 6 records)"), "{map}");
     }
 
     #[test]
