@@ -18,8 +18,9 @@ sentences instead (the idea behind "tokenlearn"), in numpy and scipy only:
 2. Each sentence is tokenized exactly as the search does (`crates/search/src/wordpiece.rs`,
    mirrored below) into a row of A: its token counts divided by its token count, so A E is
    the mean of its rows, which the search normalises.
-3. E minimises ||A E - Y||² + λ ||E - c E0||², with E0 the current table (dequantised) and c
-   the one scale that fits E0 best to Y; tokens the corpus never holds keep c E0. It is
+3. E minimises ||A E - Y||² + λ ||E - P||², with P the current table E0 (dequantised)
+   mapped into the targets' space: P = E0 W + 1 b, the affine map that fits A P best to Y
+   (`--prior scaled`: P = c E0, one scale only). Tokens the corpus never holds keep P. It is
    solved by conjugate gradients on the normal equations (one independent system per
    dimension, run side by side). Special tokens (`[UNK]`, `[CLS]`, ...) stay zero.
 4. λ is chosen by the mean cosine between A E and Y on a tenth of the corpus held out from
@@ -225,6 +226,9 @@ def main():
     parser.add_argument("--out", type=Path, default=table.DEFAULT_OUT)
     parser.add_argument("--lambdas", default="0.01,0.03,0.1,0.3,1")
     parser.add_argument("--cache", type=Path, help="folder to keep token and sentence encodings in")
+    parser.add_argument("--prior", choices=["affine", "scaled"], default="affine",
+                        help="what rows are pulled towards: the shipped rows mapped affinely into the targets' "
+                             "space, or only scaled")
     parser.add_argument("--centre", action="store_true",
                         help="subtract the mean of the sentence encodings before projecting the targets")
     args = parser.parse_args()
@@ -276,10 +280,20 @@ def main():
         cols.extend(used)
         vals.extend(counts[used] / len(ids))
     a = sp.csr_matrix((vals, (rows, cols)), shape=(len(id_lists), len(tokens)))
-    scale = float((a @ base * y).sum() / ((a @ base) ** 2).sum())
-    prior = base * scale
     held = np.arange(len(texts)) % HELD_OUT == 0
     fit_a, fit_y, test_a, test_y = a[~held], y[~held], a[held], y[held]
+    if args.prior == "scaled":
+        prior = base * float((fit_a @ base * fit_y).sum() / ((fit_a @ base) ** 2).sum())
+    else:
+        # The targets are not centred, the shipped rows are: the best affine map of the
+        # shipped rows into the targets' space (a 256 x 256 matrix and one offset added to
+        # every token's row), fitted on the corpus, so that a token the corpus never holds
+        # lands in the same geometry as the tokens fitted beside it.
+        features = np.hstack([fit_a @ base, np.asarray(fit_a.sum(axis=1))])
+        coefficients = np.linalg.lstsq(features, fit_y, rcond=None)[0]
+        prior = base @ coefficients[:-1] + coefficients[-1]
+    prior[special] = 0.0
+    print(f"prior ({args.prior}) held-out cosine {mean_cosine(test_a, prior, test_y):.4f}", file=sys.stderr)
     print(f"{len(texts)} sentences, {a.nnz} token counts, {int((a.getnnz(0) > 0).sum())} of {len(tokens)} tokens seen; "
           f"base table held-out cosine {mean_cosine(test_a, base, test_y):.4f}", file=sys.stderr)
     best = None
