@@ -17,7 +17,9 @@ sentences instead (the idea behind "tokenlearn"), in numpy and scipy only:
    built on (the axes of the 30,522 single-token outputs), and normalised again.
 2. Each sentence is tokenized exactly as the search does (`crates/search/src/wordpiece.rs`,
    mirrored below) into a row of A: its token counts divided by its token count, so A E is
-   the mean of its rows, which the search normalises.
+   the mean of its rows, which the search normalises. (Checked: cosines computed here from a
+   written table equal, to five decimals, those `toolshape search --evidence` reports with
+   that table built in, on accented, punctuated, CJK, emoji and over-long words.)
 3. E minimises ||A E - Y||² + λ ||E - P||², with P the current table E0 (dequantised)
    mapped into the targets' space: P = E0 W + 1 b, the affine map that fits A P best to Y
    (`--prior scaled`: P = c E0, one scale only). Tokens the corpus never holds keep P. It is
