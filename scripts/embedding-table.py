@@ -140,8 +140,11 @@ def token_embeddings(bert, vocab_size, cls_id, sep_id):
     return np.concatenate(rows).astype(np.float64)
 
 
-def pca(x, dims):
-    centred = x - x.mean(axis=0)
+def pca_basis(x, dims):
+    """The mean of `x`'s rows, its first `dims` principal axes (columns), and their share of
+    the variance."""
+    mean = x.mean(axis=0)
+    centred = x - mean
     cov = centred.T @ centred / (len(x) - 1)
     values, vectors = np.linalg.eigh(cov)
     order = np.argsort(values)[::-1][:dims]
@@ -150,7 +153,12 @@ def pca(x, dims):
     # A fixed sign per component, so the output does not depend on the eigen-solver's choice.
     signs = np.sign(scores[np.argmax(np.abs(scores), axis=0), np.arange(dims)])
     explained = values[order].sum() / values.sum()
-    return scores * signs, explained
+    return mean, components * signs, explained
+
+
+def pca(x, dims):
+    mean, components, explained = pca_basis(x, dims)
+    return (x - mean) @ components, explained
 
 
 def sif_weights(count):

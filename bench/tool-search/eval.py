@@ -3,7 +3,7 @@
 
 Usage:
   python3 bench/tool-search/eval.py DATA_DIR [--bin PATH] [--sets NAME,...] [--ablate]
-                                  [--fetch] [--extra ARGS]
+                                  [--fetch] [--extra ARGS] [--cosine] [--compare-bin PATH]
 
 Sets (each a catalog of MCP tool definitions and labelled queries):
 - DATA_DIR/seal-tools/ (Seal-Tools, Apache-2.0) and DATA_DIR/toole/ (MetaTool's ToolE, MIT);
@@ -15,7 +15,11 @@ Sets (each a catalog of MCP tool definitions and labelled queries):
 - requests no AgentDojo tool fits (sets/agentdojo-no-fit.jsonl), for declining.
 
 Each set is ranked by `--mode bm25-plain` (the baseline) and by toolshape's ranking; with
-`--ablate`, also with each component turned off (`--without NAME`). Prints one markdown
+`--ablate`, also with each component turned off (`--without NAME`); with `--cosine`, also
+by the embedding cosine alone (keyword share 0, no declining: `--fusion linear:0 --without
+decline`); with `--compare-bin`, toolshape's runs are repeated with a second binary (one
+built with another embedding table, say) in the same run, with `--compare-extra` in place
+of `--extra`. Prints one markdown
 table: Recall@1, Recall@5, every gold tool in the top 5 (all queries, then multi-tool
 queries only), nDCG@10, and the precision and recall of declining on requests no tool fits.
 
@@ -154,6 +158,10 @@ def main():
     parser.add_argument("--ablate", action="store_true", help="also run with each component turned off")
     parser.add_argument("--fetch", action="store_true", help="download and convert the registry sets again")
     parser.add_argument("--extra", default="", help="more arguments for every toolshape run (space-separated)")
+    parser.add_argument("--cosine", action="store_true", help="also rank by the embedding cosine alone")
+    parser.add_argument("--compare-bin", type=Path, help="a second toolshape binary whose runs are listed beside")
+    parser.add_argument("--compare-extra", default="",
+                        help="more arguments for the second binary's runs, instead of --extra (space-separated)")
     args = parser.parse_args()
     binary = args.bin
     if binary is None:
@@ -168,14 +176,22 @@ def main():
         wanted = [w.strip().lower() for w in args.sets.split(",")]
         sets = [s for s in sets if any(w in s[0].lower() for w in wanted)]
     runs = [("plain BM25", ["--mode", "bm25-plain"]), ("toolshape", [])]
+    if args.cosine:
+        runs.append(("cosine alone", ["--fusion", "linear:0", "--without", "decline"]))
     if args.ablate:
         runs += [(f"without {c}", ["--without", c]) for c in COMPONENTS]
-    extra = args.extra.split()
+    extra, compare_extra = args.extra.split(), args.compare_extra.split()
+    ours = runs[1:]
+    runs = runs[:1] + [(name, options + extra, binary) for name, options in ours]
+    runs[0] = (*runs[0], binary)
+    if args.compare_bin:
+        runs += [(f"{name} ({args.compare_bin.name})", options + compare_extra, args.compare_bin)
+                 for name, options in ours]
     print("| set (role) | ranking | R@1 | R@5 | complete@5 | complete@5 multi | nDCG@10 | decline P | decline R |")
     print("|---|---|---|---|---|---|---|---|---|")
     for label, catalog, (queries, gold) in sets:
-        for name, options in runs:
-            m = measure(binary, catalog, queries, gold, options + (extra if name != "plain BM25" else []))
+        for name, options, program in runs:
+            m = measure(program, catalog, queries, gold, options)
             cells = " | ".join(cell(m[key]) for key in ("recall@1", "recall@5", "all_gold@5", "multi_all_gold@5",
                                                           "ndcg@10", "decline_precision", "decline_recall"))
             role = ROLE.get(label, "")
