@@ -16,9 +16,11 @@
 //! 4. When no tool is named, the best cosine is under the meaning floor and the best
 //!    keyword match covers less than the keyword floor of the query's word information,
 //!    nothing fits: the search returns no tools rather than the least bad ones. The floors
-//!    (cosine .50, coverage .30) were calibrated on the tuning sets (AgentDojo with requests
+//!    (cosine .30, coverage .30) were calibrated on the tuning sets (AgentDojo with requests
 //!    no tool fits, Seal-Tools dev, ToolE single-tool) as the highest that decline under
-//!    1 % of answerable requests there.
+//!    1 % of answerable requests there. The cosine floor is the table's: the table trained
+//!    on whole sentences puts cosines on the transformer's scale, lower than the per-token
+//!    table it replaced (whose floor was .50).
 
 use std::collections::HashSet;
 
@@ -96,7 +98,7 @@ impl Default for Ranking {
             merge: Merge::BestPart,
             exact_names: true,
             decline: true,
-            floor_cosine: 0.50,
+            floor_cosine: 0.30,
             floor_coverage: 0.30,
         }
     }

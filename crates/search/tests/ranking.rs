@@ -123,7 +123,7 @@ fn matched_counts_tools_with_evidence_not_every_tool_sharing_a_word() {
     for tool in &counted {
         let e = evidence[*tool];
         let shown = found.hits.iter().any(|hit| hit.tool == *tool);
-        assert!(shown || e.coverage >= 0.30 || e.cosine.is_some_and(|c| c >= 0.50), "{tool}: {e:?}");
+        assert!(shown || e.coverage >= 0.30 || e.cosine.is_some_and(|c| c >= 0.30), "{tool}: {e:?}");
     }
     // A multi-part request counts the tools of each part.
     let parts = "Find the serde repository on GitHub, then post a summary to the team channel on Slack.";
