@@ -18,7 +18,8 @@ pub(crate) struct Header {
 }
 
 /// The headers in the member `name` of a wrapper: a list of at least two objects that each
-/// have a `name` string, at the member or one level inside it.
+/// have a `name` string (in any case: AWS writes `Name`), at the member or one level inside
+/// it.
 pub(crate) fn headers_in(name: &str, raw: &str) -> Vec<Header> {
     if raw.len() > HEADER_BYTES {
         return Vec::new();
@@ -27,7 +28,11 @@ pub(crate) fn headers_in(name: &str, raw: &str) -> Vec<Header> {
     let mut out = Vec::new();
     let mut consider = |at: String, v: &Value| {
         let Some(items) = v.as_array().filter(|a| a.len() >= 2) else { return };
-        let names: Option<Vec<String>> = items.iter().map(|i| i.get("name")?.as_str().map(str::to_owned)).collect();
+        let named = |i: &Value| {
+            let m = i.as_object()?;
+            m.iter().find(|(k, _)| k.eq_ignore_ascii_case("name"))?.1.as_str().map(str::to_owned)
+        };
+        let names: Option<Vec<String>> = items.iter().map(named).collect();
         if let Some(names) = names {
             out.push(Header { at, names });
         }
@@ -64,15 +69,22 @@ pub(crate) fn named(items: &[&RawValue], headers: &[Header]) -> Option<(String, 
     }
     let mut out = String::with_capacity(items.iter().map(|i| i.get().len()).sum::<usize>() + 2);
     out.push('[');
+    let mut written = 0;
     for (n, raw) in items.iter().enumerate() {
-        if n > 0 {
-            out.push(',');
-        }
         let record = match serde_json::from_str::<Value>(raw.get()) {
             Ok(Value::Object(m)) => Value::Object(rename(m, &members)),
             Ok(other) => other,
             Err(_) => return None,
         };
+        // A first row that repeats the header's names (Athena's row 0) is the header again,
+        // not a record.
+        if n == 0 && repeats_header(&record, &members) {
+            continue;
+        }
+        if written > 0 {
+            out.push(',');
+        }
+        written += 1;
         out.push_str(&serde_json::to_string(&record).ok()?);
     }
     out.push(']');
@@ -159,12 +171,19 @@ fn rename(record: Map<String, Value>, members: &[(String, &Header)]) -> Map<Stri
     out
 }
 
-/// A cell's value: the one member of an object (`{"v": …}`, `{"value": …}`), or the cell.
+/// A cell's value: the one member of an object (`{"v": …}`, `{"VarCharValue": …}`), null
+/// for an empty one (Athena's null), or the cell.
 fn unwrap_cell(cell: Value) -> Value {
     match cell {
-        Value::Object(m) if m.len() == 1 => m.into_iter().next().map(|(_, v)| v).unwrap_or(Value::Null),
+        Value::Object(m) if m.len() <= 1 => m.into_iter().next().map(|(_, v)| v).unwrap_or(Value::Null),
         other => other,
     }
+}
+
+/// Whether a renamed record holds, under each header name, that name itself.
+fn repeats_header(record: &Value, members: &[(String, &Header)]) -> bool {
+    let Some(m) = record.as_object() else { return false };
+    members.iter().all(|(_, h)| h.names.iter().all(|name| m.get(name).and_then(Value::as_str) == Some(name.as_str())))
 }
 
 fn shared_prefix(a: &str, b: &str) -> usize {
@@ -179,6 +198,27 @@ mod tests {
 
     fn raw(v: &Value) -> Box<RawValue> {
         RawValue::from_string(v.to_string()).unwrap()
+    }
+
+    #[test]
+    fn typed_cells_under_a_header_in_capitals_lose_their_header_row() {
+        let headers = headers_in(
+            "ResultSetMetadata",
+            r#"{"ColumnInfo": [{"Name": "eventname", "Type": "varchar"}, {"Name": "errorcode", "Type": "varchar"}]}"#,
+        );
+        assert_eq!(headers.len(), 1);
+        let rows = [
+            raw(&json!({"Data": [{"VarCharValue": "eventname"}, {"VarCharValue": "errorcode"}]})),
+            raw(&json!({"Data": [{"VarCharValue": "AssumeRole"}, {}]})),
+            raw(&json!({"Data": [{"VarCharValue": "PutObject"}, {"VarCharValue": "AccessDenied"}]})),
+        ];
+        let items: Vec<&RawValue> = rows.iter().map(|r| r.as_ref()).collect();
+        let (text, _) = named(&items, &headers).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            v,
+            json!([{"eventname": "AssumeRole", "errorcode": null}, {"eventname": "PutObject", "errorcode": "AccessDenied"}])
+        );
     }
 
     #[test]
