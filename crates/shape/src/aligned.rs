@@ -114,7 +114,17 @@ fn row(h: &Header, line: &str) -> Option<Value> {
 pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
     let mut c = Compactor::learn(rows);
     if c.key.is_none() {
-        c.key = c.columns.iter().position(|col| col.unique && col.holds != Holds::Times && !col.is_text());
+        // Nine rows in ten hold it and no two hold the same value: a log's `request_id`,
+        // which the lines of another kind among them lack.
+        let names_rows = |i: usize| {
+            let values: Vec<String> = rows.iter().filter_map(|r| c.value(i, r)).map(|v| v.to_string()).collect();
+            let distinct: std::collections::HashSet<&String> = values.iter().collect();
+            values.len() * 10 >= rows.len() * 9 && distinct.len() == values.len()
+        };
+        c.key = (0..c.columns.len()).find(|&i| {
+            let col = &c.columns[i];
+            col.holds != Holds::Times && !col.is_text() && (col.unique || names_rows(i))
+        });
     }
     c
 }

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use crate::compact::Compactor;
+use crate::aligned::learn_rows;
 use crate::facets::Facets;
 use crate::numfmt::thousands;
 
@@ -123,7 +123,7 @@ pub(crate) fn line_fields(text: &str, room: usize) -> Option<String> {
         return None;
     };
     let sample: Vec<Value> = probe.iter().filter_map(|l| read(l)).collect();
-    let compactor = Compactor::learn(&sample);
+    let compactor = learn_rows(&sample);
     if !compactor.is_active() {
         return None;
     }
@@ -188,6 +188,21 @@ mod tests {
             .collect();
         let map = line_fields(&text, 2_000).unwrap();
         assert!(map.contains("level: info 40, error 20"), "{map}");
+    }
+
+    #[test]
+    fn a_field_nearly_every_line_has_once_names_the_line_holding_a_largest() {
+        let text: String = (0..60)
+            .map(|i| {
+                if i % 20 == 19 {
+                    "systemd: unit=api code=exited\n".to_owned()
+                } else {
+                    format!("level=info request_id=r{i:03} duration_ms={}\n", if i == 33 { 9_000 } else { 100 + i })
+                }
+            })
+            .collect();
+        let map = line_fields(&text, 2_000).unwrap();
+        assert!(map.contains("duration_ms: max 9000 (request_id r033)"), "{map}");
     }
 
     #[test]
