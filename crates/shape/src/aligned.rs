@@ -177,12 +177,6 @@ pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
     if records.len() < MIN_ROWS || records.len() < other {
         return None;
     }
-    let compactor = learn_rows(&records[..records.len().min(SAMPLE)]);
-    if !compactor.is_active() {
-        return None;
-    }
-    let mut facets = Facets::new(&compactor);
-    records.iter().for_each(|r| facets.add(r));
     let total = text.lines().count();
     let read = if lines.len() < total {
         format!(" (in the first {} lines)", thousands(lines.len() as u64))
@@ -195,6 +189,18 @@ pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
         names.len(),
         names.join(", ")
     );
+    rows_map(&records, head, room)
+}
+
+/// The map of a text's rows read as records: `head`, then the facets of every row within
+/// `room`; `None` when the rows hold nothing to count.
+pub(crate) fn rows_map(rows: &[Value], head: String, room: usize) -> Option<String> {
+    let compactor = learn_rows(&rows[..rows.len().min(SAMPLE)]);
+    if !compactor.is_active() {
+        return None;
+    }
+    let mut facets = Facets::new(&compactor);
+    rows.iter().for_each(|r| facets.add(r));
     let left = room.saturating_sub(head.len() + 2);
     let map = match facets.phrase(left) {
         Some(f) if left > 40 => format!("{head}; {f}"),

@@ -12,15 +12,12 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::aligned::{cell_value, learn_rows};
-use crate::facets::Facets;
+use crate::aligned::{cell_value, rows_map};
 use crate::line_fields::MAX_LINES;
 use crate::numfmt::thousands;
 
 /// Records a text needs, at least.
 const MIN_RECORDS: usize = 3;
-/// Records the compact view learns from.
-const SAMPLE: usize = 200;
 /// Keys longer than this are prose before a colon, not keys.
 const MAX_KEY: usize = 40;
 
@@ -113,12 +110,6 @@ pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
     if records.len() < MIN_RECORDS || fields * 2 < records.len() * 5 {
         return None;
     }
-    let compactor = learn_rows(&records[..records.len().min(SAMPLE)]);
-    if !compactor.is_active() {
-        return None;
-    }
-    let mut facets = Facets::new(&compactor);
-    records.iter().for_each(|r| facets.add(r));
     let (first, last) = (first_lines.first()?, first_lines.last()?);
     let head = format!(
         "{} records of `Key: value` lines, each from a \"{start}:\" line (lines {}, {} … {})",
@@ -127,12 +118,7 @@ pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
         first_lines.get(1).map_or_else(String::new, |l| thousands(*l as u64)),
         thousands(*last as u64)
     );
-    let left = room.saturating_sub(head.len() + 2);
-    let map = match facets.phrase(left) {
-        Some(f) if left > 40 => format!("{head}; {f}"),
-        _ => head,
-    };
-    (map.len() <= room).then_some(map)
+    rows_map(&records, head, room)
 }
 
 #[cfg(test)]

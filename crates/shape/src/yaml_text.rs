@@ -12,9 +12,7 @@
 use saphyr_parser::{Event, Parser, ScalarStyle};
 use serde_json::{Map, Value};
 
-use crate::aligned::cell_value;
-use crate::compact::Compactor;
-use crate::facets::Facets;
+use crate::aligned::{cell_value, rows_map};
 use crate::numfmt::thousands;
 
 /// Largest text parsed, in bytes.
@@ -25,8 +23,6 @@ const MAX_DEPTH: usize = 64;
 const MAX_NODES: usize = 500_000;
 /// Records a list needs, at least.
 const MIN_RECORDS: usize = 3;
-/// Records the compact view learns from.
-const SAMPLE: usize = 200;
 /// How deep the records are looked for.
 const SEARCH_DEPTH: usize = 4;
 
@@ -157,20 +153,9 @@ pub(crate) fn yaml_records(text: &str, room: usize) -> Option<String> {
     }
     let root = parse(text)?;
     let (path, items) = records(&root, "", SEARCH_DEPTH)?;
-    let compactor = Compactor::learn(&items[..items.len().min(SAMPLE)]);
-    if !compactor.is_active() {
-        return None;
-    }
-    let mut facets = Facets::new(&compactor);
-    items.iter().for_each(|r| facets.add(r));
     let at = if path.is_empty() { String::new() } else { format!(" under `{path}`") };
     let head = format!("YAML with {} records{at}", thousands(items.len() as u64));
-    let left = room.saturating_sub(head.len() + 2);
-    let map = match facets.phrase(left) {
-        Some(f) if left > 40 => format!("{head}; {f}"),
-        _ => head,
-    };
-    (map.len() <= room).then_some(map)
+    rows_map(items, head, room)
 }
 
 #[cfg(test)]
