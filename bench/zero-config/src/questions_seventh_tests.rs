@@ -1,7 +1,7 @@
 //! Tests of the seventh part's questions: every shape asked every kind, and the readers of
 //! text tables and logs computing their answers from the lines.
 
-use toolshape_fixtures::apis::{CATALOG, Split};
+use toolshape_fixtures::apis::Split;
 
 use serde_json::json;
 
@@ -10,17 +10,7 @@ use crate::question::Check;
 
 #[test]
 fn the_seventh_part_asks_at_least_45_questions_of_every_kind() {
-    let mut asked = 0;
-    for shape in CATALOG.iter().filter(|s| s.split == Split::Seventh) {
-        let qs = crate::questions::questions(shape, &shape.generate(1));
-        for kind in Kind::ALL {
-            assert!(qs.iter().any(|q| q.kind == kind), "{} is asked no {} question", shape.name, kind.name());
-        }
-        for q in qs.iter().filter(|q| q.kind == Kind::Lookup) {
-            assert!(q.needle.is_some(), "{}: {}", shape.name, q.text);
-        }
-        asked += qs.len();
-    }
+    let asked = crate::questions::tests::asks_every_kind(Split::Seventh);
     assert!(asked >= 45, "the seventh part asks {asked} questions");
 }
 
