@@ -317,31 +317,33 @@ pub(crate) fn keyed_records<'a>(located: Located<'a>, store: &'a mut Option<Stri
         return Located::Value(Value::Object(m));
     }
     let name = if field_counts.contains_key("key") { "_key" } else { "key" };
+    let members = m.len();
+    // The members are moved into their records, not copied: a large object is not held twice.
     let records: Vec<Value> = m
-        .iter()
+        .into_iter()
         .map(|(k, v)| {
             let mut r = Map::new();
-            r.insert(name.to_owned(), Value::from(k.as_str()));
+            r.insert(name.to_owned(), Value::String(k));
             match v {
-                Value::Object(o) => r.extend(o.iter().map(|(k, v)| (k.clone(), v.clone()))),
+                Value::Object(o) => r.extend(o),
                 other => {
-                    r.insert("value".to_owned(), other.clone());
+                    r.insert("value".to_owned(), other);
                 }
             }
             Value::Object(r)
         })
         .collect();
-    let Ok(text) = serde_json::to_string(&records) else { return Located::Value(Value::Object(m)) };
+    let Ok(text) = serde_json::to_string(&records) else { return Located::Value(Value::Array(records)) };
     let text: &'a str = store.insert(text);
     match serde_json::from_str::<Vec<&'a RawValue>>(text) {
         Ok(items) => {
             let wrapper = Wrapper {
-                notes: vec![format!("records from the {} members, each named in `{name}`", m.len())],
+                notes: vec![format!("records from the {members} members, each named in `{name}`")],
                 ..Wrapper::default()
             };
             Located::Records { items, wrapper }
         }
-        Err(_) => Located::Value(Value::Object(m)),
+        Err(_) => Located::Value(Value::Array(records)),
     }
 }
 
