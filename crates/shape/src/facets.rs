@@ -495,6 +495,14 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The facets phrase of `recs`, learned from the first `sample` of them.
+    fn phrase_of(recs: &[Value], sample: usize, room: usize) -> Option<String> {
+        let c = Compactor::learn(&recs[..sample]);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        f.phrase(room)
+    }
+
     fn records() -> Vec<Value> {
         (0..40)
             .map(|i| json!({"id": format!("ch_{i:03}"), "status": (["ok", "ok", "ok", "failed"][i % 4]), "amount": (i * 37) % 101, "created": format!("2025-12-{:02}T10:00:00Z", 1 + i % 28), "labels": [(["a", "b"][i % 2])]}))
@@ -504,10 +512,7 @@ mod tests {
     #[test]
     fn counts_and_extremes_are_over_every_record() {
         let recs = records();
-        let c = Compactor::learn(&recs[..10]);
-        let mut f = Facets::new(&c);
-        recs.iter().for_each(|r| f.add(r));
-        let p = f.phrase(10_000).unwrap();
+        let p = phrase_of(&recs, 10, 10_000).unwrap();
         assert!(p.contains("status: ok 30, failed 10"), "{p}");
         assert!(p.contains("labels: a 20, b 20"), "{p}");
         let (max, holder) = recs
@@ -522,10 +527,7 @@ mod tests {
     #[test]
     fn the_phrase_keeps_whole_clauses_within_its_room() {
         let recs = records();
-        let c = Compactor::learn(&recs[..10]);
-        let mut f = Facets::new(&c);
-        recs.iter().for_each(|r| f.add(r));
-        let p = f.phrase(40).unwrap();
+        let p = phrase_of(&recs, 10, 40).unwrap();
         assert!(p.starts_with("status: ok 30, failed 10; "), "{p}");
         assert!(p.ends_with("more facets with a larger budget"), "{p}");
     }
@@ -539,10 +541,7 @@ mod tests {
                 json!({"id": format!("ev{i:03}"), "location": location, "code": ([200, 201, 404][i % 3])})
             })
             .collect();
-        let c = Compactor::learn(&recs[..8]);
-        let mut f = Facets::new(&c);
-        recs.iter().for_each(|r| f.add(r));
-        let p = f.phrase(10_000).unwrap();
+        let p = phrase_of(&recs, 8, 10_000).unwrap();
         let expected = recs.iter().filter(|r| r["location"] == "Hall (1)").count();
         assert!(p.contains(&format!("Hall (1) {expected}")), "{p}");
         // A number of few values gets its counts besides its range.
@@ -622,10 +621,7 @@ mod tests {
                        "tier": (if i < 20 { "a" } else if i < 30 { "b" } else { "c" })})
             })
             .collect();
-        let c = Compactor::learn(&recs);
-        let mut f = Facets::new(&c);
-        recs.iter().for_each(|r| f.add(r));
-        let p = f.phrase(10_000).unwrap();
+        let p = phrase_of(&recs, recs.len(), 10_000).unwrap();
         assert!(p.contains("project: shop 20, analytics 10, ci 10 (split alike: dir)"), "{p}");
         assert!(!p.contains("dir: "), "{p}");
         assert!(
@@ -645,10 +641,7 @@ mod tests {
                 r
             })
             .collect();
-        let c = Compactor::learn(&recs[..20]);
-        let mut f = Facets::new(&c);
-        recs.iter().for_each(|r| f.add(r));
-        let p = f.phrase(10_000).unwrap();
+        let p = phrase_of(&recs, 20, 10_000).unwrap();
         let (state, gateway) = (p.find("state: ").unwrap(), p.find("gateway: ").unwrap());
         assert!(state < gateway, "{p}");
     }
@@ -657,10 +650,7 @@ mod tests {
     fn a_unix_time_is_given_in_words_too() {
         let recs: Vec<Value> =
             (0..20).map(|i| json!({"name": format!("c{i}"), "Created": 1_767_219_594u64 - i * 86_400})).collect();
-        let c = Compactor::learn(&recs);
-        let mut f = Facets::new(&c);
-        recs.iter().for_each(|r| f.add(r));
-        let p = f.phrase(10_000).unwrap();
+        let p = phrase_of(&recs, recs.len(), 10_000).unwrap();
         assert!(p.contains("Created: latest 1767219594 (2025-12-31T22:19:54Z) (name c0)"), "{p}");
     }
 
@@ -695,10 +685,7 @@ mod tests {
                 json!({"run": format!("run-{i}"), "started": format!("2025-12-31T{:02}:00:00Z", i % 12), "ended": format!("2025-12-31T{:02}:{:02}:00Z", i % 12 + minutes / 60, minutes % 60)})
             })
             .collect();
-        let c = Compactor::learn(&recs[..10]);
-        let mut f = Facets::new(&c);
-        recs.iter().for_each(|r| f.add(r));
-        let p = f.phrase(10_000).unwrap();
+        let p = phrase_of(&recs, 10, 10_000).unwrap();
         assert!(p.contains("ended − started: max 1 h 35 min (run run-7), min 1 min 0 s (run run-3)"), "{p}");
     }
 
@@ -711,7 +698,7 @@ mod tests {
         recs.iter().for_each(|r| f.add(r));
         let wide = f.phrase(10_000).unwrap();
         assert!(wide.contains("group-11 5") && !wide.contains("more values"), "{wide}");
-        let narrow = f.phrase(120).unwrap();
+        let narrow = phrase_of(&recs, recs.len(), 120).unwrap();
         assert!(narrow.contains("(+6 more values)") && !narrow.contains("group-11"), "{narrow}");
     }
 
@@ -720,10 +707,7 @@ mod tests {
         let recs: Vec<Value> = (0..20)
             .map(|i| json!({"job": format!("job-{i}"), "duration": if i == 13 { "1h2m".to_owned() } else { format!("{}m{}s", i % 5, i) }}))
             .collect();
-        let c = Compactor::learn(&recs[..8]);
-        let mut f = Facets::new(&c);
-        recs.iter().for_each(|r| f.add(r));
-        let p = f.phrase(10_000).unwrap();
+        let p = phrase_of(&recs, 8, 10_000).unwrap();
         assert!(p.contains("duration: max 1h2m (job job-13), min 0m0s (job job-0)"), "{p}");
     }
 
@@ -738,10 +722,7 @@ mod tests {
                 r
             })
             .collect();
-        let c = Compactor::learn(&recs);
-        let mut f = Facets::new(&c);
-        recs.iter().for_each(|r| f.add(r));
-        let p = f.phrase(10_000).unwrap();
+        let p = phrase_of(&recs, recs.len(), 10_000).unwrap();
         assert!(p.contains("init (5 of 40 records): max 232 (request r32)"), "{p}");
         assert!(p.contains("duration: max 49"), "{p}");
     }
