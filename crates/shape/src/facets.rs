@@ -427,13 +427,25 @@ impl<'c> Facets<'c> {
             (common.into_iter().map(|(c, _)| c).collect(), rare.into_iter().map(|(c, _)| c).collect())
         };
         clauses.extend(rare);
+        let over = if self.skipped > 0 {
+            format!(" (over the first {} records)", thousands(self.records))
+        } else {
+            String::new()
+        };
+        // The note of what did not fit is part of the phrase: its room is kept for it, so
+        // the phrase stays within `max_chars` and a caller never drops it for running over.
+        let whole: usize = clauses.iter().map(|c| c.len() + 2).sum::<usize>().saturating_sub(2);
+        let note_room = format!("; {} more facets with a larger budget", clauses.len()).len();
+        let limit =
+            if whole + over.len() <= max_chars { max_chars } else { max_chars.saturating_sub(note_room + over.len()) };
         let mut out = String::new();
         let mut left = clauses.len();
         for c in &clauses {
-            if out.len() + c.len() + 2 > max_chars {
+            let sep = if out.is_empty() { 0 } else { 2 };
+            if out.len() + sep + c.len() > limit {
                 break;
             }
-            if !out.is_empty() {
+            if sep > 0 {
                 out.push_str("; ");
             }
             out.push_str(c);
@@ -446,9 +458,7 @@ impl<'c> Facets<'c> {
                 left
             ));
         }
-        if self.skipped > 0 {
-            out.push_str(&format!(" (over the first {} records)", thousands(self.records)));
-        }
+        out.push_str(&over);
         Some((out, clauses.len() - left))
     }
 }
@@ -527,9 +537,29 @@ mod tests {
     #[test]
     fn the_phrase_keeps_whole_clauses_within_its_room() {
         let recs = records();
-        let p = phrase_of(&recs, 10, 40).unwrap();
+        let p = phrase_of(&recs, 10, 80).unwrap();
         assert!(p.starts_with("status: ok 30, failed 10; "), "{p}");
         assert!(p.ends_with("more facets with a larger budget"), "{p}");
+        assert!(p.len() <= 80, "{} chars: {p}", p.len());
+    }
+
+    /// Regression: the note of facets left out was added after the room was filled, so a
+    /// phrase ran past its room and the text maps that check their length dropped it whole
+    /// at some budgets and showed it at smaller ones.
+    #[test]
+    fn a_larger_room_never_shows_fewer_facets_and_no_room_is_overrun() {
+        let recs = records();
+        let c = Compactor::learn(&recs[..10]);
+        let mut f = Facets::new(&c);
+        recs.iter().for_each(|r| f.add(r));
+        let mut shown_before = 0;
+        for room in 60..600 {
+            let (p, shown) = f.phrase_with(room, TOP).expect("a phrase");
+            assert!(p.len() <= room, "{} chars in a room of {room}: {p}", p.len());
+            assert!(shown >= shown_before, "room {room} shows {shown} facets, a smaller one {shown_before}");
+            shown_before = shown;
+        }
+        assert!(shown_before >= 4, "{shown_before}");
     }
 
     #[test]

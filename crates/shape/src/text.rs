@@ -29,7 +29,7 @@ pub(crate) fn shape_text(
     ctx: &ShapeContext<'_>,
 ) -> Result<Shaped, ShapeError> {
     let page = TextPage::new(plan, text, None, lossy, bytes_in, ctx);
-    match fit_page(&page, counts)? {
+    match fit_or_plainer(page, counts)? {
         Paged::Done(shaped) => Ok(shaped),
         // Without a gap the head and the tail always have the whole text to take from.
         Paged::MoreHead | Paged::MoreTail => Err(ShapeError::BudgetTooSmall { budget: plan.budget_tokens, minimum: 0 }),
@@ -50,7 +50,20 @@ pub(crate) fn shape_parts(
     ctx: &ShapeContext<'_>,
 ) -> Result<Paged, ShapeError> {
     let page = TextPage::new(plan, text, Some(gap), lossy, bytes_in, ctx);
-    fit_page(&page, counts)
+    fit_or_plainer(page, counts)
+}
+
+/// Fit `page`; when the budget is too small for it, fit it again without the map, then
+/// without the level counts too. They describe the text but are not part of it, so a tight
+/// budget drops them before it refuses the text.
+fn fit_or_plainer(mut page: TextPage<'_, '_>, counts: RedactionCounts) -> Result<Paged, ShapeError> {
+    loop {
+        match fit_page(&mut page, counts.clone()) {
+            Err(ShapeError::BudgetTooSmall { .. }) if page.map.is_some() => page.map = None,
+            Err(ShapeError::BudgetTooSmall { .. }) if page.levels.is_some() => page.levels = None,
+            other => return other,
+        }
+    }
 }
 
 /// What lies between the redacted head and tail of a large text: its position in the
@@ -77,7 +90,7 @@ pub(crate) enum Paged {
     MoreTail,
 }
 
-fn fit_page(page: &TextPage<'_, '_>, counts: RedactionCounts) -> Result<Paged, ShapeError> {
+fn fit_page(page: &mut TextPage<'_, '_>, counts: RedactionCounts) -> Result<Paged, ShapeError> {
     let plan = page.plan;
     let ctx = page.ctx;
     let bytes_in = page.bytes_in;
@@ -88,7 +101,16 @@ fn fit_page(page: &TextPage<'_, '_>, counts: RedactionCounts) -> Result<Paged, S
         Some(fitted) => fitted,
         None => {
             let skeleton = page.render(&page.envelope(page.begin, page.end));
-            let overhead = ctx.tokenizer.count(&skeleton) + 8;
+            let mut overhead = ctx.tokenizer.count(&skeleton) + 8;
+            // The map describes the text; it may not crowd it out. It takes at most a third of
+            // what the page has after its fixed parts, or the page shows text without it.
+            if let Some(map) = &page.map {
+                let map_tokens = ctx.tokenizer.count(map);
+                if budget.saturating_sub(overhead) < map_tokens * 2 {
+                    page.map = None;
+                    overhead = ctx.tokenizer.count(&page.render(&page.envelope(page.begin, page.end))) + 8;
+                }
+            }
             if overhead >= budget {
                 return Err(ShapeError::BudgetTooSmall { budget, minimum: overhead + 1 });
             }
@@ -432,8 +454,9 @@ impl<'a, 'c> TextPage<'a, 'c> {
         Some(if tail_start <= kept_end { (end, end) } else { (kept_end, tail_start) })
     }
 
-    /// Render the page and count it exactly; over by a little, give back the tail first,
-    /// then head lines, keeping progress.
+    /// Render the page and count it exactly; over by a little, give back a line of the
+    /// longer of head and tail while each keeps one, then the tail, then head lines, keeping
+    /// progress.
     fn settle(&self, mut kept_end: usize, mut tail_start: usize) -> Result<Fitted, ShapeError> {
         let budget = self.plan.budget_tokens;
         loop {
@@ -443,8 +466,16 @@ impl<'a, 'c> TextPage<'a, 'c> {
                 return Ok((env, rendered, tokens, kept_end));
             }
             if tail_start < self.end {
-                tail_start = self.end;
-                continue;
+                let tail = &self.text[tail_start..self.end];
+                let head_has_more = self.text[self.begin..kept_end].trim_end_matches('\n').contains('\n');
+                match tail.trim_end_matches('\n').find('\n') {
+                    Some(i) if tail.len() >= kept_end - self.begin || !head_has_more => tail_start += i + 1,
+                    None if !head_has_more => tail_start = self.end,
+                    _ => {}
+                }
+                if tail_start == self.end || self.text[tail_start..self.end].len() < tail.len() {
+                    continue;
+                }
             }
             let shown = &self.text[self.begin..kept_end];
             let shorter = match shown.trim_end_matches('\n').rfind('\n') {

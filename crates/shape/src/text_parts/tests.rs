@@ -309,3 +309,24 @@ fn the_shaper_reads_a_large_text_in_parts_and_pages_give_back_the_rest() {
         }
     }
 }
+
+/// Regression: a gapped log whose map took the summary past a 200-token budget was refused
+/// ("needs at least 204"); the map is dropped instead and the text is still shown.
+#[test]
+fn a_tight_budget_drops_the_map_before_it_refuses_the_text() {
+    let (raw, planted) =
+        leaky_text(2190889366939404462, 57, &[(0, 0), (0, 2), (39, 20), (28, 19), (0, 4)], false, false);
+    let redactor = Redactor::new(&RedactSpec::default()).unwrap_or_else(|e| panic!("{e}"));
+    let full = redactor.redact_text(&raw, &mut RedactionCounts::default()).into_owned();
+    let roomy = first_read(&raw, 1200, 3823, &redactor).expect("a gapped read");
+    assert!(roomy.summary.contains("key=value fields"), "{}", roomy.summary);
+    let tight = first_read(&raw, 200, 3823, &redactor).expect("a gapped read");
+    assert!(!tight.summary.contains("key=value fields"), "{}", tight.summary);
+    assert!(tight.summary.contains("log levels"), "{}", tight.summary);
+    for budget in 150..1200 {
+        let read = first_read(&raw, budget, 3823, &redactor).expect("a gapped read");
+        assert!(!read.data.is_empty(), "nothing shown at {budget}");
+        assert!(Tokenizer::default().count(&read.rendered) <= budget, "over {budget}");
+        check(&read, &full, &planted).unwrap_or_else(|e| panic!("at {budget}: {e}"));
+    }
+}
