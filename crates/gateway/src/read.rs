@@ -107,7 +107,7 @@ pub(crate) fn input_schema() -> Value {
             "cursor": {"type": "string", "description": "The cursor from a result's `next`."},
             "handle": {"type": "string", "description": "A handle from a stored (reference) result."},
             "query": {"type": "string", "description": "Optional RFC 9535 JSONPath over the stored JSON, e.g. `$[?@.state == 'open'].title`; `$` is the list of records."},
-            "pattern": {"type": "string", "description": "Optional regular expression: keep only matching lines (text) or records (JSON)."},
+            "pattern": {"type": "string", "description": "Optional regular expression: keep only matching lines (text; a whole `Key: value` record such as a git commit) or records (JSON)."},
             "offset": {"type": "integer", "minimum": 0, "description": "Optional: skip this many lines or records."},
             "limit": {"type": "integer", "minimum": 1, "description": "Optional: at most this many lines or records."},
             "media": {"type": "integer", "minimum": 1, "description": "The media item a listing's `next` names: returns its original."},

@@ -64,9 +64,16 @@ fn trim_quotes(v: &str) -> &str {
     v
 }
 
-/// A map of the `Key: value` records in `text`, at most `room` characters.
-pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
-    let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
+/// The `Key: value` records of a text: the key each starts with, the zero-based line each
+/// starts at, and their fields.
+pub(crate) struct Blocks<'a> {
+    pub(crate) start: &'a str,
+    pub(crate) first_lines: Vec<usize>,
+    pub(crate) records: Vec<Value>,
+}
+
+/// The `Key: value` records among `lines`, or `None` when they are not made of them.
+pub(crate) fn blocks<'a>(lines: &[&'a str]) -> Option<Blocks<'a>> {
     // Keys with a value: how often each appears, and where it first does.
     let mut keys: HashMap<&str, (usize, usize)> = HashMap::new();
     for (i, (k, v)) in lines.iter().enumerate().filter_map(|(i, l)| key_value(l).map(|kv| (i, kv))) {
@@ -95,7 +102,7 @@ pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
         if k == start && !v.is_empty() {
             records.extend(current.take().map(Value::Object));
             current = Some(Map::new());
-            first_lines.push(i + 1);
+            first_lines.push(i);
         }
         if let Some(record) = current.as_mut()
             && !v.is_empty()
@@ -110,13 +117,20 @@ pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
     if records.len() < MIN_RECORDS || fields * 2 < records.len() * 5 {
         return None;
     }
-    let (first, last) = (first_lines.first()?, first_lines.last()?);
+    Some(Blocks { start, first_lines, records })
+}
+
+/// A map of the `Key: value` records in `text`, at most `room` characters.
+pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
+    let Blocks { start, first_lines, records } = blocks(&lines)?;
+    let (first, last) = (first_lines.first()? + 1, first_lines.last()? + 1);
     let head = format!(
         "{} records of `Key: value` lines, each from a \"{start}:\" line (lines {}, {} … {})",
         thousands(records.len() as u64),
-        thousands(*first as u64),
-        first_lines.get(1).map_or_else(String::new, |l| thousands(*l as u64)),
-        thousands(*last as u64)
+        thousands(first as u64),
+        first_lines.get(1).map_or_else(String::new, |l| thousands(*l as u64 + 1)),
+        thousands(last as u64)
     );
     rows_map(&records, head, room)
 }

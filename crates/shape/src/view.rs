@@ -6,8 +6,9 @@
 //! what was stored.
 //!
 //! - `query`: RFC 9535 JSONPath over the stored JSON (`$` is the list of records).
-//! - `pattern`: a case-insensitive regular expression; keeps the lines of a text, the
-//!   records of a list, and in an object the members it matches. A member or record whose
+//! - `pattern`: a case-insensitive regular expression; keeps the lines of a text (in a text
+//!   of `Key: value` records, the small records holding a match), the records of a list, and
+//!   in an object the members it matches. A member or record whose
 //!   compact JSON is at most [`WHOLE_MEMBER_BYTES`] is kept whole when anything in it
 //!   matches; a larger one is narrowed the same way, so a match deep in a large document
 //!   comes back with the keys that lead to it and not with the whole branch.
@@ -15,6 +16,9 @@
 
 use regex::{Regex, RegexBuilder};
 use serde_json::{Map, Value};
+
+use crate::key_blocks::blocks;
+use crate::line_fields::MAX_LINES;
 
 /// Longest `query` accepted, in characters.
 pub const MAX_QUERY_CHARS: usize = 500;
@@ -112,12 +116,39 @@ pub fn make_view(stored: &[u8], spec: &ViewSpec) -> Result<Vec<u8>, ViewError> {
             let text = String::from_utf8_lossy(stored);
             let lines: Vec<&str> = text.split_inclusive('\n').collect();
             let kept: Vec<&str> = match &pattern {
-                Some(re) => lines.into_iter().filter(|l| re.is_match(l.trim_end_matches(['\n', '\r']))).collect(),
+                Some(re) => matching_lines(lines, re),
                 None => lines,
             };
             Ok(slice(kept, spec.offset, spec.limit).concat().into_bytes())
         }
     }
+}
+
+/// The lines of a text that `re` matches. In a text of `Key: value` records (`git log`,
+/// `kubectl describe`), a match keeps its whole record when it is at most
+/// [`WHOLE_MEMBER_BYTES`], as a small record of a list is kept whole: the line holding a
+/// commit's hash says nothing of its author or message. Lines before the first record, and
+/// lines of a larger record, are kept alone.
+fn matching_lines<'a>(lines: Vec<&'a str>, re: &Regex) -> Vec<&'a str> {
+    let matches = |l: &str| re.is_match(l.trim_end_matches(['\n', '\r']));
+    let bare: Vec<&str> = lines.iter().map(|l| l.trim_end_matches(['\n', '\r'])).collect();
+    let starts = (lines.len() <= MAX_LINES).then(|| blocks(&bare)).flatten().map(|b| b.first_lines).unwrap_or_default();
+    // The text in segments: what comes before the first record, then each record up to the
+    // next one's start.
+    let bounds: Vec<usize> = std::iter::once(0).chain(starts.iter().copied()).chain([lines.len()]).collect();
+    let mut kept = Vec::new();
+    for (n, pair) in bounds.windows(2).enumerate() {
+        let segment = &lines[pair[0]..pair[1]];
+        let is_record = n > 0;
+        if is_record && segment.iter().map(|l| l.len()).sum::<usize>() <= WHOLE_MEMBER_BYTES {
+            if segment.iter().any(|l| matches(l)) {
+                kept.extend_from_slice(segment);
+            }
+        } else {
+            kept.extend(segment.iter().filter(|l| matches(l)));
+        }
+    }
+    kept
 }
 
 /// The members of an object that `re` matches: by name (kept whole), or inside (kept whole
@@ -260,6 +291,45 @@ mod tests {
 
     fn pattern(p: &str) -> ViewSpec {
         ViewSpec { pattern: Some(p.into()), ..ViewSpec::default() }
+    }
+
+    fn text_view(text: &str, p: &str) -> String {
+        String::from_utf8(make_view(text.as_bytes(), &pattern(p)).unwrap()).unwrap()
+    }
+
+    fn git_log(message_lines: usize) -> String {
+        let mut log = String::new();
+        for (i, author) in ["Ada Berg", "Lin Ito", "Ada Berg", "Kofi Dube"].iter().enumerate() {
+            log.push_str(&format!(
+                "commit {i}f3bb7e07904d3ca49b3facdfaeb18bbb06c420d\nAuthor: {author} <x@example.org>\n"
+            ));
+            log.push_str(&format!("Date:   Wed Dec 3{i} 19:19:25 2025 +0000\n\n"));
+            for n in 0..message_lines {
+                log.push_str(&format!("    fix: change {i}.{n}\n"));
+            }
+            log.push_str(&format!("\n src/lib.rs | {} ++--\n 1 file changed\n\n", i + 3));
+        }
+        log
+    }
+
+    #[test]
+    fn a_pattern_keeps_the_whole_key_value_record_it_matches() {
+        let got = text_view(&git_log(1), "2f3bb7e0790");
+        assert!(got.starts_with("commit 2f3bb7e07904"), "{got}");
+        assert!(got.contains("Author: Ada Berg") && got.contains("fix: change 2.0") && got.contains("1 file changed"));
+        assert!(!got.contains("commit 1f3b") && !got.contains("commit 3f3b"), "{got}");
+        // Two matching records, each once, in order.
+        let got = text_view(&git_log(1), "Ada Berg");
+        assert_eq!(got.matches("commit ").count(), 2, "{got}");
+        assert!(got.find("change 0.0") < got.find("change 2.0"));
+    }
+
+    #[test]
+    fn a_large_record_and_plain_text_keep_only_matching_lines() {
+        let got = text_view(&git_log(200), "2f3bb7e0790");
+        assert_eq!(got, "commit 2f3bb7e07904d3ca49b3facdfaeb18bbb06c420d\n");
+        let log: String = (0..40).map(|i| format!("2025-12-01 INFO request {i} done\n")).collect();
+        assert_eq!(text_view(&log, "request 17 "), "2025-12-01 INFO request 17 done\n");
     }
 
     #[test]
