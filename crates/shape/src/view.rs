@@ -332,6 +332,47 @@ mod tests {
         assert_eq!(text_view(&log, "request 17 "), "2025-12-01 INFO request 17 done\n");
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+        /// Over texts of `Key: value` lines and free lines, a pattern view keeps every line
+        /// that matches, adds only whole records that hold a match, and keeps the text's
+        /// order: it is the matching lines' records, never a rewrite.
+        #[test]
+        fn a_pattern_view_keeps_every_match_in_order(
+            lines in proptest::collection::vec(
+                proptest::prop_oneof![
+                    "Name: [a-c]{1,3}\nKind: [a-c]{1,3}\nStatus: [a-c]{1,3}",
+                    "(Name|Kind|Status): [a-c]{1,3}",
+                    "  [a-c ]{0,12}",
+                    "[a-c]{0,8}",
+                    proptest::strategy::Just(String::new()),
+                ],
+                0..80,
+            ),
+            needle in "[a-c]{1,2}",
+        ) {
+            let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+            let got = text_view(&text, &needle);
+            let kept: Vec<&str> = got.split_inclusive('\n').collect();
+            let all: Vec<&str> = text.split_inclusive('\n').collect();
+            // In order: each kept line is found after the one before it.
+            let mut at = 0;
+            for line in &kept {
+                let found = all[at..].iter().position(|l| l == line);
+                proptest::prop_assert!(found.is_some(), "{:?} is not in the text after line {}", line, at);
+                at += found.unwrap_or_default() + 1;
+            }
+            let matching = all.iter().filter(|l| l.to_lowercase().contains(&needle)).count();
+            let kept_matching = kept.iter().filter(|l| l.to_lowercase().contains(&needle)).count();
+            proptest::prop_assert_eq!(kept_matching, matching);
+            // Without records, exactly the matching lines.
+            if blocks(&text.lines().collect::<Vec<_>>()).is_none() {
+                proptest::prop_assert_eq!(kept.len(), matching);
+            }
+        }
+    }
+
     #[test]
     fn records_queries_patterns_and_slices() {
         let stored = json!([{"n": 1, "state": "open"}, {"n": 2, "state": "closed", "t": "CRASH"}, {"n": 3, "state": "open", "t": "crash"}]);
