@@ -468,12 +468,14 @@ impl<'a, 'c> TextPage<'a, 'c> {
             if tail_start < self.end {
                 let tail = &self.text[tail_start..self.end];
                 let head_has_more = self.text[self.begin..kept_end].trim_end_matches('\n').contains('\n');
+                let before = tail_start;
                 match tail.trim_end_matches('\n').find('\n') {
                     Some(i) if tail.len() >= kept_end - self.begin || !head_has_more => tail_start += i + 1,
                     None if !head_has_more => tail_start = self.end,
+                    // The head is the longer and has lines to give: it gives one below.
                     _ => {}
                 }
-                if tail_start == self.end || self.text[tail_start..self.end].len() < tail.len() {
+                if tail_start != before {
                     continue;
                 }
             }
