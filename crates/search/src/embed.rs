@@ -205,6 +205,25 @@ mod tests {
         assert!(embeddings.best_cosines(&[vec![1.0]]).is_empty(), "a vector of the wrong length");
     }
 
+    /// The SIMD kernel's edges: rows shorter than one vector, an odd number of vectors, and a
+    /// tail of single numbers, at every width the CPU's instructions may take.
+    #[test]
+    fn best_cosines_agree_with_the_plain_dot_at_any_length() {
+        for dimensions in [1usize, 3, 7, 8, 9, 17, 24, 103, 256] {
+            let value = |i: usize| ((i * 7919 % 1000) as f32 / 500.0) - 1.0;
+            let rows: Vec<f32> = (0..5 * dimensions).map(value).collect();
+            let queries: Vec<Vec<f32>> =
+                (0..3).map(|q| (0..dimensions).map(|i| value(i * 31 + q * 977 + 13)).collect()).collect();
+            let embeddings = Embeddings { dimensions, rows };
+            let best = embeddings.best_cosines(&queries);
+            assert_eq!(best.len(), 5, "{dimensions} dimensions");
+            for (row, got) in embeddings.rows.chunks_exact(dimensions).zip(&best) {
+                let expected = queries.iter().map(|q| dot(row, q)).reduce(f32::max).unwrap_or_default();
+                assert!((got - expected).abs() < 1e-3, "{dimensions} dimensions: {got} against {expected}");
+            }
+        }
+    }
+
     #[test]
     fn the_embedded_table_is_the_one_the_docs_name() {
         use sha2::Digest;
