@@ -36,6 +36,10 @@ pub(crate) struct AutoView {
     facets: Option<String>,
     /// Characters the values every record shares may take in the summary.
     constants_room: usize,
+    /// The sample's records as shaped (projected, capped, redacted), with what redaction
+    /// replaced in each: the first records of the order, which a page then shows without
+    /// parsing and redacting them a second time.
+    shaped: Vec<(Value, RedactionCounts)>,
 }
 
 impl AutoView {
@@ -55,7 +59,12 @@ impl AutoView {
         if !plan.decides_fields() || aggregate_only || !(auto.compact || auto.table || auto.facets) {
             return None;
         }
+        // A plan that declares its aggregate gets that one, not facets besides.
+        let wants_facets = auto.facets && first_read && plan.aggregate.is_none();
         let mut sample = Vec::new();
+        let mut sample_counts = Vec::new();
+        // Facets count the records as they came, before redaction.
+        let mut sample_as_sent = Vec::new();
         let mut bytes = 0usize;
         for idx in order.iter().take(SAMPLE_RECORDS) {
             let raw = items[*idx];
@@ -63,19 +72,27 @@ impl AutoView {
             if bytes > SAMPLE_BYTES && !sample.is_empty() {
                 break;
             }
-            sample.push(shaper.shape(parse(raw), false, &mut RedactionCounts::default()));
+            let record = parse(raw);
+            if wants_facets {
+                sample_as_sent.push(record.clone());
+            }
+            let mut counts = RedactionCounts::default();
+            sample.push(shaper.shape(record, false, &mut counts));
+            sample_counts.push(counts);
         }
         let compactor = Compactor::learn(&sample);
         if !compactor.is_active() {
             return None;
         }
-        // A plan that declares its aggregate gets that one, not facets besides.
-        let facets = (auto.facets && first_read && plan.aggregate.is_none()).then(|| {
+        let facets = wants_facets.then(|| {
             let mut f = Facets::new(&compactor);
             if f.is_empty() {
                 return None;
             }
-            for idx in order {
+            for record in &sample_as_sent {
+                f.add(record);
+            }
+            for idx in order.iter().skip(sample_as_sent.len()) {
                 f.add(&parse(items[*idx]));
             }
             let room = plan.budget_tokens * 4 * FACET_BUDGET_PERCENT / 100;
@@ -87,7 +104,16 @@ impl AutoView {
         let caps = !plan.field_tokens.is_empty() || plan.default_field_tokens.is_some();
         let table = (auto.table && compact && !caps).then(|| table_columns(&compactor, &sample)).flatten();
         let constants_room = plan.budget_tokens * 4 * CONSTANTS_BUDGET_PERCENT / 100;
-        Some(AutoView { compactor, compact, table, facets: facets.flatten(), constants_room })
+        let shaped = sample.into_iter().zip(sample_counts).collect();
+        Some(AutoView { compactor, compact, table, facets: facets.flatten(), constants_room, shaped })
+    }
+
+    /// The record at `position` of the order as shaped without a filter's redaction first,
+    /// when the sample holds it, adding what redaction replaced in it to `counts`.
+    pub(crate) fn shaped_record(&self, position: usize, counts: &mut RedactionCounts) -> Option<Value> {
+        let (record, replaced) = self.shaped.get(position)?;
+        counts.merge(replaced);
+        Some(record.clone())
     }
 
     /// One record as shown, with the fields whose value was cut.

@@ -435,13 +435,17 @@ impl Shaper {
         let tail = (!ambiguous && ctx.resume.is_none() && plan.decides_fields() && plan.auto.tail && total > 2)
             .then_some(total - 1);
         let fetch = |pos: u64, counts: &mut RedactionCounts| -> (Value, Vec<String>) {
-            let raw = items[order[pos as usize]];
-            let mut rec = parse(raw);
             let redact_first = plan.filter.is_some();
-            if redact_first {
-                self.record_shaper().redact_all(&mut rec, counts);
-            }
-            let rec = self.record_shaper().shape(rec, redact_first, counts);
+            // The view's sample already shaped the first records the way a plan without a
+            // filter does.
+            let learned = (!redact_first).then(|| auto.as_ref()?.shaped_record(pos as usize, counts)).flatten();
+            let rec = learned.unwrap_or_else(|| {
+                let mut rec = parse(items[order[pos as usize]]);
+                if redact_first {
+                    self.record_shaper().redact_all(&mut rec, counts);
+                }
+                self.record_shaper().shape(rec, redact_first, counts)
+            });
             match &auto {
                 Some(view) => view.unit(rec),
                 None => (rec, Vec::new()),

@@ -1,6 +1,7 @@
 //! What a sample of records says about each field: how often it is there, how many
 //! distinct values it takes, how large they are and what they look like.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -99,19 +100,27 @@ impl Node {
 
     /// Add one occurrence of `v`; `record_scalars` are the record's other short values,
     /// taken out of URLs to tell a link made from them.
-    pub(crate) fn add(&mut self, v: &Value, record_scalars: &[String], depth: usize) {
+    ///
+    /// Returns the hash and serialized length of `v`, made from its members' own, so that a
+    /// nested value is walked once and not serialized again at every level above it.
+    pub(crate) fn add<'v>(&mut self, v: &'v Value, record_scalars: &[Cow<'v, str>], depth: usize) -> (u64, usize) {
         self.seen += 1;
         if is_empty(v) {
-            return;
+            return digest(v);
         }
         self.present += 1;
-        let (value_hash, value_bytes) = digest(v);
+        let (value_hash, value_bytes) = self.add_present(v, record_scalars, depth);
         self.bytes += value_bytes;
         if self.distinct.len() < DISTINCT_CAP {
             self.distinct.insert(value_hash);
         } else if !self.distinct.contains(&value_hash) {
             self.many = true;
         }
+        (value_hash, value_bytes)
+    }
+
+    /// The statistics of a value that is there, and its digest.
+    fn add_present<'v>(&mut self, v: &'v Value, record_scalars: &[Cow<'v, str>], depth: usize) -> (u64, usize) {
         match v {
             Value::String(s) => {
                 self.scalars += 1;
@@ -186,9 +195,18 @@ impl Node {
             Value::Object(m) if depth < MAX_DEPTH => {
                 self.objects += 1;
                 let scalars = scalars_of(m, record_scalars);
+                let mut hasher = DefaultHasher::new();
+                hasher.write_u8(b'{');
+                // `{`, `}` and the commas between members.
+                let mut len = 2 + m.len().saturating_sub(1);
                 for (k, child) in m {
-                    self.child_mut(k).add(child, &scalars, depth + 1);
+                    let (child_hash, child_len) = self.child_mut(k).add(child, &scalars, depth + 1);
+                    k.hash(&mut hasher);
+                    hasher.write_u64(child_hash);
+                    // The quoted name and its colon.
+                    len += quoted_len(k) + 1 + child_len;
                 }
+                return (hasher.finish(), len);
             }
             Value::Array(a) if depth < MAX_DEPTH => {
                 self.arrays += 1;
@@ -198,12 +216,21 @@ impl Node {
                     self.nested_arrays += 1;
                 }
                 let elements = self.elements.get_or_insert_with(Box::default);
-                for item in a.iter().take(MAX_ELEMENTS) {
-                    elements.add(item, record_scalars, depth + 1);
+                let mut hasher = DefaultHasher::new();
+                hasher.write_u8(b'[');
+                let mut len = 2 + a.len().saturating_sub(1);
+                for (i, item) in a.iter().enumerate() {
+                    // Elements past the ones looked at still count in the array's digest.
+                    let (item_hash, item_len) =
+                        if i < MAX_ELEMENTS { elements.add(item, record_scalars, depth + 1) } else { digest(item) };
+                    hasher.write_u64(item_hash);
+                    len += item_len;
                 }
+                return (hasher.finish(), len);
             }
             _ => {}
         }
+        digest(v)
     }
 }
 
@@ -216,26 +243,32 @@ const MAX_ELEMENTS: usize = 64;
 pub(crate) fn learn(records: &[Value]) -> Node {
     let mut root = Node::default();
     for r in records {
-        let scalars = match r {
-            Value::Object(m) => scalars_of(m, &[]),
-            _ => Vec::new(),
-        };
-        root.add(r, &scalars, 0);
+        // A record's own values are gathered where it is entered, as an object's are.
+        let _ = root.add(r, &[], 0);
     }
     root
 }
 
 /// The short scalar values of an object (and those passed down), as text: what a URL
-/// made from the record would contain.
-fn scalars_of(m: &Map<String, Value>, inherited: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = inherited.to_vec();
+/// made from the record would contain. Longest first, the order [`template`] takes them
+/// out in (a stable sort, so values of one length keep the record's order).
+fn scalars_of<'v>(m: &'v Map<String, Value>, inherited: &[Cow<'v, str>]) -> Vec<Cow<'v, str>> {
+    let mut out = inherited.to_vec();
+    let before = out.len();
     for v in m.values() {
-        let s = match v {
-            Value::String(s) if s.len() >= 3 && s.len() <= 80 && !is_url(s) => s.clone(),
-            Value::Number(n) if n.to_string().len() >= 2 => n.to_string(),
-            _ => continue,
-        };
-        out.push(s);
+        match v {
+            Value::String(s) if s.len() >= 3 && s.len() <= 80 && !is_url(s) => out.push(Cow::Borrowed(s)),
+            Value::Number(n) => {
+                let text = n.to_string();
+                if text.len() >= 2 {
+                    out.push(Cow::Owned(text));
+                }
+            }
+            _ => {}
+        }
+    }
+    if out.len() > before {
+        out.sort_by_key(|v| std::cmp::Reverse(v.len()));
     }
     out
 }
@@ -287,22 +320,35 @@ pub(crate) fn is_opaque(s: &str) -> bool {
     (upper && lower) || hex || (digits * 8 >= s.len() && switches * 5 >= s.len())
 }
 
-/// `s` with every occurrence of the record's other values replaced by `{}`.
-fn template(s: &str, scalars: &[String]) -> String {
-    let mut out = s.to_owned();
-    let mut by_length: Vec<&String> = scalars.iter().filter(|v| v.as_str() != s).collect();
-    by_length.sort_by_key(|v| std::cmp::Reverse(v.len()));
-    for v in by_length {
-        if out.contains(v.as_str()) {
-            out = out.replace(v.as_str(), "{}");
+/// `s` with every occurrence of the record's other values (given longest first) replaced
+/// by `{}`.
+fn template<'s>(s: &'s str, scalars_longest_first: &[Cow<'_, str>]) -> Cow<'s, str> {
+    let mut out = Cow::Borrowed(s);
+    for v in scalars_longest_first {
+        let v = v.as_ref();
+        if v != s && v.len() <= out.len() && out.contains(v) {
+            out = Cow::Owned(out.replace(v, "{}"));
         }
     }
     out
 }
 
+/// The length of `s` written as a JSON string: its quotes, and the escapes `serde_json`
+/// writes (a quote, a backslash and control characters; nothing else).
+fn quoted_len(s: &str) -> usize {
+    let escapes: usize = s
+        .bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
+            0..=0x1f => 5,
+            _ => 0,
+        })
+        .sum();
+    s.len() + 2 + escapes
+}
+
 /// The hash and length of `v` serialized, written straight into the hasher: no string is
-/// made, which for a record's nested values (each serialized again at every level) was most
-/// of this pass's allocations.
+/// made. Used for scalars and for what [`Node::add`] does not look into.
 fn digest(v: &Value) -> (u64, usize) {
     let mut sink = Digest { hasher: DefaultHasher::new(), len: 0 };
     // Writing to the sink cannot fail, and a `Value` always serializes.
@@ -560,5 +606,44 @@ mod tests {
         assert_eq!(url.urls, 2);
         assert_eq!(url.url_templates.len(), 1);
         assert_eq!(root.child("number").unwrap().distinct(), 2);
+    }
+
+    /// A record whose nesting goes past what is looked into, with an array longer than the
+    /// elements looked at, names and strings that need escapes, and empty members.
+    fn awkward_record(leaf: &str) -> Value {
+        let mut deep = json!({"leaf": leaf});
+        for i in 0..MAX_DEPTH + 3 {
+            deep = json!({ format!("level\"{i}"): deep, "n": i });
+        }
+        let long: Vec<Value> = (0..MAX_ELEMENTS + 7).map(|i| json!({"i": i, "tab\tname": "a\u{1}b"})).collect();
+        json!({"deep": deep, "long": long, "empty": {}, "none": null, "text": "line\nbreak \"quoted\" \\ é", "n": -1.5})
+    }
+
+    #[test]
+    fn the_digest_made_from_members_measures_what_serde_json_writes() {
+        for leaf in ["x", "y\u{7f}", ""] {
+            let record = awkward_record(leaf);
+            let mut root = Node::default();
+            let (_, len) = root.add(&record, &[], 0);
+            assert_eq!(len, serde_json::to_string(&record).unwrap().len(), "{leaf:?}");
+            assert_eq!(root.bytes, len);
+            let deep = root.child("deep").unwrap();
+            assert_eq!(deep.bytes, serde_json::to_string(&record["deep"]).unwrap().len());
+        }
+    }
+
+    #[test]
+    fn equal_values_share_a_digest_and_a_difference_anywhere_tells_them_apart() {
+        // Differences at the deepest leaf (past what is looked into) and past the elements
+        // looked at still make distinct values.
+        let mut recs = vec![awkward_record("x"), awkward_record("x"), awkward_record("y")];
+        let mut longer = awkward_record("x");
+        longer["long"].as_array_mut().unwrap().last_mut().unwrap()["i"] = json!(-1);
+        recs.push(longer);
+        let root = learn(&recs);
+        assert_eq!(root.distinct(), 3);
+        assert_eq!(root.child("deep").unwrap().distinct(), 2);
+        assert_eq!(root.child("long").unwrap().distinct(), 2);
+        assert_eq!(root.child("n").unwrap().distinct(), 1);
     }
 }
