@@ -108,20 +108,25 @@ impl AutoView {
         Some(AutoView { compactor, compact, table, facets: facets.flatten(), constants_room, shaped })
     }
 
-    /// The record at `position` of the order as shaped without a filter's redaction first,
-    /// when the sample holds it, adding what redaction replaced in it to `counts`.
-    pub(crate) fn shaped_record(&self, position: usize, counts: &mut RedactionCounts) -> Option<Value> {
-        let (record, replaced) = self.shaped.get(position)?;
-        counts.merge(replaced);
-        Some(record.clone())
-    }
-
     /// One record as shown, with the fields whose value was cut.
     pub(crate) fn unit(&self, record: Value) -> (Value, Vec<String>) {
         if !self.compact {
             return (record, Vec::new());
         }
-        let (compact, cut) = self.compactor.apply_noting_cuts(&record);
+        self.compact_unit(&record)
+    }
+
+    /// The record at `position` of the order as [`unit`](Self::unit) shows it, when the
+    /// sample holds it shaped (for a plan without a filter's redaction first), adding what
+    /// redaction replaced in it to `counts`.
+    pub(crate) fn shaped_unit(&self, position: usize, counts: &mut RedactionCounts) -> Option<(Value, Vec<String>)> {
+        let (record, replaced) = self.shaped.get(position)?;
+        counts.merge(replaced);
+        Some(if self.compact { self.compact_unit(record) } else { (record.clone(), Vec::new()) })
+    }
+
+    fn compact_unit(&self, record: &Value) -> (Value, Vec<String>) {
+        let (compact, cut) = self.compactor.apply_noting_cuts(record);
         match (&self.table, compact) {
             (Some(columns), Value::Object(mut m)) => {
                 (Value::Array(columns.iter().map(|c| m.remove(c).unwrap_or(Value::Null)).collect()), cut)

@@ -257,6 +257,10 @@ impl<'c> Facets<'c> {
             return;
         }
         self.records += 1;
+        // A positional row is read as an object once, not once per facet: every read below
+        // finds an object and takes it as it is.
+        let as_object = self.compactor.as_record(record);
+        let record = &*as_object;
         let key = self.compactor.key.and_then(|k| self.compactor.full_value(k, record)).map(|v| scalar_text(&v));
         for acc in &mut self.accs {
             match acc {
@@ -291,16 +295,21 @@ impl<'c> Facets<'c> {
                         v.as_f64().or_else(|| v.as_str().and_then(|s| decimal_value(s).or_else(|| duration_millis(s))))
                     };
                     let Some(x) = x else { continue };
+                    let (lower, higher) = (min.as_ref().is_none_or(|m| x < m.0), max.as_ref().is_none_or(|m| x > m.0));
+                    // Most records hold neither extreme: nothing to write for them.
+                    if !(lower || higher) {
+                        continue;
+                    }
                     // A time written as a number is given in words too.
                     let shown = match (&v, *times) {
                         (Value::Number(_), true) => format!("{} ({})", scalar_text(&v), iso_time(x as i64)),
                         _ => scalar_text(&v),
                     };
                     let holder = key.clone().unwrap_or_default();
-                    if min.as_ref().is_none_or(|m| x < m.0) {
+                    if lower {
                         *min = Some((x, shown.clone(), holder.clone()));
                     }
-                    if max.as_ref().is_none_or(|m| x > m.0) {
+                    if higher {
                         *max = Some((x, shown, holder));
                     }
                 }

@@ -438,14 +438,17 @@ impl Shaper {
             let redact_first = plan.filter.is_some();
             // The view's sample already shaped the first records the way a plan without a
             // filter does.
-            let learned = (!redact_first).then(|| auto.as_ref()?.shaped_record(pos as usize, counts)).flatten();
-            let rec = learned.unwrap_or_else(|| {
-                let mut rec = parse(items[order[pos as usize]]);
-                if redact_first {
-                    self.record_shaper().redact_all(&mut rec, counts);
-                }
-                self.record_shaper().shape(rec, redact_first, counts)
-            });
+            if !redact_first
+                && let Some(view) = &auto
+                && let Some(unit) = view.shaped_unit(pos as usize, counts)
+            {
+                return unit;
+            }
+            let mut rec = parse(items[order[pos as usize]]);
+            if redact_first {
+                self.record_shaper().redact_all(&mut rec, counts);
+            }
+            let rec = self.record_shaper().shape(rec, redact_first, counts);
             match &auto {
                 Some(view) => view.unit(rec),
                 None => (rec, Vec::new()),

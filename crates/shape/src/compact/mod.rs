@@ -501,7 +501,7 @@ impl Compactor {
     }
 
     /// `record` as an object: a positional row under its header's names.
-    fn as_record<'a>(&self, record: &'a Value) -> Cow<'a, Value> {
+    pub(crate) fn as_record<'a>(&self, record: &'a Value) -> Cow<'a, Value> {
         match (&self.header, record) {
             (Some(h), Value::Array(row)) => Cow::Owned(rows::record(h, row)),
             _ => Cow::Borrowed(record),
