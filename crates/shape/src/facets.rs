@@ -183,7 +183,10 @@ impl Counter {
         let shown: Vec<String> =
             ranked.iter().take(top).map(|(v, n)| format!("{} {}", short(v), thousands(**n))).collect();
         let more = ranked.len().saturating_sub(top);
-        let mut c = format!("{name}: {}", shown.join(", "));
+        // Where three or more values are listed, the order is said: a reader asked which
+        // value is the most common should not have to guess whether the list is ranked.
+        let order = if shown.len() >= 3 { ", most first" } else { "" };
+        let mut c = format!("{name}{order}: {}", shown.join(", "));
         if more > 0 || self.other > 0 {
             c.push_str(&format!(" (+{} more values)", thousands(more as u64 + u64::from(self.other > 0))));
         }
@@ -584,7 +587,7 @@ mod tests {
         let expected = recs.iter().filter(|r| r["location"] == "Hall (1)").count();
         assert!(p.contains(&format!("Hall (1) {expected}")), "{p}");
         // A number of few values gets its counts besides its range.
-        assert!(p.contains("code: 200 20, 201 20, 404 20"), "{p}");
+        assert!(p.contains("code, most first: 200 20, 201 20, 404 20"), "{p}");
     }
 
     #[test]
@@ -661,10 +664,10 @@ mod tests {
             })
             .collect();
         let p = phrase_of(&recs, recs.len(), 10_000).unwrap();
-        assert!(p.contains("project: shop 20, analytics 10, ci 10 (split alike: dir)"), "{p}");
+        assert!(p.contains("project, most first: shop 20, analytics 10, ci 10 (split alike: dir)"), "{p}");
         assert!(!p.contains("dir: "), "{p}");
         assert!(
-            p.contains("tier: a 20, b 10, c 10;") || p.ends_with("tier: a 20, b 10, c 10"),
+            p.contains("tier, most first: a 20, b 10, c 10;") || p.ends_with("tier, most first: a 20, b 10, c 10"),
             "same counts, another split: {p}"
         );
     }
@@ -681,7 +684,7 @@ mod tests {
             })
             .collect();
         let p = phrase_of(&recs, 20, 10_000).unwrap();
-        let (state, gateway) = (p.find("state: ").unwrap(), p.find("gateway: ").unwrap());
+        let (state, gateway) = (p.find("state: ").unwrap(), p.find("gateway, most first: ").unwrap());
         assert!(state < gateway, "{p}");
     }
 
