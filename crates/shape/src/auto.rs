@@ -108,6 +108,11 @@ impl AutoView {
         Some(AutoView { compactor, compact, table, facets: facets.flatten(), constants_room, shaped })
     }
 
+    /// The sample's shaped records, in order: the head of the result's snapshot.
+    pub(crate) fn into_shaped(self) -> Vec<Value> {
+        self.shaped.into_iter().map(|(record, _)| record).collect()
+    }
+
     /// One record as shown, with the fields whose value was cut.
     pub(crate) fn unit(&self, record: Value) -> (Value, Vec<String>) {
         if !self.compact {

@@ -17,7 +17,7 @@ use crate::context::ShapeContext;
 use crate::envelope::{Envelope, Status, render, to_neutral_json};
 use crate::plan::ShapePlan;
 use crate::records::cap_strings;
-use crate::report::{ShapeError, ShapeReport, Shaped};
+use crate::report::{ShapeError, ShapeReport, Shaped, SnapshotHead};
 use crate::shaper::Shaper;
 
 /// Tokens kept aside for the few digits a final summary may have beyond the skeleton's.
@@ -161,7 +161,7 @@ where
             fields_cut,
             needs_snapshot: env.next.is_some(),
         };
-        Some(Shaped { envelope: env, text, report })
+        Some(Shaped { envelope: env, text, report, snapshot_head: SnapshotHead::default() })
     }
 
     /// Add units while a count limited to what is left of `room` says each fits. A first
@@ -267,7 +267,7 @@ where
             fields_cut: cuts.iter().filter(|c| !c.is_empty()).count() as u64,
             needs_snapshot: env.next.is_some(),
         };
-        Shaped { envelope: env, text, report }
+        Shaped { envelope: env, text, report, snapshot_head: SnapshotHead::default() }
     }
 
     /// Replace the one unit left, which does not fit even alone, by its richest reduced form
@@ -331,6 +331,7 @@ impl Shaper {
                 },
                 envelope: env,
                 text,
+                snapshot_head: SnapshotHead::default(),
             }),
             None => Err(ShapeError::BudgetTooSmall { budget, minimum: tok.count(&text) }),
         }

@@ -72,7 +72,7 @@ pub use plan::{
     AutoSpec, DEFAULT_BUDGET_TOKENS, Filter, FilterError, Form, Projection, RenderMode, ShapePlan, SortOrder, SortSpec,
     TextKeep, TextSpec,
 };
-pub use report::{ShapeError, ShapeReport, Shaped, Snapshot};
+pub use report::{ShapeError, ShapeReport, Shaped, Snapshot, SnapshotHead};
 pub use shaper::{MIN_BUDGET_TOKENS, PlanError, Shaper};
 pub use suggest::{Suggestion, suggest};
 pub use view::{MAX_PATTERN_CHARS, MAX_QUERY_CHARS, ViewError, ViewSpec, WHOLE_MEMBER_BYTES, make_view};

@@ -55,6 +55,28 @@ pub struct Shaped {
     pub text: String,
     /// Measurements.
     pub report: ShapeReport,
+    /// The first records of this result's snapshot, made while shaping it.
+    pub snapshot_head: SnapshotHead,
+}
+
+/// The first records of a result's snapshot as its first read already made them (parsed,
+/// projected and redacted for the compact view's sample): [`Shaper::snapshot_after`]
+/// writes them as they are instead of making them again. Empty for anything else.
+///
+/// [`Shaper::snapshot_after`]: crate::Shaper::snapshot_after
+#[derive(Debug, Clone, Default)]
+pub struct SnapshotHead(pub(crate) Vec<serde_json::Value>);
+
+impl SnapshotHead {
+    /// How many records it holds.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// The stored form of a result that did not fit: read it with

@@ -23,7 +23,7 @@ use crate::input::{Located, Wrapper, decode, keyed_records, locate, name_cells};
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{Form, ShapePlan};
 use crate::records::{Caps, RecordShaper, SortKey, parse};
-use crate::report::{ShapeError, Shaped, Snapshot};
+use crate::report::{ShapeError, Shaped, Snapshot, SnapshotHead};
 use crate::{text, text_parts};
 
 /// A plan that does not compile.
@@ -247,6 +247,13 @@ impl Shaper {
     /// (caps not applied), or the redacted text. Costs a pass over the whole input, so the
     /// gateway makes it after the response is sent.
     pub fn snapshot(&self, input: &[u8], ctx: &ShapeContext<'_>) -> Snapshot {
+        self.snapshot_after(input, ctx, &SnapshotHead::default())
+    }
+
+    /// [`Shaper::snapshot`] of the input whose first read gave `head`
+    /// ([`Shaped::snapshot_head`]): its first records are written as the first read made
+    /// them, the rest made as usual. The bytes are the same as [`Shaper::snapshot`]'s.
+    pub fn snapshot_after(&self, input: &[u8], ctx: &ShapeContext<'_>, head: &SnapshotHead) -> Snapshot {
         let (text, _) = decode(input);
         let mut counts = RedactionCounts::default();
         let (mut renamed, mut keyed) = (None, None);
@@ -263,6 +270,10 @@ impl Shaper {
                 for (n, idx) in order.iter().enumerate() {
                     if n > 0 {
                         out.push(b',');
+                    }
+                    if !redact_first && let Some(made) = head.0.get(n) {
+                        out.extend_from_slice(serde_json::to_string(made).unwrap_or_default().as_bytes());
+                        continue;
                     }
                     let mut rec = parse(items[*idx]);
                     if redact_first {
@@ -459,6 +470,15 @@ impl Shaper {
         };
         let units = Units { available: units, start, tail, fetch, build };
         let mut shaped = Fit { shaper: self, ctx, bytes_in, units }.run(counts)?;
+        // The snapshot (made after the answer) starts with the records the sample already
+        // shaped, in the same order, as a plan without a filter's redaction first makes them.
+        if ctx.resume.is_none()
+            && plan.filter.is_none()
+            && shaped.report.needs_snapshot
+            && let Some(view) = auto
+        {
+            shaped.snapshot_head = SnapshotHead(view.into_shaped());
+        }
         if ambiguous {
             shaped.report.records_total = Some(total);
             shaped.report.records_omitted = total - start - shaped.report.records_kept;

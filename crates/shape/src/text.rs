@@ -13,7 +13,7 @@ use crate::logs::level_counts;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::outline::outline;
 use crate::plan::{RenderMode, ShapePlan, TextKeep};
-use crate::report::{ShapeError, ShapeReport, Shaped};
+use crate::report::{ShapeError, ShapeReport, Shaped, SnapshotHead};
 
 /// The share of the budget, in percent, a text's map may take in the summary (as
 /// characters, at about four per token).
@@ -137,7 +137,7 @@ fn fit_page(page: &mut TextPage<'_, '_>, counts: RedactionCounts) -> Result<Page
         fields_cut: 0,
         needs_snapshot: env.next.is_some(),
     };
-    Ok(Paged::Done(Shaped { envelope: env, text: rendered, report }))
+    Ok(Paged::Done(Shaped { envelope: env, text: rendered, report, snapshot_head: SnapshotHead::default() }))
 }
 
 /// A page that fits: its envelope, the text the model reads, its tokens, and where the

@@ -225,3 +225,46 @@ fn the_full_view_is_off_switchable() {
     let off = shape(&Shaper::new(ShapePlan { auto: AutoSpec::OFF, ..plan(4000) }).unwrap(), &input, None);
     assert_eq!(off.envelope.data, Data::Records(records));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    /// The snapshot made after a first read, which takes that read's shaped records as its
+    /// head, is byte for byte the snapshot made from the input alone, with the built-in
+    /// redaction on and secrets in some records.
+    #[test]
+    fn a_snapshot_after_the_first_read_is_the_snapshot(
+        records in arb_records(),
+        budget in 800usize..6000,
+        leaky in any::<bool>(),
+    ) {
+        let mut records = records;
+        if leaky {
+            for (i, r) in records.iter_mut().enumerate().filter(|(i, _)| i % 3 == 0) {
+                r["body"] = json!(format!("write to ada{i}@example.com, key AKIAIOSFODNN7EXAMPLE"));
+            }
+        }
+        let shaper = Shaper::new(ShapePlan { budget_tokens: budget, ..ShapePlan::default() }).unwrap();
+        let input = serde_json::to_vec(&records).unwrap();
+        let first = shape(&shaper, &input, None);
+        let next = OffsetContinuation { tool: "read".into(), base: Map::new() };
+        let ctx = ShapeContext {
+            tool: "t",
+            tokenizer: Tokenizer::default(),
+            nonce: NONCE,
+            now_unix: None,
+            resume: None,
+            continuation: &next,
+        };
+        let after = shaper.snapshot_after(&input, &ctx, &first.snapshot_head).bytes;
+        let alone = snapshot(&shaper, &input);
+        prop_assert_eq!(String::from_utf8_lossy(&after), String::from_utf8_lossy(&alone));
+        // A first read that leaves records for `next` hands its sample on.
+        if first.report.needs_snapshot {
+            prop_assert!(!first.snapshot_head.is_empty(), "no head: {}", first.text);
+        }
+        if leaky {
+            prop_assert!(!String::from_utf8_lossy(&after).contains("@example.com"));
+        }
+    }
+}

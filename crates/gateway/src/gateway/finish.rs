@@ -12,7 +12,7 @@ use std::sync::Arc;
 use rmcp::model::ContentBlock;
 use serde_json::{Map, Value};
 use toolshape_shape::{
-    Continuation, Envelope, Failure, Next, RenderMode, Resume, ShapeContext, ShapeReport, Shaped, Shaper,
+    Continuation, Envelope, Failure, Next, RenderMode, Resume, ShapeContext, ShapeReport, Shaped, Shaper, SnapshotHead,
 };
 use toolshape_util::{hex, random};
 
@@ -199,8 +199,15 @@ impl Gateway {
                         .map_err(|e| Unshaped { message: e.to_string(), nonce: nonce.clone() })
                 })
                 .await;
+                // The records the first read already made open the snapshot made after it.
+                let mut head = SnapshotHead::default();
                 let mut outcome = match shaped {
-                    Some(shaped) => into_outcome(shaped),
+                    Some(mut shaped) => {
+                        if let Ok(s) = &mut shaped {
+                            head = std::mem::take(&mut s.snapshot_head);
+                        }
+                        into_outcome(shaped)
+                    }
                     None => bare_error("shaping failed unexpectedly; retry the call", &random::nonce()),
                 };
                 if outcome.failure.is_none() {
@@ -210,7 +217,7 @@ impl Gateway {
                     return outcome;
                 }
                 let plan = (shaper.plan().render, shaper.plan().budget_tokens);
-                let keep = Keep { id, payload, shaper, source, tool: label, scope: hex(&scope) };
+                let keep = Keep { id, payload, shaper, source, tool: label, scope: hex(&scope), head };
                 if self.snapshots.failing().is_none() {
                     // The usual way: the snapshot is made after the answer has gone out.
                     self.snapshots.keep(keep, tokenizer);

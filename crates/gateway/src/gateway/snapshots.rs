@@ -25,7 +25,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::sync::watch;
-use toolshape_shape::{Failure, Resume, ShapeContext, ShapePlan, Shaper};
+use toolshape_shape::{Failure, Resume, ShapeContext, ShapePlan, Shaper, SnapshotHead};
 use toolshape_tokens::Tokenizer;
 use toolshape_util::hex;
 
@@ -75,6 +75,8 @@ pub(super) struct Keep {
     pub(super) tool: String,
     /// The caller's scope tag, hex.
     pub(super) scope: String,
+    /// The snapshot's first records, as shaping the first read made them.
+    pub(super) head: SnapshotHead,
 }
 
 /// The snapshots of one gateway: the store, the key cursors are signed with, how long both
@@ -312,7 +314,7 @@ async fn store_snapshot(
     health: &StoreHealth,
     ttl: Duration,
 ) -> Result<(), NotStored> {
-    let Keep { id, payload, shaper, source, tool, scope } = keep;
+    let Keep { id, payload, shaper, source, tool, scope, head } = keep;
     let started = Instant::now();
     let made = tokio::task::spawn_blocking(move || {
         let (plan, bytes) = match source {
@@ -327,7 +329,7 @@ async fn store_snapshot(
                     resume: None,
                     continuation: &none,
                 };
-                (shaper.for_pages().plan().clone(), shaper.snapshot(payload.as_slice(), &ctx).bytes)
+                (shaper.for_pages().plan().clone(), shaper.snapshot_after(payload.as_slice(), &ctx, &head).bytes)
             }
         };
         let meta = SnapshotMeta { tool, plan, scope };
