@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use toolshape_redact::RedactSpec;
 use toolshape_shape::{
-    AutoSpec, Data, OffsetContinuation, Resume, ShapeContext, ShapePlan, Shaped, Shaper, table_records,
+    AutoSpec, Data, OffsetContinuation, Resume, ShapeContext, ShapePlan, Shaped, Shaper, SnapshotHead, table_records,
 };
 use toolshape_tokens::Tokenizer;
 
@@ -37,6 +37,11 @@ fn shape(shaper: &Shaper, input: &[u8], resume: Option<Resume>) -> Shaped {
 }
 
 fn snapshot(shaper: &Shaper, input: &[u8]) -> Vec<u8> {
+    snapshot_after(shaper, input, &SnapshotHead::default())
+}
+
+/// The snapshot made after a first read that gave `head`.
+fn snapshot_after(shaper: &Shaper, input: &[u8], head: &SnapshotHead) -> Vec<u8> {
     let next = OffsetContinuation { tool: "read".into(), base: Map::new() };
     let ctx = ShapeContext {
         tool: "t",
@@ -46,7 +51,7 @@ fn snapshot(shaper: &Shaper, input: &[u8]) -> Vec<u8> {
         resume: None,
         continuation: &next,
     };
-    shaper.snapshot(input, &ctx).bytes
+    shaper.snapshot_after(input, &ctx, head).bytes
 }
 
 fn plan(budget: usize) -> ShapePlan {
@@ -247,16 +252,7 @@ proptest! {
         let shaper = Shaper::new(ShapePlan { budget_tokens: budget, ..ShapePlan::default() }).unwrap();
         let input = serde_json::to_vec(&records).unwrap();
         let first = shape(&shaper, &input, None);
-        let next = OffsetContinuation { tool: "read".into(), base: Map::new() };
-        let ctx = ShapeContext {
-            tool: "t",
-            tokenizer: Tokenizer::default(),
-            nonce: NONCE,
-            now_unix: None,
-            resume: None,
-            continuation: &next,
-        };
-        let after = shaper.snapshot_after(&input, &ctx, &first.snapshot_head).bytes;
+        let after = snapshot_after(&shaper, &input, &first.snapshot_head);
         let alone = snapshot(&shaper, &input);
         prop_assert_eq!(String::from_utf8_lossy(&after), String::from_utf8_lossy(&alone));
         // A first read that leaves records for `next` hands its sample on.
