@@ -64,18 +64,24 @@ pub struct Shaped {
 /// writes them as they are instead of making them again. Empty for anything else.
 ///
 /// [`Shaper::snapshot_after`]: crate::Shaper::snapshot_after
+///
+/// It remembers the length of the input it came from, and a snapshot of another input does
+/// not use it.
 #[derive(Debug, Clone, Default)]
-pub struct SnapshotHead(pub(crate) Vec<serde_json::Value>);
+pub struct SnapshotHead {
+    pub(crate) records: Vec<serde_json::Value>,
+    pub(crate) input_bytes: u64,
+}
 
 impl SnapshotHead {
     /// How many records it holds.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.records.len()
     }
 
     /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.records.is_empty()
     }
 }
 

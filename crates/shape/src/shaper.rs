@@ -252,11 +252,14 @@ impl Shaper {
 
     /// [`Shaper::snapshot`] of the input whose first read gave `head`
     /// ([`Shaped::snapshot_head`]): its first records are written as the first read made
-    /// them, the rest made as usual. The bytes are the same as [`Shaper::snapshot`]'s.
+    /// them, the rest made as usual. The bytes are the same as [`Shaper::snapshot`]'s. A
+    /// head made from an input of another length is not used.
     pub fn snapshot_after(&self, input: &[u8], ctx: &ShapeContext<'_>, head: &SnapshotHead) -> Snapshot {
         let (text, _) = decode(input);
         let mut counts = RedactionCounts::default();
         let (mut renamed, mut keyed) = (None, None);
+        // A head made from another input is not this snapshot's.
+        let head: &[Value] = if head.input_bytes == input.len() as u64 { &head.records } else { &[] };
         match keyed_records(
             name_cells(locate(&text, self.plan.records.as_ref(), self.text_objects()), &mut renamed),
             &mut keyed,
@@ -271,7 +274,7 @@ impl Shaper {
                     if n > 0 {
                         out.push(b',');
                     }
-                    if !redact_first && let Some(made) = head.0.get(n) {
+                    if !redact_first && let Some(made) = head.get(n) {
                         out.extend_from_slice(serde_json::to_string(made).unwrap_or_default().as_bytes());
                         continue;
                     }
@@ -477,7 +480,7 @@ impl Shaper {
             && shaped.report.needs_snapshot
             && let Some(view) = auto
         {
-            shaped.snapshot_head = SnapshotHead(view.into_shaped());
+            shaped.snapshot_head = SnapshotHead { records: view.into_shaped(), input_bytes: bytes_in };
         }
         if ambiguous {
             shaped.report.records_total = Some(total);

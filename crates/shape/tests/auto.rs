@@ -264,3 +264,20 @@ proptest! {
         }
     }
 }
+
+/// A head made from one result is not used for another result's snapshot.
+#[test]
+fn a_head_from_another_result_is_not_used() {
+    let shaper = Shaper::new(ShapePlan { budget_tokens: 800, ..ShapePlan::default() }).unwrap();
+    let records = |prefix: &str| -> Vec<u8> {
+        let list: Vec<Value> = (0..60)
+            .map(|i| json!({"id": format!("{prefix}-{i}"), "status": (["open", "closed"][i % 2]), "body": "x".repeat(200)}))
+            .collect();
+        serde_json::to_vec(&list).unwrap()
+    };
+    let (first, other) = (records("a"), records("bee"));
+    let head = shape(&shaper, &first, None).snapshot_head;
+    assert!(!head.is_empty());
+    assert_eq!(snapshot_after(&shaper, &other, &head), snapshot(&shaper, &other));
+    assert_eq!(snapshot_after(&shaper, &first, &head), snapshot(&shaper, &first));
+}
