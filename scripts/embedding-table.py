@@ -39,8 +39,9 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = ROOT / "crates" / "search" / "data" / "token-vectors.bin"
+# The per-token table: the starting point of `train-table.py`, whose output
+# `pack-nibbles.py` packs into crates/search/data/token-vectors.bin.
+DEFAULT_OUT = Path("token-vectors-per-token.bin")
 # The weights file of all-MiniLM-L6-v2 as published; another file is refused.
 WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 SIF_COEFFICIENT = 1e-4

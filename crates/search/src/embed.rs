@@ -16,19 +16,23 @@ use std::sync::OnceLock;
 #[cfg(test)]
 use crate::semantic::dot;
 
+use crate::nibbles::Codebook;
 use crate::wordpiece::WordPiece;
 
 /// The embedded table; its format is described in `scripts/embedding-table.py`.
 static TABLE: &[u8] = include_bytes!("../data/token-vectors.bin");
 
-const MAGIC: &[u8] = b"TSTV1\n";
+const MAGIC: &[u8] = b"TSTV2\n";
 
-/// A parsed table: the tokenizer of its vocabulary and one scaled signed-byte row per token.
+/// A parsed table: the tokenizer of its vocabulary and one scaled row of four-bit codes per
+/// token (`scripts/pack-nibbles.py` describes the format).
 #[derive(Debug)]
 pub(crate) struct TokenTable {
     tokenizer: WordPiece,
     dimensions: usize,
+    codebook: Codebook,
     scales: Vec<f32>,
+    /// `dimensions / 2` bytes per row.
     values: &'static [u8],
 }
 
@@ -51,13 +55,15 @@ impl TokenTable {
             tokens.push(std::str::from_utf8(rest.get(..end)?).ok()?);
             rest = rest.get(end + 1..)?;
         }
+        let codebook = Codebook::parse(rest)?;
+        let rest = rest.get(Codebook::BYTES..)?;
         let scale_bytes = rest.get(..count.checked_mul(4)?)?;
         let scales = scale_bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
         let values = rest.get(count * 4..)?;
-        if dimensions == 0 || values.len() != count.checked_mul(dimensions)? {
+        if dimensions == 0 || dimensions % 2 == 1 || values.len() != count.checked_mul(dimensions / 2)? {
             return None;
         }
-        Some(TokenTable { tokenizer: WordPiece::new(&tokens, lowercase), dimensions, scales, values })
+        Some(TokenTable { tokenizer: WordPiece::new(&tokens, lowercase), dimensions, codebook, scales, values })
     }
 
     /// How many numbers make one embedding.
@@ -68,16 +74,15 @@ impl TokenTable {
     /// The unit-length embedding of `text`, or `None` when no token of it carries meaning.
     pub(crate) fn embed(&self, text: &str) -> Option<Vec<f32>> {
         let mut sum = vec![0f32; self.dimensions];
+        let row_bytes = self.dimensions / 2;
         self.tokenizer.for_each_id(text, |id| {
             let row = id as usize;
-            let (Some(scale), Some(values)) =
-                (self.scales.get(row), self.values.get(row * self.dimensions..(row + 1) * self.dimensions))
+            let (Some(scale), Some(packed)) =
+                (self.scales.get(row), self.values.get(row * row_bytes..(row + 1) * row_bytes))
             else {
                 return;
             };
-            for (total, value) in sum.iter_mut().zip(values) {
-                *total += scale * f32::from(i8::from_ne_bytes([*value]));
-            }
+            self.codebook.add_scaled(&mut sum, *scale, packed);
         });
         let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
         if !norm.is_normal() {

@@ -61,6 +61,7 @@ mod catalog;
 #[cfg(feature = "embeddings")]
 mod embed;
 mod names;
+mod nibbles;
 mod rank;
 mod semantic;
 mod split;

@@ -13,16 +13,20 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::nibbles::Codebook;
+
 /// The embedded table; see the module documentation for its format.
 static TABLE: &[u8] = include_bytes!("../data/word-vectors.bin");
 
-const MAGIC: &[u8] = b"TSWV1\n";
+const MAGIC: &[u8] = b"TSWV2\n";
 
-/// The parsed table: a word's row in a flat array of signed bytes.
+/// The parsed table: a word's row in a flat array of four-bit codes, two per byte
+/// (`scripts/pack-nibbles.py` describes the format).
 #[derive(Debug)]
 pub(crate) struct WordVectors {
     dimensions: usize,
     rows: HashMap<&'static str, usize>,
+    codebook: Codebook,
     values: &'static [u8],
 }
 
@@ -45,8 +49,9 @@ impl WordVectors {
             rows.insert(word, row);
             rest = rest.get(end + 1..)?;
         }
-        let values = rest.get(..count.checked_mul(dimensions)?)?;
-        (dimensions > 0).then_some(WordVectors { dimensions, rows, values })
+        let codebook = Codebook::parse(rest)?;
+        let values = rest.get(Codebook::BYTES..)?.get(..count.checked_mul(dimensions / 2)?)?;
+        (dimensions > 0 && dimensions % 2 == 0).then_some(WordVectors { dimensions, rows, codebook, values })
     }
 
     /// How many numbers make one vector.
@@ -57,9 +62,8 @@ impl WordVectors {
     /// A word's vector scaled to unit length, or `None` for a word the table lacks.
     pub(crate) fn unit_vector(&self, word: &str) -> Option<Vec<f32>> {
         let row = *self.rows.get(word)?;
-        let bytes = self.values.get(row * self.dimensions..(row + 1) * self.dimensions)?;
-        // The bytes are two's-complement signed values.
-        let mut vector: Vec<f32> = bytes.iter().map(|b| f32::from(i8::from_ne_bytes([*b]))).collect();
+        let row_bytes = self.dimensions / 2;
+        let mut vector = self.codebook.decode(self.values.get(row * row_bytes..(row + 1) * row_bytes)?);
         let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
         if !norm.is_normal() {
             return None;
