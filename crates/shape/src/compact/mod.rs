@@ -465,8 +465,10 @@ impl Compactor {
                 // So does a resource path (`projects/p/databases/d/documents/shipments/Lx…`).
                 let link =
                     values.iter().any(|v| v.as_str().is_some_and(|s| s.contains("://") || s.matches('/').count() >= 3));
+                // A composite key holding one (`ORDER#2025-07-15T04:48:12Z#01K066JT…`) is as
+                // random-looking as the id alone.
                 let opaque =
-                    values.iter().filter(|v| v.as_str().is_some_and(stats::is_opaque)).count() * 2 > values.len();
+                    values.iter().filter(|v| v.as_str().is_some_and(holds_opaque_part)).count() * 2 > values.len();
                 // Words that read as a sentence (a title, a description) are not a name; a
                 // proper name with spaces is (`Zhou Partners - Data Connectors`), its words
                 // capitalized.
@@ -476,7 +478,7 @@ impl Compactor {
                 // record's own id is the shallowest.
                 let depth = c.path.iter().filter(|s| !matches!(s, Step::Tag(_))).count();
                 let rank =
-                    (usize::from(spaced), usize::from(link), depth, usize::from(numeric), len, usize::from(opaque));
+                    (usize::from(spaced), usize::from(link), depth, usize::from(numeric), usize::from(opaque), len);
                 Some((i, rank))
             })
             .min_by_key(|(_, score)| *score)
@@ -665,6 +667,12 @@ pub(crate) fn cut_text(s: &str, max: usize) -> String {
 /// Objects that recur across records (the same user, status or project in several).
 fn recurs(node: &Node) -> bool {
     node.present >= 3 && node.distinct() * 10 < node.present * 9 && !node.many
+}
+
+/// Whether `s`, or one of its parts between characters an id does not hold (`#`, spaces,
+/// commas), is a random-looking id.
+fn holds_opaque_part(s: &str) -> bool {
+    s.split(|c: char| !(c.is_ascii_alphanumeric() || "-_=+/:.".contains(c))).any(stats::is_opaque)
 }
 
 /// The member that names an object: present in (nearly) every occurrence, a short scalar

@@ -241,3 +241,31 @@ fn spans_of_time_written_with_units_are_measures() {
     let took = c.columns.iter().find(|c| c.name == "took").unwrap();
     assert_eq!(took.holds, Holds::Numbers);
 }
+
+#[test]
+fn a_proper_name_is_the_key_before_a_random_id_however_short() {
+    // Salesforce: a short random `Id` beside a longer `Name`; a reader names the record by
+    // its name, and finds it again by it.
+    let recs: Vec<Value> = (0..20)
+        .map(|i| {
+            json!({"Id": format!("0066{i:02}Tr0Zqm2K1TVC"), "Name": format!("Zhou Partners - Data Connectors ({i} seats)"), "Amount": 1000 + i * 37})
+        })
+        .collect();
+    let c = Compactor::learn(&recs);
+    assert_eq!(c.columns[c.key.unwrap()].name, "Name");
+}
+
+#[test]
+fn a_key_built_around_a_random_id_is_no_better_a_name_than_the_id() {
+    // DynamoDB: the sort key repeats the order's random id after a type and a time.
+    let recs: Vec<Value> = (0..20)
+        .map(|i| {
+            let ulid = format!("01K066JTQVBDW61F2SGPGH{i:02}C1");
+            json!({"orderId": format!("ord_{ulid}"), "sk": format!("ORDER#2025-07-15T04:48:{i:02}Z#{ulid}"), "total": 10 + i * i})
+        })
+        .collect();
+    let c = Compactor::learn(&recs);
+    assert_eq!(c.columns[c.key.unwrap()].name, "orderId");
+    assert!(holds_opaque_part("ORDER#2025-07-15T04:48:12Z#01K066JTQVBDW61F2SGPGH61C1"));
+    assert!(!holds_opaque_part("Zhou Partners - Data Connectors (261 seats)"));
+}
