@@ -5,8 +5,10 @@
 //! embedded here (`data/token-vectors.bin`, built by `scripts/embedding-table.py`) is
 //! distilled from the sentence-transformer all-MiniLM-L6-v2: one row per WordPiece token,
 //! the model's output for that token alone, reduced by PCA and weighted down for frequent
-//! tokens. A text's embedding is the normalised mean of its tokens' rows, which costs a
-//! tokenizer pass and one addition per token: microseconds.
+//! tokens, then trained on whole sentences (`scripts/train-table.py`) and packed to four
+//! bits per number (`scripts/pack-nibbles.py`, decoded by [`crate::nibbles`]). A text's
+//! embedding is the normalised mean of its tokens' rows, which costs a tokenizer pass and
+//! one addition per token: microseconds.
 //!
 //! The table is parsed once per process, on first use; a malformed table (which the tests
 //! rule out) turns embeddings off rather than failing a search.
