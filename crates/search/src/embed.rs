@@ -21,7 +21,7 @@ use crate::semantic::dot;
 use crate::nibbles::Codebook;
 use crate::wordpiece::WordPiece;
 
-/// The embedded table; its format is described in `scripts/embedding-table.py`.
+/// The embedded table; its format is described in `scripts/pack-nibbles.py`.
 static TABLE: &[u8] = include_bytes!("../data/token-vectors.bin");
 
 const MAGIC: &[u8] = b"TSTV2\n";
