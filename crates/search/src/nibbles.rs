@@ -3,7 +3,7 @@
 //! The search's two tables (`data/token-vectors.bin`, `data/word-vectors.bin`) are most of the
 //! data in the binary. `scripts/pack-nibbles.py` stores each number as the index of the
 //! nearest of 16 values fitted to the tables' own distribution (Lloyd-Max), which keeps a
-//! row's direction to a mean cosine above .99 at half the bytes of signed bytes. Decoding goes
+//! row's direction to a mean cosine above .99 in half the bytes a signed byte per number takes. Decoding goes
 //! through a table of both codes of every byte, so a row costs one lookup per two numbers.
 
 /// The 16 values a code stands for, expanded to the pair of values of every byte.
