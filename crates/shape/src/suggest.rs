@@ -64,6 +64,13 @@ pub fn suggest(input: &[u8]) -> Option<Suggestion> {
         if found * 2 < sample.len() {
             continue;
         }
+        // One name of a list read as a map: the list is kept whole, once.
+        if column.is_pair_value() {
+            if !s.project.iter().any(|(p, _)| *p == path_text) {
+                s.project.push((path_text.clone(), path_text));
+            }
+            continue;
+        }
         let shown = column.name.clone();
         if column.is_text() {
             s.field_tokens.push((shown.clone(), TEXT_TOKENS));

@@ -27,6 +27,7 @@
 //! Null and empty values are left out of each record too. Everything left out is listed
 //! ([`Compactor::dropped`]) and comes back with the full records.
 
+mod pairs;
 mod rows;
 mod spans;
 mod stats;
@@ -74,6 +75,13 @@ enum Extract {
     /// A list of `{key, value}` objects, written as one object.
     Pairs {
         key: String,
+        value: String,
+    },
+    /// The `value` member of the item of a list of `{key, value}` objects whose `key`
+    /// member is `name` ([`pairs`]).
+    PairValue {
+        key: String,
+        name: String,
         value: String,
     },
     /// Free text, cut to [`TEXT_CHARS`].
@@ -132,6 +140,12 @@ impl Column {
         out
     }
 
+    /// Whether the column is one name's value in a list of `{key, value}` items: its
+    /// projection is the whole list, which its sibling columns share.
+    pub(crate) fn is_pair_value(&self) -> bool {
+        matches!(self.extract, Extract::PairValue { .. })
+    }
+
     /// Whether the column holds free text the compact view cuts.
     pub(crate) fn is_text(&self) -> bool {
         matches!(self.extract, Extract::Text)
@@ -140,7 +154,8 @@ impl Column {
     /// Whether its values can be counted: a scalar (or a list of names), not free text, a
     /// timestamp or a list cut to its head.
     pub(crate) fn countable(&self) -> bool {
-        matches!(self.extract, Extract::Value | Extract::Opaque | Extract::Names(_)) && self.holds != Holds::Times
+        matches!(self.extract, Extract::Value | Extract::Opaque | Extract::Names(_) | Extract::PairValue { .. })
+            && self.holds != Holds::Times
     }
 }
 
@@ -182,6 +197,7 @@ impl Compactor {
         let mut c = Compactor { tags: stats::wrapper_tags(&root), ..Compactor::default() };
         let mut opaque_keys: Vec<String> = Vec::new();
         c.object(&root, &[], "", sample.len(), &mut opaque_keys);
+        c.read_lists_as_maps(sample);
         c.drop_duplicates(sample);
         c.drop_second_ids(&opaque_keys, sample);
         c.key = c.pick_key(sample);
@@ -281,7 +297,7 @@ impl Compactor {
                     p.push(Step::First);
                     return self.field(el, p, name, n, opaque_keys);
                 }
-                if let Some((k, v)) = pairs(el) {
+                if let Some((k, v)) = pairs::two_members(el) {
                     self.columns.push(column(Extract::Pairs { key: k, value: v }, Holds::Other, false));
                 } else if let Some(id) = naming_member(el) {
                     let holds = if el.child(&id).is_some_and(|c| holds(c, n) == Holds::Categories) {
@@ -616,6 +632,10 @@ impl Column {
                 }
                 Value::Object(m)
             }
+            Extract::PairValue { key, name, value } => {
+                let item = cur.as_array()?.iter().find(|e| e.get(key).and_then(Value::as_str) == Some(name))?;
+                item.get(value)?.clone()
+            }
             Extract::Text | Extract::Opaque if !cut_long => cur.clone(),
             Extract::Text => match cur {
                 Value::String(s) if s.chars().count() > TEXT_CHARS => {
@@ -694,21 +714,6 @@ fn naming_member(node: &Node) -> Option<String> {
             (one_to_one, wordy, c.distinct().min(objects), std::cmp::Reverse(c.avg_bytes()))
         })
         .map(|(k, _)| k.clone())
-}
-
-/// `{key, value}` items: two scalar members, one of few names that repeat across records
-/// and one holding values.
-fn pairs(el: &Node) -> Option<(String, String)> {
-    if el.children.len() != 2 {
-        return None;
-    }
-    let (k, kn) = &el.children[0];
-    let (v, vn) = &el.children[1];
-    let names = kn.strings == kn.present && kn.distinct() * 2 <= kn.present && kn.distinct() <= 64;
-    // Values that vary more than the names: a map written as a list (tags, custom fields),
-    // not named things with one attribute (labels with their colour).
-    let varied = vn.distinct() > kn.distinct() || vn.many;
-    (names && varied && vn.scalars * 10 >= vn.present * 9 && kn.present == el.present).then(|| (k.clone(), v.clone()))
 }
 
 /// Text with spaces whose words are not mostly capitalized: a sentence, not a name.

@@ -33,7 +33,7 @@ fn fields_are_judged_by_their_values() {
     let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(
         names,
-        ["id", "number", "title", "user.login", "labels", "state", "comments", "body", "tags"],
+        ["id", "number", "title", "user.login", "labels", "state", "comments", "body", "tags.team"],
         "dropped: {:?}",
         c.dropped
     );
@@ -41,12 +41,13 @@ fn fields_are_judged_by_their_values() {
     assert!(c.dropped.contains(&"node_id".to_owned()), "{:?}", c.dropped);
     assert!(c.dropped.contains(&"assignee".to_owned()), "{:?}", c.dropped);
     let constants: Vec<&str> = c.constants.iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(constants, ["locked", "reactions"]);
+    assert_eq!(constants, ["locked", "reactions", "tags.env"]);
     assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("number"));
     let one = c.apply(&sample[1]);
     assert_eq!(one["user.login"], json!("bo"));
     assert_eq!(one["labels"], json!(["bug", "docs"]));
-    assert_eq!(one["tags"], json!({"team": "web", "env": "prod"}));
+    assert_eq!(one["tags.team"], json!("web"));
+    assert_eq!(c.constants[2].1, json!("prod"));
     assert!(one["body"].as_str().unwrap().ends_with("chars]"), "{one}");
 }
 
@@ -268,4 +269,61 @@ fn a_key_built_around_a_random_id_is_no_better_a_name_than_the_id() {
     assert_eq!(c.columns[c.key.unwrap()].name, "orderId");
     assert!(holds_opaque_part("ORDER#2025-07-15T04:48:12Z#01K066JTQVBDW61F2SGPGH61C1"));
     assert!(!holds_opaque_part("Zhou Partners - Data Connectors (261 seats)"));
+}
+
+/// Tasks whose custom fields are a list of objects with many members: the name of each
+/// field and its shown value, not the type of each.
+fn tasks(n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            let priority = ["High", "Medium", "Low"][i % 3];
+            json!({
+                "gid": format!("{}", 1_200_000 + i),
+                "name": format!("Task {i}"),
+                "custom_fields": [
+                    {"gid": "1100", "enabled": true, "name": "Priority", "display_value": priority,
+                     "enum_value": {"name": priority}, "type": "enum", "resource_type": "custom_field"},
+                    {"gid": "1101", "enabled": true, "name": "Estimate (days)", "display_value": format!("{}.0", i % 5),
+                     "number_value": i % 5, "type": "number", "resource_type": "custom_field"}
+                ],
+                "memberships": [{"section": {"name": (["Backlog", "Done"][i % 2])}}],
+                "conditions": [
+                    {"lastTransitionTime": format!("2025-01-{:02}T00:00:00Z", 1 + i % 28), "status": if i % 4 == 0 { "False" } else { "True" }, "type": "Ready"},
+                    {"lastTransitionTime": format!("2025-02-{:02}T00:00:00Z", 1 + i % 28), "status": "True", "type": "Scheduled"}
+                ],
+                "labels": [{"name": (["bug", "ui", "docs"][i % 3]), "color": (["red", "grey", "grey"][i % 3])}, {"name": "triage", "color": "red"}]
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn a_list_that_is_a_map_becomes_fields_named_by_its_items() {
+    let sample = tasks(12);
+    let c = Compactor::learn(&sample);
+    let column =
+        |n: &str| c.columns.iter().find(|c| c.name == n).unwrap_or_else(|| panic!("no {n} in {:?}", c.columns));
+    // The name, not the type, names each custom field; its shown value is its value.
+    assert_eq!(column("custom_fields.Priority").holds, Holds::Categories);
+    let one = c.apply(&sample[1]);
+    assert_eq!(one["custom_fields.Priority"], json!("Medium"), "{one}");
+    assert_eq!(one["custom_fields.Estimate (days)"], json!("1.0"), "{one}");
+    // Conditions, written in alphabetical order: named by their type, valued by their
+    // status (the most present member with the fewest values), not their time.
+    assert_eq!(one["conditions.Ready"], json!("True"), "{one}");
+    // A label's colour, shared by two labels, does not make labels a map.
+    assert_eq!(one["labels"], json!(["ui", "triage"]), "{one}");
+    // The list is one projection for a mask, written once.
+    let projected: Vec<String> = c.columns.iter().filter(|c| c.is_pair_value()).map(Column::projection).collect();
+    assert!(projected.iter().all(|p| p == "custom_fields" || p == "conditions"), "{projected:?}");
+}
+
+#[test]
+fn many_names_make_one_object_per_record() {
+    let sample: Vec<Value> = (0..40)
+        .map(|i| json!({"id": i, "env": [{"name": format!("VAR_{}", i % 20), "value": format!("v{i}")}, {"name": format!("VAR_{}", (i + 1) % 20), "value": "x"}]}))
+        .collect();
+    let c = Compactor::learn(&sample);
+    let one = c.apply(&sample[3]);
+    assert_eq!(one["env"], json!({"VAR_3": "v3", "VAR_4": "x"}), "{one}");
 }

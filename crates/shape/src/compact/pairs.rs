@@ -1,0 +1,202 @@
+//! Lists of objects that are maps written as lists: custom fields (`{"name": "Priority",
+//! "display_value": "High", "type": "enum", …}`), tags (`{"Key": "env", "Value": "prod"}`),
+//! conditions (`{"type": "Ready", "status": "True", …}`), environment variables.
+//!
+//! Such a list is told from a list of things by its values, in the sample: one member names
+//! each item (a short string, different for each item of a list, from a few names that
+//! repeat across records), and another member holds the item's value (a scalar that differs
+//! between records for the same name, which an attribute of a named thing, such as a
+//! label's colour, does not). When the names are few, each becomes a field of its own
+//! (`custom_fields.Priority`), so that it is counted and ranked like any other field.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::stats::{self, Node, is_empty};
+use super::{Column, Compactor, Extract, Holds, LONG_LIST, Step, holds};
+
+/// Names a key member may take across the sample, at most.
+const MAX_NAMES: usize = 64;
+/// Characters of a name, at most: longer strings are text, not names.
+const NAME_CHARS: usize = 64;
+
+/// `{key, value}` items of exactly two scalar members, from the statistics alone: one of
+/// few names that repeat across records and one holding values. The sample-based
+/// [`detect`] finds the same lists and those with more members.
+pub(super) fn two_members(el: &Node) -> Option<(String, String)> {
+    if el.children.len() != 2 {
+        return None;
+    }
+    let (k, kn) = &el.children[0];
+    let (v, vn) = &el.children[1];
+    let names = kn.strings == kn.present && kn.distinct() * 2 <= kn.present && kn.distinct() <= MAX_NAMES;
+    // Values that vary more than the names: a map written as a list (tags, custom fields),
+    // not named things with one attribute (labels with their colour).
+    let varied = vn.distinct() > kn.distinct() || vn.many;
+    (names && varied && vn.scalars * 10 >= vn.present * 9 && kn.present == el.present).then(|| (k.clone(), v.clone()))
+}
+
+impl Compactor {
+    /// Turn each list column that the sample shows to be a map into fields of their own
+    /// (few names) or one object per record (many names).
+    pub(super) fn read_lists_as_maps(&mut self, sample: &[Value]) {
+        let n = sample.len();
+        let mut out: Vec<Column> = Vec::with_capacity(self.columns.len());
+        for column in std::mem::take(&mut self.columns) {
+            if !matches!(column.extract, Extract::Names(_) | Extract::Pairs { .. }) {
+                out.push(column);
+                continue;
+            }
+            let lists: Vec<&[Value]> =
+                sample.iter().filter_map(|r| at_path(r, &column.path)?.as_array().map(Vec::as_slice)).collect();
+            let Some((key, value)) = detect(&lists) else {
+                out.push(column);
+                continue;
+            };
+            let names = names_in_order(&lists, &key);
+            if names.len() > LONG_LIST {
+                out.push(Column { extract: Extract::Pairs { key, value }, holds: Holds::Other, ..column });
+                continue;
+            }
+            // What each name's values hold, measured as if they were fields of the record.
+            let as_objects: Vec<Value> = lists
+                .iter()
+                .map(|list| {
+                    let m: Map<String, Value> = list
+                        .iter()
+                        .filter_map(|item| Some((item.get(&key)?.as_str()?.to_owned(), item.get(&value)?.clone())))
+                        .collect();
+                    Value::Object(m)
+                })
+                .collect();
+            let measured = stats::learn(&as_objects);
+            for name in names {
+                let node = measured.child(&name);
+                let kind = node.map_or(Holds::Other, |node| holds(node, n));
+                let full_name = format!("{}.{name}", column.name);
+                // One value wherever the name is there, in at least half the records: said
+                // once, as a field's would be.
+                if node.is_some_and(|c| c.distinct() == 1 && !c.many && c.present >= 3 && c.present * 2 >= n) {
+                    self.constants.push((full_name.clone(), Value::Null));
+                }
+                out.push(Column {
+                    name: full_name,
+                    path: column.path.clone(),
+                    extract: Extract::PairValue { key: key.clone(), name, value: value.clone() },
+                    holds: kind,
+                    unique: false,
+                });
+            }
+        }
+        self.columns = out;
+    }
+}
+
+/// The value at `path` in `record`, before any extraction.
+fn at_path<'v>(record: &'v Value, path: &[Step]) -> Option<&'v Value> {
+    let mut cur = record;
+    for step in path {
+        cur = match step {
+            Step::Key(k) | Step::Tag(k) => cur.get(k)?,
+            Step::First => cur.as_array()?.first()?,
+        };
+    }
+    Some(cur)
+}
+
+/// The member naming each item and the member holding its value, if the lists are maps.
+///
+/// A key member is a short string in every item, different for each item of a list, and
+/// takes few names that repeat (at most half as many names as items); of several (a
+/// custom field's `name` and `type` both tell its items apart), the first is the key. A
+/// value member is a scalar that
+/// takes at least two values for one name somewhere in the sample, present in at least
+/// half the items; of several, the most present wins, then the one with fewest distinct
+/// values (a condition's `status` over its time).
+pub(super) fn detect(lists: &[&[Value]]) -> Option<(String, String)> {
+    let items: Vec<&Map<String, Value>> = lists.iter().flat_map(|l| l.iter()).filter_map(Value::as_object).collect();
+    let total: usize = lists.iter().map(|l| l.len()).sum();
+    if items.len() < 4 || items.len() != total {
+        return None;
+    }
+    let mut members: Vec<&str> = Vec::new();
+    for item in &items {
+        for k in item.keys() {
+            if !members.contains(&k.as_str()) {
+                members.push(k);
+            }
+        }
+    }
+    // The first member that could name the items names them (a label's name before its
+    // colour, which two labels may share); if its items hold no varying value, the list
+    // is a list of things.
+    let key = members.iter().copied().find(|m| key_member(lists, m, items.len()))?;
+    members
+        .iter()
+        .filter(|m| **m != key)
+        .filter_map(|m| value_member(&items, key, m).map(|score| (*m, score)))
+        .max_by_key(|&(_, (present, distinct))| (present, std::cmp::Reverse(distinct)))
+        .map(|(m, _)| (key.to_owned(), m.to_owned()))
+}
+
+/// Whether `member` names the items of every list.
+fn key_member(lists: &[&[Value]], member: &str, items: usize) -> bool {
+    let mut names: HashSet<&str> = HashSet::new();
+    for list in lists {
+        let mut in_list: HashSet<&str> = HashSet::new();
+        for item in *list {
+            let Some(name) = item.get(member).and_then(Value::as_str) else { return false };
+            // A name a reader knows has a letter (not an id written as digits) and is short.
+            let plain =
+                name.chars().any(char::is_alphabetic) && name.chars().count() <= NAME_CHARS && !name.contains('\n');
+            if !plain || stats::is_opaque(name) || !in_list.insert(name) {
+                return false;
+            }
+            names.insert(name);
+        }
+    }
+    let d = names.len();
+    (2..=MAX_NAMES).contains(&d) && d * 2 <= items
+}
+
+/// `(items holding it, distinct values)` when `member` holds values that vary for one name.
+fn value_member(items: &[&Map<String, Value>], key: &str, member: &str) -> Option<(usize, usize)> {
+    let mut by_name: HashMap<&str, HashSet<String>> = HashMap::new();
+    let mut all: HashSet<String> = HashSet::new();
+    let mut present = 0usize;
+    let mut opaque = 0usize;
+    for item in items {
+        let Some(v) = item.get(member).filter(|v| !is_empty(v)) else { continue };
+        let text = match v {
+            Value::String(s) => {
+                if stats::is_opaque(s) {
+                    opaque += 1;
+                }
+                s.clone()
+            }
+            Value::Number(_) | Value::Bool(_) => v.to_string(),
+            _ => return None,
+        };
+        present += 1;
+        if let Some(name) = item.get(key).and_then(Value::as_str) {
+            by_name.entry(name).or_default().insert(text.clone());
+        }
+        all.insert(text);
+    }
+    let varies = by_name.values().any(|values| values.len() >= 2);
+    (varies && present * 2 >= items.len() && opaque * 2 < present.max(1)).then_some((present, all.len()))
+}
+
+/// The names the key member takes, in the order they are first seen.
+fn names_in_order(lists: &[&[Value]], key: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in lists.iter().flat_map(|l| l.iter()) {
+        if let Some(name) = item.get(key).and_then(Value::as_str)
+            && !out.iter().any(|o| o == name)
+        {
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
