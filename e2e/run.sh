@@ -14,9 +14,27 @@ t1=$(seconds)
 cargo build --quiet -p toolshape -p toolshape-sample-upstream
 t2=$(seconds)
 
+# The whole suite runs its test files side by side (E2E_WORKERS processes; most of a test's
+# time is spent waiting on the servers it starts), then the tests marked `serial` (bounds on
+# how long calls take) one at a time. A selection given as arguments runs in one process,
+# so that `-s` and `-x` behave as usual.
+pytest=(.cache/e2e-venv/bin/python -m pytest -q)
 set +e
-.cache/e2e-venv/bin/python -m pytest -q e2e "$@"
-status=$?
+if [ "$#" -eq 0 ] && [ "${E2E_WORKERS:-4}" -gt 1 ]; then
+  "${pytest[@]}" -n "${E2E_WORKERS:-4}" --dist loadfile -m "not serial" e2e
+  side_by_side=$?
+  "${pytest[@]}" -m serial e2e
+  alone=$?
+  # 5 is pytest's "no tests ran": an error only if neither run found any.
+  if [ "$side_by_side" -eq 5 ] && [ "$alone" -eq 5 ]; then status=5
+  elif [ "$side_by_side" -ne 0 ] && [ "$side_by_side" -ne 5 ]; then status=$side_by_side
+  elif [ "$alone" -ne 0 ] && [ "$alone" -ne 5 ]; then status=$alone
+  else status=0
+  fi
+else
+  "${pytest[@]}" e2e "$@"
+  status=$?
+fi
 set -e
 t3=$(seconds)
 

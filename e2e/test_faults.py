@@ -14,7 +14,8 @@ import pytest
 
 import harness
 
-pytestmark = pytest.mark.anyio
+# Bounds on how long calls take: run alone, after the tests that run side by side.
+pytestmark = [pytest.mark.anyio, pytest.mark.serial]
 
 TIMEOUT_SECS = 3
 SLACK_SECS = 3.0

@@ -207,6 +207,8 @@ async def test_result_read_narrows_and_refuses_a_tampered_cursor(tmp_path):
         assert "cursor" in tampered.summary.lower()
 
 
+# A bound on how long four calls at once take: run alone, after the tests run side by side.
+@pytest.mark.serial
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 @pytest.mark.parametrize("agent", ["stdio", "http"])
 async def test_progress_is_forwarded_and_concurrent_calls_are_matched(tmp_path, agent, mode):

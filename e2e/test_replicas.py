@@ -24,7 +24,8 @@ import harness
 from harness import REPO, SAMPLE
 from replicas import HoppingSession, StoreDown, running, sample_config, start_redis, start_replicas
 
-pytestmark = pytest.mark.anyio
+# Bounds on how long calls take: run alone, after the tests that run side by side.
+pytestmark = [pytest.mark.anyio, pytest.mark.serial]
 
 
 async def direct_issues(tmp_path: Path, **args) -> list[dict]:
