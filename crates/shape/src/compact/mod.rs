@@ -601,13 +601,7 @@ impl Column {
 
     /// The value, with long text and long random-looking strings cut when `cut_long`.
     fn read_with(&self, record: &Value, cut_long: bool) -> Option<(Value, bool)> {
-        let mut cur = record;
-        for step in &self.path {
-            cur = match step {
-                Step::Key(k) | Step::Tag(k) => cur.get(k)?,
-                Step::First => cur.as_array()?.first()?,
-            };
-        }
+        let cur = at_path(record, &self.path)?;
         if is_empty(cur) {
             return None;
         }
@@ -682,6 +676,14 @@ pub(crate) fn cut_text(s: &str, max: usize) -> String {
     };
     let head = head.trim_end();
     format!("{head} …[+{} chars]", thousands((total - head.chars().count()) as u64))
+}
+
+/// The value at `path` in `record`, before any extraction.
+fn at_path<'v>(record: &'v Value, path: &[Step]) -> Option<&'v Value> {
+    path.iter().try_fold(record, |cur, step| match step {
+        Step::Key(k) | Step::Tag(k) => cur.get(k),
+        Step::First => cur.as_array()?.first(),
+    })
 }
 
 /// Objects that recur across records (the same user, status or project in several).

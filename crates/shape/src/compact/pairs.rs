@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::stats::{self, Node, is_empty};
-use super::{Column, Compactor, Extract, Holds, LONG_LIST, Step, holds};
+use super::{Column, Compactor, Extract, Holds, LONG_LIST, at_path, holds};
 
 /// Names a key member may take across the sample, at most.
 const MAX_NAMES: usize = 64;
@@ -91,18 +91,6 @@ impl Compactor {
         }
         self.columns = out;
     }
-}
-
-/// The value at `path` in `record`, before any extraction.
-fn at_path<'v>(record: &'v Value, path: &[Step]) -> Option<&'v Value> {
-    let mut cur = record;
-    for step in path {
-        cur = match step {
-            Step::Key(k) | Step::Tag(k) => cur.get(k)?,
-            Step::First => cur.as_array()?.first()?,
-        };
-    }
-    Some(cur)
 }
 
 /// The member naming each item and the member holding its value, if the lists are maps.
