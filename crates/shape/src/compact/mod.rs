@@ -297,9 +297,8 @@ impl Compactor {
                     p.push(Step::First);
                     return self.field(el, p, name, n, opaque_keys);
                 }
-                if let Some((k, v)) = pairs::two_members(el) {
-                    self.columns.push(column(Extract::Pairs { key: k, value: v }, Holds::Other, false));
-                } else if let Some(id) = naming_member(el) {
+                // A list that is a map becomes one in `read_lists_as_maps`, from the sample.
+                if let Some(id) = naming_member(el) {
                     let holds = if el.child(&id).is_some_and(|c| holds(c, n) == Holds::Categories) {
                         Holds::Categories
                     } else {

@@ -13,29 +13,13 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::stats::{self, Node, is_empty};
+use super::stats::{self, is_empty};
 use super::{Column, Compactor, Extract, Holds, LONG_LIST, at_path, holds};
 
 /// Names a key member may take across the sample, at most.
 const MAX_NAMES: usize = 64;
 /// Characters of a name, at most: longer strings are text, not names.
 const NAME_CHARS: usize = 64;
-
-/// `{key, value}` items of exactly two scalar members, from the statistics alone: one of
-/// few names that repeat across records and one holding values. The sample-based
-/// [`detect`] finds the same lists and those with more members.
-pub(super) fn two_members(el: &Node) -> Option<(String, String)> {
-    if el.children.len() != 2 {
-        return None;
-    }
-    let (k, kn) = &el.children[0];
-    let (v, vn) = &el.children[1];
-    let names = kn.strings == kn.present && kn.distinct() * 2 <= kn.present && kn.distinct() <= MAX_NAMES;
-    // Values that vary more than the names: a map written as a list (tags, custom fields),
-    // not named things with one attribute (labels with their colour).
-    let varied = vn.distinct() > kn.distinct() || vn.many;
-    (names && varied && vn.scalars * 10 >= vn.present * 9 && kn.present == el.present).then(|| (k.clone(), v.clone()))
-}
 
 impl Compactor {
     /// Turn each list column that the sample shows to be a map into fields of their own
@@ -95,13 +79,13 @@ impl Compactor {
 
 /// The member naming each item and the member holding its value, if the lists are maps.
 ///
-/// A key member is a short string in every item, different for each item of a list, and
-/// takes few names that repeat (at most half as many names as items); of several (a
-/// custom field's `name` and `type` both tell its items apart), the first is the key. A
-/// value member is a scalar that
-/// takes at least two values for one name somewhere in the sample, present in at least
-/// half the items; of several, the most present wins, then the one with fewest distinct
-/// values (a condition's `status` over its time).
+/// A key member is a short string in every item (with a letter; not a link or a random
+/// id), different for each item of a list, and takes few names that repeat (at most half
+/// as many names as items); of several (a custom field's `name` and `type` both tell its
+/// items apart), the first is the key. A value member is a scalar that takes at least two
+/// values for one name somewhere in the sample, present in at least half the items; of
+/// several, the most present wins, then the one with fewest distinct values (a condition's
+/// `status` over its time). A random id can be a value (an advisory's identifiers).
 pub(super) fn detect(lists: &[&[Value]]) -> Option<(String, String)> {
     let items: Vec<&Map<String, Value>> = lists.iter().flat_map(|l| l.iter()).filter_map(Value::as_object).collect();
     let total: usize = lists.iter().map(|l| l.len()).sum();
@@ -138,7 +122,7 @@ fn key_member(lists: &[&[Value]], member: &str, items: usize) -> bool {
             // A name a reader knows has a letter (not an id written as digits) and is short.
             let plain =
                 name.chars().any(char::is_alphabetic) && name.chars().count() <= NAME_CHARS && !name.contains('\n');
-            if !plain || stats::is_opaque(name) || !in_list.insert(name) {
+            if !plain || stats::is_opaque(name) || stats::is_url(name) || !in_list.insert(name) {
                 return false;
             }
             names.insert(name);
@@ -153,16 +137,10 @@ fn value_member(items: &[&Map<String, Value>], key: &str, member: &str) -> Optio
     let mut by_name: HashMap<&str, HashSet<String>> = HashMap::new();
     let mut all: HashSet<String> = HashSet::new();
     let mut present = 0usize;
-    let mut opaque = 0usize;
     for item in items {
         let Some(v) = item.get(member).filter(|v| !is_empty(v)) else { continue };
         let text = match v {
-            Value::String(s) => {
-                if stats::is_opaque(s) {
-                    opaque += 1;
-                }
-                s.clone()
-            }
+            Value::String(s) => s.clone(),
             Value::Number(_) | Value::Bool(_) => v.to_string(),
             _ => return None,
         };
@@ -173,7 +151,7 @@ fn value_member(items: &[&Map<String, Value>], key: &str, member: &str) -> Optio
         all.insert(text);
     }
     let varies = by_name.values().any(|values| values.len() >= 2);
-    (varies && present * 2 >= items.len() && opaque * 2 < present.max(1)).then_some((present, all.len()))
+    (varies && present * 2 >= items.len()).then_some((present, all.len()))
 }
 
 /// The names the key member takes, in the order they are first seen.

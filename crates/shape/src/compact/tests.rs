@@ -327,3 +327,29 @@ fn many_names_make_one_object_per_record() {
     let one = c.apply(&sample[3]);
     assert_eq!(one["env"], json!({"VAR_3": "v3", "VAR_4": "x"}), "{one}");
 }
+
+#[test]
+fn a_link_never_names_a_map_item_and_a_random_id_can_be_its_value() {
+    let sample: Vec<Value> = (0..8)
+        .map(|i| {
+            let state = |ok: bool| if ok { "success" } else { "failure" };
+            json!({
+                "id": i,
+                // Links come first, as in many APIs; each check's name names it.
+                "checks": [
+                    {"url": "https://ci.x.com/checks/lint", "name": "lint", "conclusion": state(i % 3 != 0)},
+                    {"url": "https://ci.x.com/checks/test", "name": "test", "conclusion": state(i % 4 != 0)}
+                ],
+                "identifiers": [
+                    {"type": "GHSA", "value": format!("{:08x}-9c1e-4b7a-a3f2-{:012x}", 0x3f2b_9c1e_u32 ^ i, 0x5d1c_84e2_77a0_u64 + i as u64 * 7919)},
+                    {"type": "CVE", "value": format!("CVE-2024-{}", 1000 + i)}
+                ]
+            })
+        })
+        .collect();
+    let c = Compactor::learn(&sample);
+    let one = c.apply(&sample[3]);
+    assert_eq!(one["checks.lint"], json!("failure"), "{one}");
+    assert_eq!(one["checks.test"], json!("success"), "{one}");
+    assert_eq!(one["identifiers.GHSA"], sample[3]["identifiers"][0]["value"], "{one}");
+}
