@@ -16,8 +16,8 @@ t2=$(seconds)
 
 # The whole suite runs its test files side by side (E2E_WORKERS processes; most of a test's
 # time is spent waiting on the servers it starts), then the tests marked `serial` (bounds on
-# how long calls take) one at a time. A selection given as arguments runs in one process,
-# so that `-s` and `-x` behave as usual.
+# how long calls take, or `cargo run` in the shared build folder) one at a time. A selection
+# given as arguments runs in one process, so that `-s` and `-x` behave as usual.
 pytest=(.cache/e2e-venv/bin/python -m pytest -q)
 set +e
 if [ "$#" -eq 0 ] && [ "${E2E_WORKERS:-4}" -gt 1 ]; then

@@ -184,6 +184,7 @@ def test_codex_and_gemini_configs_written_by_their_own_cli(tmp_path):
         assert path.read_bytes() == text, path
 
 
+@pytest.mark.serial  # runs `cargo`, which waits while another test's build holds the build folder
 async def test_quickstart_served_from_another_folder(tmp_path):
     """An agent starts toolshape in a folder of its own: the quickstart's `cargo run` still
     starts the sample server, since an upstream starts in its config's folder."""

@@ -239,6 +239,7 @@ async def test_progress_is_forwarded_and_concurrent_calls_are_matched(tmp_path, 
 
 
 @pytest.mark.timeout(600)
+@pytest.mark.serial  # runs `cargo`, which waits while another test's build holds the build folder
 async def test_the_default_command_builds_and_starts_the_sample_with_cargo(tmp_path):
     """The newcomer's path: no TOOLSHAPE_SAMPLE_UPSTREAM, so the quickstart runs `cargo run`."""
     async with harness.gateway(tmp_path, BUDGETS, config_file=QUICKSTART) as s:
