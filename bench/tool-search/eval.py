@@ -45,7 +45,7 @@ WORK = HERE / ".work"
 MAX_QUERY_CHARS = 5000
 # ToolE's 20,614 single-tool requests are sampled one in ten, to keep a run short.
 TOOLE_SAMPLE = 10
-COMPONENTS = ["embeddings", "split", "names", "decline", "word-vectors", "diversity"]
+COMPONENTS = ["embeddings", "split", "cover", "names", "decline", "word-vectors", "diversity"]
 ROLE = {
     "Seal-Tools dev": "tune", "ToolE single-tool": "tune", "AgentDojo": "tune",
     "Seal-Tools in-domain": "confirm", "Seal-Tools out-of-domain": "confirm", "ToolE multi-tool": "confirm",

@@ -1,6 +1,7 @@
 //! Tool search latency: building the index (with and without the embedding table) and
 //! answering one query (keywords, a request sharing no word with the catalog, a namespace,
-//! a three-part request, and regex) over 100, 1,000 and 10,000 tools.
+//! a three-part request with and without its parts served in turn, and regex) over 100,
+//! 1,000 and 10,000 tools.
 //!
 //! The tools are generated here from a fixed seed, so every run measures the same catalog:
 //! namespaced camelCase and snake_case names, a sentence of description, three parameters
@@ -123,6 +124,9 @@ fn search(c: &mut Criterion) {
                 BatchSize::LargeInput,
             );
         });
+        // The same index without serving a request's parts in turn, to measure what that costs.
+        let fused_only = SearchIndex::build_ranked(tools.clone(), Ranking { cover: 0.0, ..Ranking::default() })
+            .unwrap_or_else(|e| panic!("{e}"));
         let index = SearchIndex::build(tools).unwrap_or_else(|e| panic!("{e}"));
         group.sample_size(50);
         group.bench_function(BenchmarkId::new("query_bm25", count), |b| {
@@ -132,6 +136,11 @@ fn search(c: &mut Criterion) {
             let request =
                 "find the open tickets of the billing team, then export the payment report and post it to the channel";
             b.iter(|| black_box(index.search(Mode::Bm25, request, 5)));
+        });
+        group.bench_function(BenchmarkId::new("query_multi_part_fused_only", count), |b| {
+            let request =
+                "find the open tickets of the billing team, then export the payment report and post it to the channel";
+            b.iter(|| black_box(fused_only.search(Mode::Bm25, request, 5)));
         });
         // No word of this request is in the catalog: only meaning (and word vectors) match.
         group.bench_function(BenchmarkId::new("query_vocabulary_gap", count), |b| {

@@ -118,6 +118,17 @@ impl Embeddings {
         Embeddings { dimensions, rows }
     }
 
+    /// Row `row`'s cosine with `query` (a unit vector); 0 for a row or query out of shape.
+    pub(crate) fn cosine(&self, row: usize, query: &[f32]) -> f32 {
+        if query.len() != self.dimensions {
+            return 0.0;
+        }
+        let start = row.saturating_mul(self.dimensions);
+        self.rows
+            .get(start..start.saturating_add(self.dimensions))
+            .map_or(0.0, |r| r.iter().zip(query).map(|(x, y)| x * y).sum())
+    }
+
     /// Each row's best cosine with any of `queries` (unit vectors), in row order. One pass
     /// over the rows however many queries there are: a multi-part request reads the table
     /// once, not once per part.

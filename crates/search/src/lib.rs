@@ -59,6 +59,8 @@ mod baseline;
 mod bm25;
 mod catalog;
 #[cfg(feature = "embeddings")]
+mod cover;
+#[cfg(feature = "embeddings")]
 mod embed;
 mod names;
 mod nibbles;

@@ -13,7 +13,10 @@
 //!    k = 10 or 60) by .02 to .05 Recall@5, and ranking each part separately and
 //!    interleaving the rankings (whole request's best, then each part's best, …) lost
 //!    .02 to .05 against the best-part cosine; both remain selectable for measurement.
-//! 4. When no tool is named, the best cosine is under the meaning floor and the best
+//! 4. For a multi-part request, the first ten places are then chosen in turn among the
+//!    thirty best, so that a part nothing serves yet gets its tool before another part gets
+//!    its second (see `cover.rs`).
+//! 5. When no tool is named, the best cosine is under the meaning floor and the best
 //!    keyword match covers less than the keyword floor of the query's word information,
 //!    nothing fits: the search returns no tools rather than the least bad ones. The floors
 //!    (cosine .30, coverage .30) were calibrated on the tuning sets (AgentDojo with requests
@@ -26,6 +29,8 @@ use std::collections::HashSet;
 
 use crate::Hit;
 use crate::bm25::{Bm25Index, Tuning};
+#[cfg(feature = "embeddings")]
+use crate::cover;
 use crate::names::NameIndex;
 use crate::split;
 
@@ -79,6 +84,10 @@ pub struct Ranking {
     pub merge: Merge,
     /// Whether named tools come first.
     pub exact_names: bool,
+    /// How much of a part's best cosine among the tools already ranked is taken off the
+    /// cosines of the tools after it with that part, while the head of a multi-part
+    /// request's ranking is chosen (see `cover.rs`); 0 turns this off.
+    pub cover: f32,
     /// Whether the search declines when nothing fits.
     pub decline: bool,
     /// The meaning floor: the least best cosine at which something fits.
@@ -97,6 +106,7 @@ impl Default for Ranking {
             split: true,
             merge: Merge::BestPart,
             exact_names: true,
+            cover: 0.25,
             decline: true,
             floor_cosine: 0.30,
             floor_coverage: 0.30,
@@ -324,7 +334,16 @@ impl Ranker {
                 for (flag, cosine) in matching.iter_mut().zip(&cosines) {
                     *flag |= *cosine >= self.ranking.floor_cosine;
                 }
-                let list = fuse(&keyword, &meaning, &cosines, self.ranking.fusion);
+                let mut list = fuse(&keyword, &meaning, &cosines, self.ranking.fusion);
+                if let Fusion::Linear(share) = self.ranking.fusion
+                    && queries.len() > 1
+                    && self.ranking.cover > 0.0
+                {
+                    let weights = cover::Weights { keyword_share: share, discount: self.ranking.cover };
+                    list = cover::serve_parts_in_turn(list, &keyword, weights, queries.len(), |tool, part| {
+                        queries.get(part).map_or(0.0, |q| embeddings.cosine(tool, q))
+                    });
+                }
                 return Ranked { list, best_cosine, coverage };
             }
         }

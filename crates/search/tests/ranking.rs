@@ -1,6 +1,7 @@
 //! The ranked search's promises: a named tool ranks first (a property over generated
 //! catalogs and spellings), a request no tool fits is declined while ones that fit are not,
-//! every part of a multi-part request gets its tool, and the answer says how many matched.
+//! every part of a multi-part request gets its tool (one part's near-duplicates do not crowd
+//! out another's), and the answer says how many matched.
 
 use proptest::prelude::*;
 use toolshape_search::{DEFAULT_LIMIT, MAX_QUERY_CHARS, ParamDoc, Ranking, SearchIndex, ToolDoc};
@@ -95,6 +96,56 @@ fn every_part_of_a_multi_part_request_gets_its_tool() {
     for expected in ["github__search_repositories", "filesystem__read_text_file", "slack__post_message"] {
         assert!(found.iter().any(|n| n == expected), "{expected} missing from {found:?}");
     }
+}
+
+/// Several near-duplicates of one easy part of a request, and one tool for each other part.
+fn crowded_catalog() -> Vec<ToolDoc> {
+    let keywords = [("keywords", "Search keywords")];
+    vec![
+        tool("search_movie_reviews", "Search for movie reviews by keywords.", &keywords),
+        tool("search_book_reviews", "Search for book reviews by keywords.", &keywords),
+        tool("search_restaurant_reviews", "Search for restaurant reviews by keywords.", &keywords),
+        tool("search_product_reviews", "Search for product reviews by keywords.", &keywords),
+        tool(
+            "search_product",
+            "Search for a product in a category within a price range.",
+            &[("category", "Product category"), ("price_range", "Price range")],
+        ),
+        tool("search_products_by_brand", "Search for products of a brand.", &[("brand", "Brand")]),
+        tool("search_movies", "Search for movies by title, genre or year.", &[("title", "Movie title")]),
+        tool("search_books", "Search for books by title or author.", &[("title", "Book title")]),
+        tool("encrypt_data", "Encrypt data with a key.", &[("data", "Data"), ("key", "Key")]),
+        tool(
+            "calculate_route",
+            "Calculate the best route between locations for a mode of transport.",
+            &[("locations", "Locations"), ("mode", "Mode")],
+        ),
+        tool(
+            "calculate_distance",
+            "Calculate the distance between two locations.",
+            &[("origin", "Origin"), ("destination", "Destination")],
+        ),
+    ]
+}
+
+#[test]
+fn one_parts_near_duplicates_do_not_crowd_out_another_parts_tool() {
+    let request = "Search for movie reviews based on the keywords 'action movie'. Then, search for a product in \
+                   the 'Electronics' category with a price range of '500-1000'. After that, calculate the best \
+                   route between 'New York' and 'Los Angeles' using 'car' as the mode of transport and optimize \
+                   the route for time. Finally, encrypt the total time of the best route using the key 'abc123'.";
+    let wanted = ["search_movie_reviews", "search_product", "calculate_route", "encrypt_data"];
+    let index = SearchIndex::build(crowded_catalog()).unwrap();
+    let found = names(&index, request, 5);
+    for expected in wanted {
+        assert!(found.iter().any(|n| n == expected), "{expected} missing from {found:?}");
+    }
+    // In the fused order alone, the reviews of other things take the encryption's place:
+    // the case this guards.
+    let fused_only =
+        SearchIndex::build_ranked(crowded_catalog(), Ranking { cover: 0.0, ..Ranking::default() }).unwrap();
+    let crowded = names(&fused_only, request, 5);
+    assert!(!crowded.iter().any(|n| n == "encrypt_data"), "{crowded:?}");
 }
 
 #[test]

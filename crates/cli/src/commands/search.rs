@@ -55,7 +55,7 @@ pub(crate) struct SearchArgs {
     #[arg(long, value_name = "FILE")]
     gold: Option<PathBuf>,
     /// Ranking components to turn off, comma-separated, to measure what each contributes:
-    /// `embeddings`, `split`, `names`, `decline`, `word-vectors`, `diversity`.
+    /// `embeddings`, `split`, `cover`, `names`, `decline`, `word-vectors`, `diversity`.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     without: Vec<Component>,
     /// How keyword and meaning rankings are fused: `rrf` or `rrf:K`, or `linear:SHARE`
@@ -65,6 +65,9 @@ pub(crate) struct SearchArgs {
     /// How the rankings of a request and its parts are merged: `best-part`, `anchored` or `interleave`.
     #[arg(long, value_name = "HOW", hide = true)]
     merge: Option<MergeMode>,
+    /// Override the discount with which the parts of a request are served in turn (0 to 1).
+    #[arg(long, value_name = "SHARE", hide = true)]
+    cover: Option<f32>,
     /// Override the meaning floor below which the search declines (a cosine).
     #[arg(long, value_name = "COSINE", hide = true)]
     floor_cosine: Option<f32>,
@@ -96,6 +99,7 @@ enum MergeMode {
 enum Component {
     Embeddings,
     Split,
+    Cover,
     Names,
     Decline,
     WordVectors,
@@ -118,6 +122,7 @@ fn ranking(args: &SearchArgs) -> Ranking {
         match component {
             Component::Embeddings => ranking.embeddings = false,
             Component::Split => ranking.split = false,
+            Component::Cover => ranking.cover = 0.0,
             Component::Names => ranking.exact_names = false,
             Component::Decline => ranking.decline = false,
             Component::WordVectors => ranking.bm25.semantic_weight = 0.0,
@@ -126,6 +131,9 @@ fn ranking(args: &SearchArgs) -> Ranking {
     }
     if let Some(fusion) = args.fusion {
         ranking.fusion = fusion;
+    }
+    if let Some(cover) = args.cover {
+        ranking.cover = cover;
     }
     if let Some(merge) = args.merge {
         ranking.merge = match merge {
