@@ -2,8 +2,11 @@
 //! distinct values it takes, how large they are and what they look like.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
+
+// Values are hashed to count distinct ones, many times per record: a fast hasher, fixed
+// and deterministic (the counts decide the view, so they must not vary between runs).
+use rustc_hash::{FxHashSet as HashSet, FxHasher};
 
 use serde_json::{Map, Value};
 
@@ -84,13 +87,17 @@ impl Node {
         self.children.iter().find(|(k, _)| k == key).map(|(_, n)| n)
     }
 
-    fn child_mut(&mut self, key: &str) -> &mut Node {
-        if let Some(i) = self.children.iter().position(|(k, _)| k == key) {
-            return &mut self.children[i].1;
-        }
-        self.children.push((key.to_owned(), Node::default()));
-        let last = self.children.len() - 1;
-        &mut self.children[last].1
+    /// The child named `key` and its place; `hint` is where it is likely to be (records of
+    /// one list mostly write their members in one order, so the next member is usually
+    /// the next child), tried before the children are searched.
+    fn child_mut(&mut self, key: &str, hint: usize) -> (usize, &mut Node) {
+        let at_hint = self.children.get(hint).is_some_and(|(k, _)| k == key);
+        let place = if at_hint { Some(hint) } else { self.children.iter().position(|(k, _)| k == key) };
+        let place = place.unwrap_or_else(|| {
+            self.children.push((key.to_owned(), Node::default()));
+            self.children.len() - 1
+        });
+        (place, &mut self.children[place].1)
     }
 
     /// Average serialized size of a present value.
@@ -125,11 +132,21 @@ impl Node {
             Value::String(s) => {
                 self.scalars += 1;
                 self.strings += 1;
-                if s.contains(char::is_whitespace) {
+                // One pass for what several tests below need.
+                let (mut digits, mut letters, mut spaced, mut broken) = (0usize, 0usize, false, false);
+                for c in s.chars() {
+                    if c.is_ascii_digit() {
+                        digits += 1;
+                    } else if c.is_alphabetic() {
+                        letters += 1;
+                    } else if c.is_whitespace() {
+                        spaced = true;
+                        broken |= c == '\n';
+                    }
+                }
+                if spaced {
                     self.spaced += 1;
                 }
-                let digits = s.chars().filter(char::is_ascii_digit).count();
-                let letters = s.chars().filter(|c| c.is_alphabetic()).count();
                 if s.len() >= 10 && digits > letters {
                     self.digity += 1;
                 }
@@ -155,7 +172,7 @@ impl Node {
                         self.greatest_integer = self.greatest_integer.max(x);
                     }
                 }
-                if s.contains('\n') || s.len() > 280 {
+                if broken || s.len() > 280 {
                     self.long_text += 1;
                 }
                 if s.len() >= 10
@@ -195,12 +212,15 @@ impl Node {
             Value::Object(m) if depth < MAX_DEPTH => {
                 self.objects += 1;
                 let scalars = scalars_of(m, record_scalars);
-                let mut hasher = DefaultHasher::new();
+                let mut hasher = FxHasher::default();
                 hasher.write_u8(b'{');
                 // `{`, `}` and the commas between members.
                 let mut len = 2 + m.len().saturating_sub(1);
+                let mut hint = 0;
                 for (k, child) in m {
-                    let (child_hash, child_len) = self.child_mut(k).add(child, &scalars, depth + 1);
+                    let (place, node) = self.child_mut(k, hint);
+                    hint = place + 1;
+                    let (child_hash, child_len) = node.add(child, &scalars, depth + 1);
                     k.hash(&mut hasher);
                     hasher.write_u64(child_hash);
                     // The quoted name and its colon.
@@ -216,7 +236,7 @@ impl Node {
                     self.nested_arrays += 1;
                 }
                 let elements = self.elements.get_or_insert_with(Box::default);
-                let mut hasher = DefaultHasher::new();
+                let mut hasher = FxHasher::default();
                 hasher.write_u8(b'[');
                 let mut len = 2 + a.len().saturating_sub(1);
                 for (i, item) in a.iter().enumerate() {
@@ -350,7 +370,7 @@ fn quoted_len(s: &str) -> usize {
 /// The hash and length of `v` serialized, written straight into the hasher: no string is
 /// made. Used for scalars and for what [`Node::add`] does not look into.
 fn digest(v: &Value) -> (u64, usize) {
-    let mut sink = Digest { hasher: DefaultHasher::new(), len: 0 };
+    let mut sink = Digest { hasher: FxHasher::default(), len: 0 };
     // Writing to the sink cannot fail, and a `Value` always serializes.
     let _ = serde_json::to_writer(&mut sink, v);
     (sink.hasher.finish(), sink.len)
@@ -358,7 +378,7 @@ fn digest(v: &Value) -> (u64, usize) {
 
 /// A writer that only hashes and counts what it is given.
 struct Digest {
-    hasher: DefaultHasher,
+    hasher: FxHasher,
     len: usize,
 }
 
@@ -375,7 +395,7 @@ impl std::io::Write for Digest {
 }
 
 fn hash(s: &str) -> u64 {
-    let mut h = DefaultHasher::new();
+    let mut h = FxHasher::default();
     s.hash(&mut h);
     h.finish()
 }
