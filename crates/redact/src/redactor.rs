@@ -138,8 +138,10 @@ impl Redactor {
     fn redact_once(&self, text: &str, counts: &mut RedactionCounts) -> Option<String> {
         let candidates = Candidates::of(text, self.needs);
         let mut findings: Vec<Finding> = Vec::new();
-        for &kind in &self.text_kinds {
-            detectors::find(kind, text, &candidates, &mut findings);
+        if !candidates.is_empty() {
+            for &kind in &self.text_kinds {
+                detectors::find(kind, text, &candidates, &mut findings);
+            }
         }
         for (i, rule) in self.custom.iter().enumerate() {
             for m in rule.regex.find_iter(text) {

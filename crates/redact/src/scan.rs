@@ -205,6 +205,19 @@ impl Candidates {
         c
     }
 
+    /// Whether no detector could match: every built-in detector starts from one of these
+    /// places, so a text without any (most short values) needs no detector run.
+    pub(crate) fn is_empty(&self) -> bool {
+        // Named one by one, so that a new kind of place cannot be left out of this test.
+        let Candidates { tokens, pem, at, words, phones, cards, ibans } = self;
+        !pem && tokens.is_empty()
+            && at.is_empty()
+            && words.is_empty()
+            && phones.is_empty()
+            && cards.is_empty()
+            && ibans.is_empty()
+    }
+
     /// Positions of literal prefixes of `kind`'s tokens.
     pub(crate) fn tokens_of(&self, kind: Kind) -> impl Iterator<Item = usize> + '_ {
         self.tokens.iter().filter_map(move |&(pos, index)| {

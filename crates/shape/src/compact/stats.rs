@@ -304,7 +304,25 @@ pub(crate) fn is_empty(v: &Value) -> bool {
 }
 
 pub(crate) fn is_url(s: &str) -> bool {
-    (s.starts_with("https://") || s.starts_with("http://")) && !s.contains(char::is_whitespace)
+    (s.starts_with("https://") || s.starts_with("http://")) && !has_whitespace(s)
+}
+
+/// Whether `s` holds whitespace; ASCII text (nearly every URL and id) is read byte by byte.
+fn has_whitespace(s: &str) -> bool {
+    if s.is_ascii() {
+        // `char::is_whitespace` on ASCII: space, tab, line feed, vertical tab, form feed, return.
+        s.bytes().any(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+    } else {
+        s.contains(char::is_whitespace)
+    }
+}
+
+/// Whether `needle` occurs in `haystack`. `str::contains` sets up a two-way searcher on
+/// every call, which costs more than searching the short strings a URL template compares.
+fn occurs(haystack: &str, needle: &str) -> bool {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    let Some(&first) = n.first() else { return true };
+    memchr::memchr_iter(first, h).any(|at| h.get(at..at + n.len()) == Some(n))
 }
 
 /// A URL whose path (or an encoded URL in its query) ends in an image file name.
@@ -320,7 +338,7 @@ fn is_image(s: &str) -> bool {
 /// digits (with `-`, `_`, `=`, `+`, `/`, `:`, `.`), and mostly not a word: digits mixed
 /// with letters throughout, as in hashes, UUIDs, tokens and base64 ids.
 pub(crate) fn is_opaque(s: &str) -> bool {
-    if s.len() < 16 || s.contains(char::is_whitespace) {
+    if s.len() < 16 || has_whitespace(s) {
         return false;
     }
     if !s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_=+/:.".contains(&b)) {
@@ -346,7 +364,7 @@ fn template<'s>(s: &'s str, scalars_longest_first: &[Cow<'_, str>]) -> Cow<'s, s
     let mut out = Cow::Borrowed(s);
     for v in scalars_longest_first {
         let v = v.as_ref();
-        if v != s && v.len() <= out.len() && out.contains(v) {
+        if v != s && v.len() <= out.len() && occurs(&out, v) {
             out = Cow::Owned(out.replace(v, "{}"));
         }
     }
@@ -591,7 +609,21 @@ pub(crate) fn decimal_value(s: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
+
+    proptest! {
+        /// The byte-level shortcuts answer as the standard library's searches do, on any
+        /// text (ASCII or not, with any whitespace).
+        #[test]
+        fn shortcuts_agree_with_the_standard_searches(
+            haystack in "[a-c/ \t\u{0b}\u{a0}\u{2003}é\n]{0,24}",
+            needle in "[a-c/é]{0,4}",
+        ) {
+            prop_assert_eq!(has_whitespace(&haystack), haystack.contains(char::is_whitespace));
+            prop_assert_eq!(occurs(&haystack, &needle), haystack.contains(needle.as_str()));
+        }
+    }
 
     #[test]
     fn opaque_strings_are_told_from_words_and_names() {
