@@ -6,6 +6,10 @@
 //!
 //! `cargo run --release -p toolshape-shape --example shape_file -- FILE [BUDGET] [TIMES]`
 //!
+//! With `--uncounted` after TIMES, the file is shaped as the gateway shapes it
+//! (`Shaper::shape_uncounted`): a page whose bytes prove it fits is not counted on the
+//! calling path, and `tokens_out` is `null`.
+//!
 //! `shape_file --make-log BYTES FILE` writes a generated application log of at least BYTES
 //! bytes (levels, timestamps, stack traces) with a secret of every built-in detector kind
 //! planted every 100 lines: the input of the text measurements in BENCHMARKS.md.
@@ -21,7 +25,7 @@ use toolshape_tokens::Tokenizer;
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let Some(path) = args.next() else {
-        eprintln!("usage: shape_file FILE [BUDGET] [TIMES] | shape_file --make-log BYTES FILE");
+        eprintln!("usage: shape_file FILE [BUDGET] [TIMES [--uncounted]] | shape_file --make-log BYTES FILE");
         return ExitCode::from(2);
     };
     if path == "--make-log" {
@@ -39,6 +43,7 @@ fn main() -> ExitCode {
     }
     let budget = args.next().and_then(|b| b.parse().ok()).unwrap_or(2000);
     let times: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(0);
+    let uncounted = args.next().as_deref() == Some("--uncounted");
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) => {
@@ -60,8 +65,9 @@ fn main() -> ExitCode {
         resume: None,
         continuation: &next,
     };
+    let shape = |bytes: &[u8]| if uncounted { shaper.shape_uncounted(bytes, &ctx) } else { shaper.shape(bytes, &ctx) };
     let start = std::time::Instant::now();
-    match shaper.shape(&bytes, &ctx) {
+    match shape(&bytes) {
         Ok(shaped) => {
             println!(
                 "{} ms {}",
@@ -71,7 +77,7 @@ fn main() -> ExitCode {
             if times > 0 {
                 let again = std::time::Instant::now();
                 for _ in 0..times {
-                    let _ = shaper.shape(&bytes, &ctx);
+                    let _ = shape(&bytes);
                 }
                 let per_shape = again.elapsed().as_secs_f64() * 1000.0 / times as f64;
                 println!("{per_shape:.3} ms per shape over {times} more, {} characters out", shaped.text.len());

@@ -128,7 +128,7 @@ fn fit_page(page: &mut TextPage<'_, '_>, counts: RedactionCounts) -> Result<Page
     let report = ShapeReport {
         bytes_in,
         bytes_out: rendered.len() as u64,
-        tokens_out: Some(tokens as u64),
+        tokens_out: tokens.map(|t| t as u64),
         records_total: None,
         records_kept: 0,
         records_omitted: 0,
@@ -140,9 +140,9 @@ fn fit_page(page: &mut TextPage<'_, '_>, counts: RedactionCounts) -> Result<Page
     Ok(Paged::Done(Shaped { envelope: env, text: rendered, report, snapshot_head: SnapshotHead::default() }))
 }
 
-/// A page that fits: its envelope, the text the model reads, its tokens, and where the
-/// head it shows ends.
-type Fitted = (Envelope, String, usize, usize);
+/// A page that fits: its envelope, the text the model reads, its tokens (`None` when its
+/// bytes alone prove the fit), and where the head it shows ends.
+type Fitted = (Envelope, String, Option<usize>, usize);
 
 /// One page of a text being fitted: the bytes `begin..end` it may show, and what the
 /// summary says of the whole text.
@@ -396,8 +396,13 @@ impl<'a, 'c> TextPage<'a, 'c> {
         }
         let env = self.envelope(self.end, self.end);
         let rendered = self.render(&env);
+        if rendered.len() <= budget {
+            // A token is at least one byte: it fits uncounted, and is counted once, on the
+            // text the model reads (see `Shaper::with_fitting_nonce`), or after the answer.
+            return Some((env, rendered, None, self.end));
+        }
         let tokens = self.ctx.tokenizer.count_till_limit(&rendered, budget)?;
-        Some((env, rendered, tokens, self.end))
+        Some((env, rendered, Some(tokens), self.end))
     }
 
     /// Where the head ends: whole lines while they fit `room`; a first line too long for it
@@ -463,7 +468,7 @@ impl<'a, 'c> TextPage<'a, 'c> {
             let env = self.envelope(kept_end, tail_start);
             let rendered = self.render(&env);
             if let Some(tokens) = self.ctx.tokenizer.count_till_limit(&rendered, budget) {
-                return Ok((env, rendered, tokens, kept_end));
+                return Ok((env, rendered, Some(tokens), kept_end));
             }
             if tail_start < self.end {
                 let tail = &self.text[tail_start..self.end];

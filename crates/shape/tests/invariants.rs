@@ -227,6 +227,22 @@ proptest! {
         }
     }
 
+    /// A text shown whole is counted once and exactly by `shape`; `shape_uncounted` leaves
+    /// the count out exactly when the text's bytes prove that it fits.
+    #[test]
+    fn a_whole_text_is_counted_exactly_or_left_to_the_caller(
+        text in "[a-z0-9 .,:=\\n\"é]{0,1200}",
+        budget in 100usize..1500,
+    ) {
+        let shaper = Shaper::new(ShapePlan { budget_tokens: budget, ..ShapePlan::default() }).unwrap();
+        let next = continuation();
+        let ctx = ShapeContext { tool: "t", tokenizer: Tokenizer::default(), nonce: "01234567890123456789", now_unix: Some(1_750_000_000), resume: None, continuation: &next };
+        if let (Ok(counted), Ok(uncounted)) = (shaper.shape(text.as_bytes(), &ctx), shaper.shape_uncounted(text.as_bytes(), &ctx)) {
+            prop_assert_eq!(counted.report.tokens_out, Some(Tokenizer::default().count(&counted.text) as u64));
+            prop_assert_eq!(uncounted.report.tokens_out.is_none(), uncounted.text.len() <= budget);
+        }
+    }
+
     /// 7: arbitrary bytes (invalid UTF-8, control characters) never crash.
     #[test]
     fn any_bytes_give_an_envelope(bytes in prop::collection::vec(any::<u8>(), 0..4000), budget in 120usize..800) {
@@ -339,6 +355,10 @@ proptest! {
     /// 3, 5: text is cut at line (or character) boundaries and pages give it back exactly.
     #[test]
     fn text_pages_reassemble(text in arb_text(), budget in 150usize..1200, head_tail in any::<bool>(), prose in any::<bool>()) {
+        // At the smallest budgets a page of one long line holds some 30 characters, so a
+        // 150 KB line would take thousands of pages, each shaped from the whole text: the
+        // budget grows with the text, to keep the pages of a long text to about a hundred.
+        let budget = budget.max(text.len() / 100);
         let mut plan = ShapePlan { budget_tokens: budget, redact: no_redaction(), render: if prose { RenderMode::Prose } else { RenderMode::Json }, ..ShapePlan::default() };
         plan.text.keep = if head_tail { TextKeep::HeadTail } else { TextKeep::Head };
         let shaper = Shaper::new(plan).unwrap();
@@ -390,7 +410,8 @@ proptest! {
             seen.push_str(more);
             resume = resume_from(&page.envelope);
             guard += 1;
-            prop_assert!(guard < 5000);
+            // Each page shows something new (above), so there are never more pages than bytes.
+            prop_assert!(guard <= text.len(), "{guard} pages for {} bytes", text.len());
         }
         seen.push_str(&tail_part);
         prop_assert_eq!(seen, text);
