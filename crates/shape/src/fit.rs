@@ -143,12 +143,9 @@ where
         }
         let env = (self.units.build)(&kept, None, &cut_by_field);
         let text = self.render(&env);
-        let tokens_out = if text.len() <= self.budget() {
-            // Counted once, on the text the model reads: see `Shaper::with_fitting_nonce`.
-            None
-        } else {
-            Some(tok.count_till_limit(&text, self.budget())? as u64)
-        };
+        // Not counted when its bytes prove the fit: counted once, on the text the model reads
+        // (see `Shaper::with_fitting_nonce`).
+        let tokens_out = tok.fit(&text, self.budget())?.tokens().map(|t| t as u64);
         let report = ShapeReport {
             bytes_in: self.bytes_in,
             bytes_out: text.len() as u64,

@@ -396,13 +396,10 @@ impl<'a, 'c> TextPage<'a, 'c> {
         }
         let env = self.envelope(self.end, self.end);
         let rendered = self.render(&env);
-        if rendered.len() <= budget {
-            // A token is at least one byte: it fits uncounted, and is counted once, on the
-            // text the model reads (see `Shaper::with_fitting_nonce`), or after the answer.
-            return Some((env, rendered, None, self.end));
-        }
-        let tokens = self.ctx.tokenizer.count_till_limit(&rendered, budget)?;
-        Some((env, rendered, Some(tokens), self.end))
+        // Not counted when its bytes prove the fit: counted once, on the text the model
+        // reads (see `Shaper::with_fitting_nonce`), or after the answer.
+        let tokens = self.ctx.tokenizer.fit(&rendered, budget)?.tokens();
+        Some((env, rendered, tokens, self.end))
     }
 
     /// Where the head ends: whole lines while they fit `room`; a first line too long for it

@@ -73,6 +73,25 @@ impl FromStr for Encoding {
     }
 }
 
+/// How a text was found to fit a token limit (see [`Tokenizer::fit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// Its bytes prove it: it was not counted.
+    ByBytes,
+    /// It was counted: this many tokens.
+    Counted(usize),
+}
+
+impl Fit {
+    /// The count, when one was made.
+    pub fn tokens(self) -> Option<usize> {
+        match self {
+            Fit::ByBytes => None,
+            Fit::Counted(n) => Some(n),
+        }
+    }
+}
+
 /// A token counter for one encoding. Cheap to make and to copy: the encoding's table is
 /// loaded on the first count that needs it, once per process, and shared by every copy and
 /// thread.
@@ -174,9 +193,17 @@ impl Tokenizer {
 
     /// Whether `text` fits in `limit` tokens.
     pub fn fits(&self, text: &str, limit: usize) -> bool {
-        // Every token stands for at least one byte, so a text no longer than the limit fits
-        // without being counted.
-        text.len() <= limit || self.count_till_limit(text, limit).is_some()
+        self.fit(text, limit).is_some()
+    }
+
+    /// How `text` fits in `limit` tokens, or `None` when it does not. Every token stands for
+    /// at least one byte, so a text no longer than the limit fits without being counted
+    /// ([`Fit::ByBytes`]); a longer one is counted, with work bounded by the limit.
+    pub fn fit(&self, text: &str, limit: usize) -> Option<Fit> {
+        if text.len() <= limit {
+            return Some(Fit::ByBytes);
+        }
+        self.count_till_limit(text, limit).map(Fit::Counted)
     }
 
     /// The longest prefix of `text`, cut at a character boundary, whose count is at most

@@ -75,6 +75,10 @@ fn check_against_reference(encoding: Encoding, text: &str, limit: usize) -> Resu
     prop_assert_eq!(t.count_till_limit(text, expected), Some(expected));
     // `fits` answers short texts by their byte length alone: it must agree with the count.
     prop_assert_eq!(t.fits(text, limit), expected <= limit);
+    // `fit` says how: uncounted only when the bytes prove it, else the exact count.
+    let how =
+        if text.len() <= limit { Some(Fit::ByBytes) } else { (expected <= limit).then_some(Fit::Counted(expected)) };
+    prop_assert_eq!(t.fit(text, limit), how);
     prop_assert_eq!(t.count(text), expected);
     Ok(())
 }
