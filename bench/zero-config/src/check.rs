@@ -1,14 +1,17 @@
 //! How a read counts as answering a question.
 //!
 //! What the model read (one rendered envelope) is cut into units: each record of `data`,
-//! each row of a table, each line of text, each part of a JSON object no larger than
+//! each row of a table, each line of text, a whole text no larger than [`UNIT_CHARS`] (one
+//! stanza a `pattern` read found, say), each part of a JSON object no larger than
 //! [`UNIT_CHARS`] (written with the keys that lead to it), and each clause of the summary
 //! (split at `;` and at top-level `,`). Numbers lose their thousands separators. Then:
 //!
 //! - `Together`: one unit holds every string, each as a whole token (not inside a longer
 //!   word or number);
 //! - `Count`: one unit states the count right next to its label (`bug 31`, `"bug":31`,
-//!   `bug: 31`, `31 bugs`);
+//!   `bug: 31`, `31 bugs`, a quoted value holding the label as a word and then its count:
+//!   `"…Googlebot/2.1; +http://…" 67`), or, for a yes-or-no field, states it as the count of `true`
+//!   in that field's value counts (`explicit: false 37, true 13`);
 //! - `Extreme`: one unit names the holder after a word for the direction (`max`,
 //!   `largest`, `highest`, `most`, `top`; `min`, `smallest`, `lowest`, `least`) within 80
 //!   characters;
@@ -28,6 +31,8 @@ pub(crate) struct Read {
     /// The envelope (the JSON between the delimiters), when it parses.
     pub(crate) envelope: Option<Value>,
     pub(crate) units: Vec<String>,
+    /// The whole summary, for value counts that clauses cut apart.
+    summary: String,
     /// Whether the read shows every record of the result (nothing left for `next`).
     pub(crate) complete_records: bool,
     /// The data as text, for the complete-records rule.
@@ -50,7 +55,14 @@ impl Read {
             data_text = data.to_string();
             let mut rows = 0usize;
             match data {
-                Value::String(t) => units.extend(t.lines().map(str::to_owned)),
+                Value::String(t) => {
+                    units.extend(t.lines().map(str::to_owned));
+                    // A small text is read as one piece, like a small JSON object: a commit
+                    // stanza a `pattern` read returned answers "who wrote it".
+                    if t.len() <= UNIT_CHARS && t.lines().nth(1).is_some() {
+                        units.push(t.clone());
+                    }
+                }
                 Value::Array(items) => {
                     rows = items.len();
                     units.extend(items.iter().map(Value::to_string));
@@ -79,7 +91,8 @@ impl Read {
             complete_records = rows > 0 && !records_left && total.is_none_or(|t| t == rows as u64);
         }
         let units = units.iter().map(|u| plain_numbers(u)).collect();
-        Read { envelope, units, complete_records, data_text }
+        let summary = envelope.as_ref().and_then(|e| e.get("summary")).and_then(Value::as_str).map(plain_numbers);
+        Read { envelope, units, summary: summary.unwrap_or_default(), complete_records, data_text }
     }
 
     /// Whether this read answers `q`.
@@ -97,7 +110,15 @@ impl Read {
                         r#"(?i)(^|[^\w]){l}s?["']?\s*[:=]?\s*\(?{v}([^\w.]|$)|(^|[^\w.]){v}\s+{l}s?([^\w]|$)"#
                     ))
                     .ok();
+                    // A yes-or-no field's value counts: `label: false 37, true 13`, one facet
+                    // (no `;` and no other `label:` between the label and its `true`).
+                    let yes = Regex::new(&format!(r"(?i)(^|[^\w.]){l}:\s*(false\s+\d+,\s*)?true\s+{v}([^\w.]|$)")).ok();
+                    // A quoted value that holds the label as a word, then its count:
+                    // `"…Googlebot/2.1; +http://…" 67`.
+                    let within = Regex::new(&format!(r#"(?i)"[^"]*\b{l}\b[^"]*"\s+{v}([^\w.]|$)"#)).ok();
                     re.is_some_and(|re| self.units.iter().any(|u| re.is_match(u)))
+                        || yes.is_some_and(|re| re.is_match(&self.summary))
+                        || within.is_some_and(|re| self.units.iter().any(|u| re.is_match(u)))
                 })
             }
             Check::Extreme { id, max } => {
@@ -226,6 +247,36 @@ mod tests {
             read("1,412 records", Value::Null)
                 .answers(&q(Check::Count { labels: vec!["records".into()], value: "1412".into() }))
         );
+    }
+
+    #[test]
+    fn a_yes_or_no_field_counts_its_true_values() {
+        let r = read("50 records; explicit: false 37, true 13; popular: true 5, false 45", Value::Null);
+        let count = |label: &str, value: &str| q(Check::Count { labels: vec![label.into()], value: value.into() });
+        assert!(r.answers(&count("explicit", "13")));
+        assert!(!r.answers(&count("explicit", "37")), "false is not the count asked for");
+        assert!(r.answers(&count("popular", "5")));
+        assert!(!r.answers(&count("popular", "45")));
+        assert!(!r.answers(&count("records", "13")));
+    }
+
+    #[test]
+    fn a_quoted_value_holding_the_label_counts() {
+        let r = read(r#"agent, most first: "…Googlebot/2.1; +http://…" 67, "…bingbot/2.0; …" 12"#, Value::Null);
+        let count = |label: &str, value: &str| q(Check::Count { labels: vec![label.into()], value: value.into() });
+        assert!(r.answers(&count("Googlebot", "67")));
+        assert!(!r.answers(&count("Googlebot", "12")));
+        assert!(!r.answers(&count("bot", "67")), "a label must be a whole word of the value");
+    }
+
+    #[test]
+    fn a_small_text_is_one_unit_and_a_large_one_is_not() {
+        let stanza = "commit 6f3b\nAuthor: Ada Berg\n\n    feat: a change\n";
+        let r = read("4 lines", Value::String(stanza.into()));
+        assert!(r.answers(&q(Check::Together(vec!["6f3b".into(), "Ada Berg".into()]))));
+        let long = format!("{stanza}{}", "filler line\n".repeat(UNIT_CHARS / 10));
+        let r = read("many lines", Value::String(long));
+        assert!(!r.answers(&q(Check::Together(vec!["6f3b".into(), "Ada Berg".into()]))));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use crate::aggregate::timestamp_millis;
 use crate::compact::{Compactor, Holds, Span, decimal_value, duration_millis, duration_text};
+use crate::distinct::{head_and_tail, shorten_together};
 use crate::numfmt::thousands;
 
 /// Distinct values counted per field; later new values are counted together.
@@ -180,8 +181,12 @@ impl Counter {
         ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         // A note of one or two more values costs about what they would: they are shown.
         let top = if ranked.len() <= top + 2 { ranked.len() } else { top };
-        let shown: Vec<String> =
-            ranked.iter().take(top).map(|(v, n)| format!("{} {}", short(v), thousands(**n))).collect();
+        let listed: Vec<&str> = ranked.iter().take(top).map(|(v, _)| v.as_str()).collect();
+        let shown: Vec<String> = shorten_together(&listed)
+            .into_iter()
+            .zip(&ranked)
+            .map(|(v, (_, n))| format!("{} {}", quoted_if_ambiguous(&v), thousands(**n)))
+            .collect();
         let more = ranked.len().saturating_sub(top);
         // Where three or more values are listed, the order is said: a reader asked which
         // value is the most common should not have to guess whether the list is ranked.
@@ -489,16 +494,15 @@ fn scalar_text(v: &Value) -> String {
     }
 }
 
-/// A value for a summary, at most 40 characters: a longer one keeps its start and its
-/// end, where values that share a long prefix (ARNs, paths, URLs) differ.
-fn short(s: &str) -> String {
-    let n = s.chars().count();
-    if n <= 40 {
-        return s.to_owned();
-    }
-    let head: String = s.chars().take(14).collect();
-    let tail: String = s.chars().skip(n - 25).collect();
-    format!("{head}…{tail}")
+/// A listed value as a summary shows it: quoted (JSON) where it holds what separates
+/// clauses or values (`;`, `,`, a quote), is empty, or has spaces at an end, so that
+/// `…Googlebot/2.1; +http://…` reads as one value and not as the end of a clause.
+fn quoted_if_ambiguous(v: &str) -> String {
+    let ambiguous = v.is_empty()
+        || v.contains([';', ',', '"'])
+        || v.starts_with(char::is_whitespace)
+        || v.ends_with(char::is_whitespace);
+    if ambiguous { Value::String(v.to_owned()).to_string() } else { v.to_owned() }
 }
 
 /// Milliseconds since 1970 as an RFC 3339 time in UTC, to the second.
@@ -509,7 +513,7 @@ fn iso_time(ms: i64) -> String {
 /// A record's key for a summary: whole up to 80 characters, since it is what a reader
 /// names the record by and looks it up with; a longer one is shortened as other values are.
 fn short_key(s: &str) -> String {
-    if s.chars().count() <= 80 { s.to_owned() } else { short(s) }
+    if s.chars().count() <= 80 { s.to_owned() } else { head_and_tail(s) }
 }
 
 #[cfg(test)]
@@ -588,6 +592,21 @@ mod tests {
         assert!(p.contains(&format!("Hall (1) {expected}")), "{p}");
         // A number of few values gets its counts besides its range.
         assert!(p.contains("code, most first: 200 20, 201 20, 404 20"), "{p}");
+    }
+
+    #[test]
+    fn long_values_keep_what_tells_them_apart_and_are_quoted_when_they_hold_separators() {
+        let agents = [
+            "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+            "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+            "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
+        ];
+        let recs: Vec<Value> =
+            (0..60).map(|i| json!({"id": format!("r{i}"), "agent": agents[[0, 1, 2, 2][i % 4]]})).collect();
+        let p = phrase_of(&recs, 10, 10_000).unwrap();
+        let googlebot = p.split(", ").find(|entry| entry.contains("Googlebot")).unwrap_or_else(|| panic!("{p}"));
+        assert!(googlebot.starts_with('"') && googlebot.ends_with("\" 15"), "{googlebot} in {p}");
+        assert!(p.contains("bingbot"), "{p}");
     }
 
     #[test]

@@ -33,6 +33,7 @@ mod cells;
 mod compact;
 mod context;
 mod describe;
+mod distinct;
 mod envelope;
 mod facets;
 mod failure;
