@@ -11,8 +11,10 @@
 //! and stack traces in it are shrunk first by [`shrink_traces`] to the exception type, its
 //! message and the three innermost frames, which is what a model can act on.
 
+mod tally;
 mod trace;
 
+pub(crate) use tally::exceptions_phrase;
 pub use trace::{shrink_trace, shrink_traces};
 
 use crate::numfmt::{bytes, thousands};

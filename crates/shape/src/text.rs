@@ -9,6 +9,7 @@ use toolshape_redact::RedactionCounts;
 
 use crate::context::{Resume, ShapeContext};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, to_neutral_json};
+use crate::failure::exceptions_phrase;
 use crate::logs::level_counts;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::outline::outline;
@@ -220,8 +221,16 @@ impl<'a, 'c> TextPage<'a, 'c> {
         // The map describes the whole text once, like the level counts; of a gapped text, its
         // head.
         let room = plan.budget_tokens * 4 * OUTLINE_BUDGET_PERCENT / 100;
-        let map = (plan.auto.outline && plan.decides_fields() && ctx.resume.is_none())
-            .then(|| outline(head, room))
+        let mapped = plan.auto.outline && plan.decides_fields() && ctx.resume.is_none();
+        // The exceptions the text's stack traces raised take at most a quarter of the room,
+        // and the rest of the map what they leave.
+        let exceptions = mapped.then(|| exceptions_phrase(head, room / 4)).flatten();
+        let room_left = room.saturating_sub(exceptions.as_ref().map_or(0, |e| e.len() + 2));
+        let map = mapped
+            .then(|| match (outline(head, room_left), exceptions) {
+                (Some(m), Some(e)) => Some(format!("{m}; {e}")),
+                (m, e) => m.or(e),
+            })
             .flatten()
             .map(|m| match gap {
                 Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),

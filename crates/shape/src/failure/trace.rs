@@ -53,6 +53,30 @@ pub fn shrink_traces(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// The exception type of every stack trace in `text`, in order: the name before the first
+/// `:` of the trace's first line (`shop.errors.OutOfStock`, `java.lang.IllegalStateException`,
+/// `TypeError`), for traces whose first line starts with one. Traces of a Rust panic, and JVM
+/// frames under a log line rather than an exception line, name none and are not listed.
+pub(crate) fn exception_types(text: &str) -> Vec<String> {
+    let lines = Lines::new(text);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        match detect(&lines, i) {
+            Some(trace) => {
+                let first = trace.header.first().map_or("", String::as_str);
+                let name = first.split(':').next().unwrap_or("").trim();
+                if looks_like_exception(first) && !name.contains(' ') {
+                    out.push(name.to_owned());
+                }
+                i = trace.end.max(i + 1);
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
 /// The lines of a text with their byte spans: (start, end without the line break, start of
 /// the next line).
 struct Lines<'a> {
