@@ -18,6 +18,10 @@ pub(crate) const MAX_CHARS: usize = 40;
 /// pieces would cost more than the clause is worth.
 const MAX_PIECES: usize = 200;
 
+/// A value longer than this, in bytes, is not cut into pieces at all (it keeps its head and
+/// tail), so that the cost of a list does not follow the size of a huge value.
+const MAX_SPLIT_BYTES: usize = 4096;
+
 /// `values`, each at most about [`MAX_CHARS`] characters: a longer one keeps the pieces
 /// that tell it apart from the other values, in their order, with `…` where pieces were
 /// left out. Falls back to [`head_and_tail`] for all values where that would make two
@@ -26,7 +30,8 @@ pub(crate) fn shorten_together(values: &[&str]) -> Vec<String> {
     if values.iter().all(|v| v.chars().count() <= MAX_CHARS) {
         return values.iter().map(|v| (*v).to_owned()).collect();
     }
-    let pieces: Vec<Vec<&str>> = values.iter().map(|v| split_pieces(v)).collect();
+    let pieces: Vec<Vec<&str>> =
+        values.iter().map(|v| if v.len() <= MAX_SPLIT_BYTES { split_pieces(v) } else { Vec::new() }).collect();
     // In how many of the listed values each piece occurs.
     let mut holders: HashMap<&str, usize> = HashMap::new();
     for value_pieces in &pieces {
@@ -99,7 +104,7 @@ fn split_pieces(s: &str) -> Vec<&str> {
 /// `Googlebot/`, `Android`, the last segment of a path). `None` when even the rarest piece
 /// does not fit.
 fn rarest_pieces(pieces: &[&str], holders: &HashMap<&str, usize>) -> Option<String> {
-    if pieces.len() > MAX_PIECES {
+    if pieces.is_empty() || pieces.len() > MAX_PIECES {
         return None;
     }
     let mut order: Vec<usize> = (0..pieces.len()).collect();
@@ -206,6 +211,30 @@ mod tests {
         let b = format!("{} alpha {}", "common ".repeat(8), "end-two");
         let short = shorten_together(&[a.as_str(), b.as_str()]);
         assert_ne!(short[0], short[1]);
+    }
+
+    #[test]
+    fn a_huge_value_is_not_split() {
+        let huge = format!("{} Googlebot {}", "a b ".repeat(5_000), "c d ".repeat(5_000));
+        let short = shorten_together(&[huge.as_str(), "x"]);
+        assert_eq!(short[0], head_and_tail(&huge));
+    }
+
+    proptest::proptest! {
+        /// Whatever the values, each comes back at most `MAX_CHARS` characters long (plus
+        /// the one `…` of a head and tail), and one that fits comes back unchanged.
+        #[test]
+        fn every_value_fits_and_short_ones_are_kept(values in proptest::collection::vec(".{0,120}", 0..8)) {
+            let refs: Vec<&str> = values.iter().map(String::as_str).collect();
+            let short = shorten_together(&refs);
+            proptest::prop_assert_eq!(short.len(), values.len());
+            for (v, s) in values.iter().zip(&short) {
+                proptest::prop_assert!(s.chars().count() <= MAX_CHARS, "{:?} -> {:?}", v, s);
+                if v.chars().count() <= MAX_CHARS {
+                    proptest::prop_assert_eq!(s, v);
+                }
+            }
+        }
     }
 
     #[test]
