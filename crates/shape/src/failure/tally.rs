@@ -1,4 +1,5 @@
-//! The exceptions a log's stack traces raised, counted by type for the first read's map:
+//! The exceptions a log's stack traces raised, counted by type for the first read's map
+//! (over its first [`MAX_LINES`] lines, like the rest of the map):
 //! `exceptions, most first: shop.inventory.errors.OutOfStock 16, KeyError 8`. A log of a
 //! service that failed a few dozen times holds as many tracebacks; the level counts say how
 //! many errors there were, and this says which. The types are read from the traces the
@@ -8,6 +9,7 @@
 use std::collections::HashMap;
 
 use super::trace::exception_types;
+use crate::line_fields::MAX_LINES;
 use crate::numfmt::thousands;
 
 /// Types listed, at most; the rest are counted in a note.
@@ -16,7 +18,9 @@ const TOP: usize = 6;
 /// The phrase for `text`'s traces, at most `room` bytes (whole entries only), or `None` when
 /// no trace names its exception or the room holds none.
 pub(crate) fn exceptions_phrase(text: &str, room: usize) -> Option<String> {
-    let types = exception_types(text);
+    // The first lines only, like the rest of the map, so the cost is bounded.
+    let end = memchr::memchr_iter(b'\n', text.as_bytes()).nth(MAX_LINES).map_or(text.len(), |i| i + 1);
+    let types = exception_types(&text[..end]);
     if types.is_empty() {
         return None;
     }
@@ -83,6 +87,15 @@ mod tests {
         assert!(p.len() <= 120, "{p}");
         assert!(p.ends_with("more types)"), "{p}");
         assert_eq!(exceptions_phrase(&log, 10), None);
+    }
+
+    #[test]
+    fn only_the_first_lines_are_read() {
+        let mut log = "INFO ok\n".repeat(MAX_LINES);
+        log.push_str(&python_trace("KeyError: 'late'"));
+        assert_eq!(exceptions_phrase(&log, 1_000), None);
+        let early = format!("{}{log}", python_trace("KeyError: 'early'"));
+        assert_eq!(exceptions_phrase(&early, 1_000).as_deref(), Some("exceptions: KeyError 1"));
     }
 
     #[test]
