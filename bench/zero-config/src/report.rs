@@ -112,6 +112,7 @@ fn half(s: Split) -> &'static str {
         Split::Blind => "blind",
         Split::Sixth => "sixth",
         Split::Seventh => "seventh",
+        Split::Eighth => "eighth",
     }
 }
 
@@ -121,7 +122,8 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let questions = rows.iter().filter(|r| r.variant == variants[0].name && r.smart).count();
     let _ = writeln!(
         out,
-        "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh), {} questions.\n",
+        "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth), {} \
+         questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -130,6 +132,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Blind).count(),
         shapes.values().filter(|s| **s == Split::Sixth).count(),
         shapes.values().filter(|s| **s == Split::Seventh).count(),
+        shapes.values().filter(|s| **s == Split::Eighth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -147,6 +150,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Blind),
             Some(Split::Sixth),
             Some(Split::Seventh),
+            Some(Split::Eighth),
             None,
         ] {
             let pick = |smart: bool| {
