@@ -29,26 +29,58 @@ struct Header {
     starts: Vec<usize>,
 }
 
-/// The words of a line that could be a header (capitals, no lower case), with where each
-/// starts; `None` when the line is not one.
+/// Spaces a header may be indented by (`systemctl list-units` indents by two, leaving
+/// room for its `●` marker).
+const MAX_INDENT: usize = 4;
+
+/// The words of a line that could be a header (capitals, no lower case outside a
+/// parenthesised unit: `CPU(cores)`; words of punctuation alone, such as the `%` and `/` of
+/// `MEM USAGE / LIMIT`, between them), with where each starts; `None` when the line is not
+/// one.
 fn header_words(line: &str) -> Option<Vec<(usize, &str)>> {
-    if !line.is_ascii() || line.starts_with(' ') {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if !line.is_ascii() || indent > MAX_INDENT {
         return None;
     }
     let mut words = Vec::new();
+    let mut named = 0;
     let mut at = 0;
     for word in line.split(' ') {
         if !word.is_empty() {
-            let capitals =
-                word.bytes().any(|b| b.is_ascii_uppercase()) && !word.bytes().any(|b| b.is_ascii_lowercase());
-            if !capitals || word.len() > 40 {
+            // `CPU(cores)`: the unit in brackets may be written in lower case.
+            let name = match word.split_once('(') {
+                Some((name, unit)) if unit.ends_with(')') && !name.is_empty() => name,
+                _ => word,
+            };
+            let upper = name.bytes().any(|b| b.is_ascii_uppercase());
+            let lower = name.bytes().any(|b| b.is_ascii_lowercase());
+            let punctuation = !word.bytes().any(|b| b.is_ascii_alphanumeric());
+            if lower || !(upper || punctuation) || word.len() > 40 {
                 return None;
             }
+            named += usize::from(upper);
             words.push((at, word));
         }
         at += word.len() + 1;
     }
-    (words.len() >= 3).then_some(words)
+    (named >= 3).then_some(words)
+}
+
+/// A line's characters with the column each starts at: its bytes for ASCII, else one
+/// column per character (`●`), so positions match the header's.
+fn columns_of(line: &str) -> Vec<(usize, char)> {
+    line.chars().enumerate().collect()
+}
+
+/// The part of `line` from column `from` to column `end`.
+fn cut(line: &str, from: usize, end: usize) -> &str {
+    if line.is_ascii() {
+        let (from, end) = (from.min(line.len()), end.min(line.len()));
+        return &line[from..end.max(from)];
+    }
+    let offset = |col: usize| line.char_indices().nth(col).map_or(line.len(), |(b, _)| b);
+    let (a, b) = (offset(from), offset(end));
+    &line[a..b.max(a)]
 }
 
 /// The columns of a header, judged by the rows under it: the gutters are the positions
@@ -58,11 +90,11 @@ fn header_words(line: &str) -> Option<Vec<(usize, &str)>> {
 /// columns the rows keep apart (`CONSUMER-ID HOST`) all read right; a stretch with no header
 /// word (a last column's text with spaces in it) belongs to the column before it.
 fn header(words: &[(usize, &str)], header_line: &str, rows: &[&str]) -> Option<Header> {
-    let width = rows.iter().map(|r| r.len()).chain([header_line.len()]).max()?;
+    let width = rows.iter().map(|r| r.chars().count()).chain([header_line.len()]).max()?;
     let mut gap = vec![true; width];
     for line in rows.iter().chain([&header_line]) {
-        for (p, b) in line.bytes().enumerate() {
-            if b != b' ' {
+        for (p, c) in columns_of(line) {
+            if c != ' ' {
                 gap[p] = false;
             }
         }
@@ -80,6 +112,8 @@ fn header(words: &[(usize, &str)], header_line: &str, rows: &[&str]) -> Option<H
         }
         let inside: Vec<&str> = words.iter().filter(|(at, _)| (from..p).contains(at)).map(|(_, w)| *w).collect();
         match (inside.is_empty(), names.is_empty()) {
+            // A mark in the margin before the first column (`●` on a failed unit).
+            (true, true) if p - from <= 2 => {}
             (true, true) => return None,
             (true, false) => {}
             (false, _) => {
@@ -93,14 +127,14 @@ fn header(words: &[(usize, &str)], header_line: &str, rows: &[&str]) -> Option<H
 
 /// A row under `h` as a record: each column's cell, `-` and empty cells left out.
 fn row(h: &Header, line: &str) -> Option<Value> {
-    if !line.is_ascii() || line.len() <= h.starts[1] {
+    let width = if line.is_ascii() { line.len() } else { line.chars().count() };
+    if width <= h.starts[1] {
         return None;
     }
     let mut m = Map::new();
     for (k, name) in h.names.iter().enumerate() {
-        let from = h.starts[k].min(line.len());
-        let end = h.starts.get(k + 1).copied().unwrap_or(line.len()).min(line.len());
-        let cell = line[from..end].trim();
+        let end = h.starts.get(k + 1).copied().unwrap_or(width);
+        let cell = cut(line, h.starts[k], end).trim();
         if !cell.is_empty() && cell != "-" && cell != "<none>" {
             m.insert(name.clone(), cell_value(cell));
         }
@@ -286,6 +320,33 @@ mod tests {
         assert!(map.contains("USER, most first: app 4, postgres 2, root 2"), "{map}");
         assert!(map.contains("RSS: max 8000 (PID 359)"), "{map}");
         assert!(map.contains("COMMAND, most first: /usr/bin/worker --queue default 4"), "{map}");
+    }
+
+    #[test]
+    fn units_in_brackets_and_sizes_are_read() {
+        let mut top = String::from("NAMESPACE   NAME        CPU(cores)   MEMORY(bytes)\n");
+        for i in 0..12 {
+            let memory = if i == 7 { "2Gi".to_owned() } else { format!("{}Mi", 100 + i * 50) };
+            top.push_str(&format!("shop        api-{i:02}      {:<10}   {memory}\n", format!("{}m", 5 + i)));
+        }
+        let map = aligned_table(&top, 2_000).unwrap();
+        assert!(map.contains("header on line 1: NAMESPACE, NAME, CPU(cores), MEMORY(bytes)"), "{map}");
+        // 2Gi is more than 650Mi: sizes compare by what they stand for, not as text.
+        assert!(map.contains("MEMORY(bytes): max 2Gi (NAME api-07)"), "{map}");
+        assert!(map.contains("CPU(cores): max 16m (NAME api-11)"), "{map}");
+    }
+
+    #[test]
+    fn an_indented_header_with_marks_in_the_margin_is_read() {
+        let mut units = String::from("  UNIT                 LOAD      ACTIVE   SUB       DESCRIPTION\n");
+        for i in 0..10 {
+            let (mark, active, sub) = if i % 4 == 3 { ("●", "failed", "failed") } else { (" ", "active", "running") };
+            units.push_str(&format!("{mark} app-{i:02}.service       loaded    {active:<8} {sub:<9} App number {i}\n"));
+        }
+        units.push_str("\nLegend: LOAD   → Reflects whether the unit definition was properly loaded.\n");
+        let map = aligned_table(&units, 2_000).unwrap();
+        assert!(map.starts_with("table of 10 rows × 5 columns"), "{map}");
+        assert!(map.contains("ACTIVE: active 8, failed 2"), "{map}");
     }
 
     #[test]

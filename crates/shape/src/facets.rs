@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::aggregate::timestamp_millis;
-use crate::compact::{Compactor, Holds, Span, decimal_value, duration_millis, duration_text};
+use crate::compact::{Compactor, Holds, Span, decimal_value, duration_millis, duration_text, quantity};
 use crate::distinct::{head_and_tail, shorten_together};
 use crate::numfmt::thousands;
 
@@ -300,7 +300,10 @@ impl<'c> Facets<'c> {
                     let x = if *times {
                         timestamp_millis(&v).map(|t| t as f64)
                     } else {
-                        v.as_f64().or_else(|| v.as_str().and_then(|s| decimal_value(s).or_else(|| duration_millis(s))))
+                        v.as_f64().or_else(|| {
+                            v.as_str()
+                                .and_then(|s| decimal_value(s).or_else(|| duration_millis(s)).or_else(|| quantity(s)))
+                        })
                     };
                     let Some(x) = x else { continue };
                     let (lower, higher) = (min.as_ref().is_none_or(|m| x < m.0), max.as_ref().is_none_or(|m| x > m.0));

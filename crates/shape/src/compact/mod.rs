@@ -28,6 +28,7 @@
 //! ([`Compactor::dropped`]) and comes back with the full records.
 
 mod pairs;
+mod quantity;
 mod rows;
 mod spans;
 mod stats;
@@ -36,6 +37,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+pub(crate) use self::quantity::quantity;
 pub(crate) use self::spans::{Span, duration_text};
 use self::stats::{Node, is_empty};
 pub(crate) use self::stats::{decimal_value, duration_millis};
@@ -764,7 +766,8 @@ fn holds(node: &Node, n: usize) -> Holds {
     if (node.numbers + numerals) * 10 >= node.present * 9 && node.present > 0 {
         return Holds::Numbers;
     }
-    // Spans of time written with their unit (`2m30s`, `PT1H5M`) have a longest too.
+    // Spans of time written with their unit (`2m30s`, `PT1H5M`) have a longest too, and so
+    // do sizes and shares (`1023Mi`, `37.5%`).
     if node.durations * 10 >= node.present * 9 && node.present > 0 && node.distinct() > 1 {
         return Holds::Numbers;
     }

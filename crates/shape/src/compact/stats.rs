@@ -8,6 +8,8 @@ use std::hash::{Hash, Hasher};
 // and deterministic (the counts decide the view, so they must not vary between runs).
 use rustc_hash::{FxHashSet as HashSet, FxHasher};
 
+use super::quantity::quantity;
+
 use serde_json::{Map, Value};
 
 /// Distinct values remembered per field; past it, a field counts as "many".
@@ -53,7 +55,8 @@ pub(crate) struct Node {
     /// Strings that are decimals (`"129.95"`, `"-0.75"`): quantities written as text to
     /// keep their precision, as money often is.
     pub(crate) decimals: usize,
-    /// Strings that are spans of time (`"2m30s"`, `"350ms"`, `"PT1H5M"`, `"64d"`).
+    /// Strings that are measures with a unit: spans of time (`"2m30s"`, `"350ms"`,
+    /// `"PT1H5M"`, `"64d"`), sizes and shares (`"1023Mi"`, `"37.5%"`).
     pub(crate) durations: usize,
     /// Strings that are whole numbers (`"215"`), and the least and greatest of them.
     pub(crate) integers: usize,
@@ -153,7 +156,7 @@ impl Node {
                 if letters == 0 {
                     self.letterless += 1;
                 }
-                if letters > 0 && duration_millis(s).is_some() {
+                if (letters > 0 && duration_millis(s).is_some()) || quantity(s).is_some() {
                     self.durations += 1;
                 }
                 if letters <= 1 && is_decimal(s) {
