@@ -58,6 +58,8 @@ const LOOK_ALIKES: &[&str] = &[
     "root@host",
     "git@github.com:org/repo.git",
     "icon@2x.png and logo@3x.svg",
+    "Started getty@tty1.service, user@1000.service and modprobe@drm.service",
+    "systemd-fsck@dev-disk-by-label-root.service and container-getty@1.socket",
     "npm i left-pad@1.3.0 @types/node",
     "@mention and a@ b",
     // URLs without credentials

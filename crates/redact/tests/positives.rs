@@ -20,6 +20,9 @@ fn cases() -> Vec<(&'static str, String, String)> {
     add("email", "mail jane.doe@example.com now".into(), "mail [EMAIL] now".into());
     add("email", "<j.o+tag@mail.example.co.uk>".into(), "<[EMAIL]>".into());
     add("email", "mailto:ops-team@corp.example.org".into(), "mailto:[EMAIL]".into());
+    // A unit type is not a domain, but a real top-level domain that looks like one is.
+    add("email", "sales@shop.services".into(), "[EMAIL]".into());
+    add("email", "hr@brand.target".into(), "[EMAIL]".into());
     add("email", "https://example.com/u?email=jane@example.com".into(), "https://example.com/u?email=[EMAIL]".into());
 
     // phone
