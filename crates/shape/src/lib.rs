@@ -41,6 +41,7 @@ mod fit;
 mod input;
 mod key_blocks;
 mod line_fields;
+mod line_patterns;
 mod logs;
 mod numfmt;
 mod outline;

@@ -10,6 +10,7 @@ use toolshape_redact::RedactionCounts;
 use crate::context::{Resume, ShapeContext};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, to_neutral_json};
 use crate::failure::exceptions_phrase;
+use crate::line_patterns::patterns_phrase;
 use crate::logs::level_counts;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::outline::outline;
@@ -60,6 +61,9 @@ pub(crate) fn shape_parts(
 fn fit_or_plainer(mut page: TextPage<'_, '_>, counts: RedactionCounts) -> Result<Paged, ShapeError> {
     loop {
         match fit_page(&mut page, counts.clone()) {
+            Err(ShapeError::BudgetTooSmall { .. }) if page.map_without_patterns.is_some() => {
+                page.map = page.map_without_patterns.take().flatten();
+            }
             Err(ShapeError::BudgetTooSmall { .. }) if page.map.is_some() => page.map = None,
             Err(ShapeError::BudgetTooSmall { .. }) if page.levels.is_some() => page.levels = None,
             other => return other,
@@ -105,12 +109,14 @@ fn fit_page(page: &mut TextPage<'_, '_>, counts: RedactionCounts) -> Result<Page
             let mut overhead = ctx.tokenizer.count(&skeleton) + 8;
             // The map describes the text; it may not crowd it out. It takes at most a third of
             // what the page has after its fixed parts, or the page shows text without it.
-            if let Some(map) = &page.map {
+            while let Some(map) = &page.map {
                 let map_tokens = ctx.tokenizer.count(map);
-                if budget.saturating_sub(overhead) < map_tokens * 2 {
-                    page.map = None;
-                    overhead = ctx.tokenizer.count(&page.render(&page.envelope(page.begin, page.end))) + 8;
+                if budget.saturating_sub(overhead) >= map_tokens * 2 {
+                    break;
                 }
+                // Without the line patterns first, then without any map.
+                page.map = page.map_without_patterns.take().flatten();
+                overhead = ctx.tokenizer.count(&page.render(&page.envelope(page.begin, page.end))) + 8;
             }
             if overhead >= budget {
                 return Err(ShapeError::BudgetTooSmall { budget, minimum: overhead + 1 });
@@ -164,6 +170,9 @@ struct TextPage<'a, 'c> {
     levels: Option<String>,
     /// The map of structured text, on a first read only.
     map: Option<String>,
+    /// The map without its line patterns, when it has them: what a short budget falls back
+    /// to first.
+    map_without_patterns: Option<Option<String>>,
     /// Whether the page shows a tail as well as a head.
     head_tail: bool,
     /// The text is JSON nested deeper than the parser reads, on a first read only.
@@ -225,17 +234,36 @@ impl<'a, 'c> TextPage<'a, 'c> {
         // The exceptions the text's stack traces raised take at most a quarter of the room,
         // and the rest of the map what they leave.
         let exceptions = mapped.then(|| exceptions_phrase(head, room / 4)).flatten();
-        let room_left = room.saturating_sub(exceptions.as_ref().map_or(0, |e| e.len() + 2));
-        let map = mapped
-            .then(|| match (outline(head, room_left), exceptions) {
-                (Some(m), Some(e)) => Some(format!("{m}; {e}")),
-                (m, e) => m.or(e),
+        // A log's line patterns take another quarter at most; a text with no other map gets
+        // them too, and a text with one (a table, a document) does not.
+        let patterns = (mapped && levels.is_some()).then(|| patterns_phrase(head, room / 4, true)).flatten();
+        let taken = [&exceptions, &patterns].iter().filter_map(|p| p.as_ref()).map(|p| p.len() + 2).sum::<usize>();
+        let mut outlined = mapped.then(|| outline(head, room.saturating_sub(taken))).flatten();
+        // A map that needs the patterns' room gets it: it says more than they do.
+        let mut patterns = patterns;
+        if outlined.is_none() && patterns.is_some() {
+            let without = exceptions.as_ref().map_or(0, |e| e.len() + 2);
+            outlined = outline(head, room.saturating_sub(without));
+            if outlined.is_some() {
+                patterns = None;
+            }
+        }
+        let patterns = match (&outlined, patterns) {
+            (None, None) if mapped && levels.is_none() => patterns_phrase(head, room.saturating_sub(taken) / 2, false),
+            (_, p) => p,
+        };
+        let joined = |parts: Vec<&String>| {
+            (!parts.is_empty()).then(|| parts.iter().map(|p| p.as_str()).collect::<Vec<_>>().join("; ")).map(|m| {
+                match gap {
+                    Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),
+                    None => m,
+                }
             })
-            .flatten()
-            .map(|m| match gap {
-                Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),
-                None => m,
-            });
+        };
+        let map = joined([&outlined, &patterns, &exceptions].into_iter().flatten().collect());
+        // Where the budget is short, the line patterns go first.
+        let map_without_patterns =
+            patterns.as_ref().map(|_| joined([&outlined, &exceptions].into_iter().flatten().collect()));
         let tail = plan.text.keep == TextKeep::HeadTail || (plan.auto.tail && plan.decides_fields());
         TextPage {
             plan,
@@ -249,6 +277,7 @@ impl<'a, 'c> TextPage<'a, 'c> {
             first_line,
             levels,
             map,
+            map_without_patterns,
             head_tail: tail && ctx.resume.is_none(),
             too_deep: ctx.resume.is_none() && nested_too_deep(head),
             gap,

@@ -1,0 +1,220 @@
+//! The patterns a text's lines follow, counted: `"--- FAIL: * *" 7`, `"Order * placed for
+//! customer * items, total * EUR" 226`. A log or a test run says what happened in lines that
+//! differ only in their numbers and names; counting them by pattern answers "how many tests
+//! failed" or "how many orders were placed" from the first read, for formats nobody wrote a
+//! reader for.
+//!
+//! Each line becomes a pattern by its words, a word holding a digit standing for any value
+//! (`*`, runs of them written once). Patterns of as many words that agree on most of their
+//! words and on the first two are then merged, the words they differ in becoming `*` too (the
+//! clustering of log parsers such as Drain, in one pass). Nothing is known about any format:
+//! the patterns come from the text. At most [`MAX_LINES`] lines and [`MAX_PATTERNS`]
+//! distinct patterns are read, so the cost is bounded whatever the text.
+
+use rustc_hash::FxHashMap as HashMap;
+use serde_json::Value;
+
+use crate::line_fields::MAX_LINES;
+use crate::numfmt::thousands;
+
+/// Distinct patterns kept before merging; lines of further new patterns are not counted.
+const MAX_PATTERNS: usize = 5_000;
+/// Words of a line read into its pattern.
+const MAX_WORDS: usize = 24;
+/// Merged patterns kept per number of words.
+const MAX_CLUSTERS: usize = 200;
+/// Share of words two patterns must share to be merged.
+const SIMILAR: f64 = 0.6;
+/// Patterns listed at most.
+const TOP: usize = 6;
+/// Lines a text needs for its patterns to be worth listing.
+const MIN_LINES: usize = 20;
+/// Share of the lines the listed patterns must hold in a text that is not a log.
+const MIN_SHARE: f64 = 0.5;
+
+/// The phrase of `text`'s most common line patterns, at most `room` bytes (whole entries
+/// only), or `None` when no pattern repeats or the room holds none. Of a text that is not a
+/// `log`, the patterns listed must also hold half its lines: source code and prose repeat a
+/// few lines, and a list of them would say nothing.
+pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<String> {
+    let mut exact: HashMap<Vec<&str>, u64> = HashMap::default();
+    let mut lines = 0usize;
+    for line in text.lines().take(MAX_LINES) {
+        let pattern = pattern_of(line);
+        if pattern.iter().all(|w| *w == "*") {
+            continue;
+        }
+        lines += 1;
+        if let Some(n) = exact.get_mut(&pattern) {
+            *n += 1;
+        } else if exact.len() < MAX_PATTERNS {
+            exact.insert(pattern, 1);
+        }
+    }
+    if lines < MIN_LINES {
+        return None;
+    }
+    let mut ranked = merge(exact);
+    ranked.retain(|(p, n)| *n >= 2 && p.iter().filter(|w| **w != "*").count() >= 2);
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    // Text whose lines mostly follow no common pattern (source code, prose) gets no list:
+    // the most common patterns must hold a good share of its lines.
+    let covered: u64 = ranked.iter().take(TOP).map(|(_, n)| n).sum();
+    if ranked.len() < 2 || (!log && (covered as f64) < MIN_SHARE * lines as f64) {
+        return None;
+    }
+    let head = "line patterns, most first: ";
+    let mut out = head.to_owned();
+    let mut shown = 0;
+    for (pattern, n) in ranked.iter().take(TOP) {
+        let quoted = Value::String(pattern.join(" ")).to_string();
+        let entry = format!("{}{quoted} {}", if shown > 0 { ", " } else { "" }, thousands(*n));
+        // Room is kept for the note of the rest.
+        if out.len() + entry.len() + 28 > room {
+            break;
+        }
+        out.push_str(&entry);
+        shown += 1;
+    }
+    if shown == 0 {
+        return None;
+    }
+    if shown < ranked.len() {
+        out.push_str(&format!(" (+{} more patterns)", thousands((ranked.len() - shown) as u64)));
+    }
+    Some(out)
+}
+
+/// A line's pattern: its first [`MAX_WORDS`] words, each holding a digit written `*`, runs
+/// of `*` written once.
+fn pattern_of(line: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for word in line.split_whitespace().take(MAX_WORDS) {
+        let word = if word.bytes().any(|b| b.is_ascii_digit()) { "*" } else { word };
+        if word == "*" && out.last() == Some(&"*") {
+            continue;
+        }
+        out.push(word);
+    }
+    out
+}
+
+/// Patterns of as many words merged where they share their first two words and most others,
+/// with their counts; patterns are taken most common first, so each cluster is named by
+/// its commonest member's words.
+fn merge(exact: HashMap<Vec<&str>, u64>) -> Vec<(Vec<&str>, u64)> {
+    let mut patterns: Vec<(Vec<&str>, u64)> = exact.into_iter().collect();
+    patterns.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let mut clusters: Vec<(Vec<&str>, u64)> = Vec::new();
+    let mut by_length: HashMap<usize, Vec<usize>> = HashMap::default();
+    for (pattern, n) in patterns {
+        let group = by_length.entry(pattern.len()).or_default();
+        let found = group.iter().copied().find(|&c| similar(&clusters[c].0, &pattern));
+        match found {
+            Some(c) => {
+                let cluster = &mut clusters[c];
+                for (kept, word) in cluster.0.iter_mut().zip(&pattern) {
+                    if kept != word {
+                        *kept = "*";
+                    }
+                }
+                cluster.1 += n;
+            }
+            None if group.len() < MAX_CLUSTERS => {
+                group.push(clusters.len());
+                clusters.push((pattern, n));
+            }
+            None => clusters.push((pattern, n)),
+        }
+    }
+    clusters
+}
+
+/// Whether two patterns of as many words share their first two words (where a line says
+/// what kind it is: `--- PASS:`, `=== RUN`, a level) and at least [`SIMILAR`] of all their
+/// words (a `*` agrees only with a `*`, so that a merged pattern does not draw in every
+/// line of its length).
+fn similar(a: &[&str], b: &[&str]) -> bool {
+    if a.len() != b.len() || a.iter().take(2).ne(b.iter().take(2)) {
+        return false;
+    }
+    let same = a.iter().zip(b).filter(|(x, y)| x == y).count();
+    same as f64 >= SIMILAR * a.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go_test() -> String {
+        let mut t = String::new();
+        for i in 0..30 {
+            t.push_str(&format!("=== RUN   TestCase{i}\n"));
+            match i % 10 {
+                3 => t.push_str(&format!("--- FAIL: TestCase{i} ({}.{:02}s)\n", i / 10, i)),
+                7 => t.push_str(&format!("--- SKIP: TestCase{i} (0.00s)\n")),
+                _ => t.push_str(&format!("--- PASS: TestCase{i} (0.{i:02}s)\n")),
+            }
+        }
+        t.push_str("FAIL\tgithub.com/acme/store\t2.345s\n");
+        t
+    }
+
+    #[test]
+    fn lines_are_counted_by_their_pattern() {
+        let p = patterns_phrase(&go_test(), 1_000, false).unwrap();
+        assert!(p.contains(r#""--- PASS: *" 24"#), "{p}");
+        assert!(p.contains(r#""--- FAIL: *" 3"#), "{p}");
+        assert!(p.contains(r#""--- SKIP: *" 3"#), "{p}");
+        // Names without digits differ from line to line: merged, PASS and FAIL kept apart.
+        let named: String = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta", "Theta"]
+            .iter()
+            .cycle()
+            .take(40)
+            .enumerate()
+            .map(|(i, n)| format!("--- {}: Test{n} (0.{i:02}s)\n", if i % 5 == 3 { "FAIL" } else { "PASS" }))
+            .collect();
+        let p = patterns_phrase(&named, 1_000, false).unwrap();
+        assert!(p.contains(r#""--- PASS: * *" 32"#), "{p}");
+        assert!(p.contains(r#""--- FAIL: * *" 8"#), "{p}");
+    }
+
+    #[test]
+    fn lines_that_differ_in_a_name_are_one_pattern() {
+        let names = ["Ada", "Bo", "Chen", "Dara", "Emeka"];
+        let mut log = String::new();
+        for i in 0..40 {
+            log.push_str(&format!(
+                "2025-12-31T10:00:{i:02}Z INFO OrderService : Order {} placed for customer {} with 2 items\n",
+                58000 + i,
+                names[i % 5]
+            ));
+            if i % 8 == 0 {
+                log.push_str(&format!("2025-12-31T10:00:{i:02}Z WARN Payments : retry {i} after timeout\n"));
+            }
+        }
+        let p = patterns_phrase(&log, 1_000, true).unwrap();
+        assert!(p.contains(r#""* INFO OrderService : Order * placed for customer * with * items" 40"#), "{p}");
+        assert!(p.contains(r#""* WARN Payments : retry * after timeout" 5"#), "{p}");
+    }
+
+    #[test]
+    fn unpatterned_or_short_text_has_none_and_the_room_is_kept() {
+        assert_eq!(patterns_phrase("one line\nanother one\n", 1_000, true), None);
+        let prose: String =
+            (0..40).map(|i| format!("{} words here\n", ["alpha", "beta"][i % 2].repeat(i + 1))).collect();
+        assert_eq!(patterns_phrase(&prose, 1_000, false), None);
+        // Code: lines repeat here and there, but most follow no common pattern.
+        let code: String = (0..60)
+            .map(|i| match i % 6 {
+                0 => "    if err != nil {\n".to_owned(),
+                1 => "        return nil, err\n".to_owned(),
+                _ => format!("    v{} := compute(alpha{}, beta)\n", "x".repeat(i), "y".repeat(i)),
+            })
+            .collect();
+        assert_eq!(patterns_phrase(&code, 1_000, false), None);
+        let p = patterns_phrase(&go_test(), 100, false).unwrap();
+        assert!(p.len() <= 100, "{p}");
+        assert_eq!(patterns_phrase(&go_test(), 20, false), None);
+    }
+}
