@@ -349,6 +349,26 @@ mod tests {
         assert!(map.contains("ACTIVE: active 8, failed 2"), "{map}");
     }
 
+    proptest::proptest! {
+        /// Rows of any characters (wide, combining, marks) under a header: no panic, and a
+        /// map within its room.
+        #[test]
+        fn any_rows_under_a_header_give_a_map_within_its_room(
+            rows in proptest::collection::vec("[a-z0-9 ●é中\u{301}-]{0,40}", 0..30),
+            indent in 0usize..6,
+            room in 0usize..600,
+        ) {
+            let mut text = format!("{}NAME      STATUS(now)   MEM %   AGE\n", " ".repeat(indent));
+            for r in &rows {
+                text.push_str(r);
+                text.push('\n');
+            }
+            if let Some(m) = aligned_table(&text, room) {
+                proptest::prop_assert!(m.len() <= room, "{} bytes in {room}: {m}", m.len());
+            }
+        }
+    }
+
     #[test]
     fn prose_and_cells_out_of_line_are_not_a_table() {
         assert_eq!(aligned_table(&"Some prose here.\n".repeat(30), 2_000), None);

@@ -198,6 +198,21 @@ mod tests {
         assert!(p.contains(r#""* WARN Payments : retry * after timeout" 5"#), "{p}");
     }
 
+    proptest::proptest! {
+        /// Whatever the text and the room, the phrase fits the room and never panics.
+        #[test]
+        fn any_text_gives_a_phrase_within_its_room(
+            lines in proptest::collection::vec("[a-c0-9 :*\"é●-]{0,30}", 0..80),
+            room in 0usize..400,
+            log in proptest::bool::ANY,
+        ) {
+            let text = lines.join("\n");
+            if let Some(p) = patterns_phrase(&text, room, log) {
+                proptest::prop_assert!(p.len() <= room, "{} bytes in {room}: {p}", p.len());
+            }
+        }
+    }
+
     #[test]
     fn unpatterned_or_short_text_has_none_and_the_room_is_kept() {
         assert_eq!(patterns_phrase("one line\nanother one\n", 1_000, true), None);

@@ -77,6 +77,16 @@ mod tests {
         assert_eq!(quantity("0 %"), Some(0.0));
     }
 
+    proptest::proptest! {
+        /// Any text: no panic, and a quantity is a finite number.
+        #[test]
+        fn any_text_is_a_finite_quantity_or_none(s in "[0-9.\\- %a-zA-Zé]{0,30}") {
+            if let Some(x) = quantity(&s) {
+                proptest::prop_assert!(x.is_finite(), "{s:?} -> {x}");
+            }
+        }
+    }
+
     #[test]
     fn other_text_is_not_a_quantity() {
         for s in ["", "144m", "5ms", "12", "GB", "1.2.3Gi", "12 apples", "3Mx", "e2-standard-4", "v1.2G", "inf%"] {
