@@ -27,6 +27,7 @@
 //! Null and empty values are left out of each record too. Everything left out is listed
 //! ([`Compactor::dropped`]) and comes back with the full records.
 
+mod key;
 mod pairs;
 mod quantity;
 mod rows;
@@ -37,6 +38,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+#[cfg(test)]
+use self::key::holds_opaque_part;
 pub(crate) use self::quantity::quantity;
 pub(crate) use self::spans::{Span, duration_text};
 use self::stats::{Node, is_empty};
@@ -389,8 +392,12 @@ impl Compactor {
             if present == 0 {
                 continue;
             }
-            if (0..j).any(|i| keep[i] && values[i] == values[j]) {
-                keep[j] = false;
+            // Of two fields that say the same, the shallower is kept: a record's own
+            // `metadata.name` before the label that repeats it.
+            if let Some(i) = (0..j).find(|&i| keep[i] && values[i] == values[j]) {
+                let depth = |c: &Column| c.path.len();
+                let deeper = if depth(&self.columns[j]) < depth(&self.columns[i]) { i } else { j };
+                keep[deeper] = false;
             }
         }
         let mut i = 0;
@@ -441,65 +448,6 @@ impl Compactor {
             false
         });
         self.dropped.extend(dropped);
-    }
-
-    /// The column that names a record: unique and short, the record's own field before one
-    /// of a member object, a name before a number; never a measure.
-    fn pick_key(&self, sample: &[Value]) -> Option<usize> {
-        self.columns
-            .iter()
-            .enumerate()
-            // A member of a list's one object (every list of the sample held one) does not
-            // name a record: its values were unique only because the sample's lists were
-            // short. A list's one value can (a container's name).
-            .filter(|(_, c)| {
-                let inside_lone_object = c.path.iter().rev().skip(1).any(|s| *s == Step::First);
-                c.unique && c.extract == Extract::Value && c.holds != Holds::Times && !inside_lone_object
-            })
-            .filter_map(|(i, c)| {
-                let len: usize = sample.iter().filter_map(|r| c.read(r)).map(|v| v.to_string().len()).sum::<usize>()
-                    / sample.len().max(1);
-                let values: Vec<Value> = sample.iter().filter_map(|r| c.read(r)).collect();
-                // A decimal written as text is a measure like any other.
-                if c.holds == Holds::Numbers && !values.iter().all(Value::is_number) {
-                    return None;
-                }
-                let numbers: Vec<f64> = values.iter().filter_map(Value::as_f64).collect();
-                if !numbers.is_empty() && !numbers_name_records(&values, &numbers) {
-                    return None;
-                }
-                // Digits, or an address or a stamp (no letter, dotted: `10.13.0.4`): a name
-                // reads better.
-                let numeric = values.iter().all(|v| {
-                    v.is_number()
-                        || v.as_str().is_some_and(|s| {
-                            s.bytes().all(|b| b.is_ascii_digit())
-                                || (!s.chars().any(char::is_alphabetic) && s.contains(['.', ':']))
-                        })
-                });
-                // A link names a page; a random-looking id names the record only to a machine:
-                // a reader answers with a name, and finds the record again by it as well.
-                // So does a resource path (`projects/p/databases/d/documents/shipments/Lx…`).
-                let link =
-                    values.iter().any(|v| v.as_str().is_some_and(|s| s.contains("://") || s.matches('/').count() >= 3));
-                // A composite key holding one (`ORDER#2025-07-15T04:48:12Z#01K066JT…`) is as
-                // random-looking as the id alone.
-                let opaque =
-                    values.iter().filter(|v| v.as_str().is_some_and(holds_opaque_part)).count() * 2 > values.len();
-                // Words that read as a sentence (a title, a description) are not a name; a
-                // proper name with spaces is (`Zhou Partners - Data Connectors`), its words
-                // capitalized.
-                let spaced = values.iter().any(|v| v.as_str().is_some_and(reads_as_sentence));
-                // A field inside a member object names that object (`metadata.order_id`,
-                // `user.login`, unique in a short page by chance), not the record: the
-                // record's own id is the shallowest.
-                let depth = c.path.iter().filter(|s| !matches!(s, Step::Tag(_))).count();
-                let rank =
-                    (usize::from(spaced), usize::from(link), depth, usize::from(numeric), usize::from(opaque), len);
-                Some((i, rank))
-            })
-            .min_by_key(|(_, score)| *score)
-            .map(|(i, _)| i)
     }
 
     /// The compact form of `record`.
@@ -692,12 +640,6 @@ fn recurs(node: &Node) -> bool {
     node.present >= 3 && node.distinct() * 10 < node.present * 9 && !node.many
 }
 
-/// Whether `s`, or one of its parts between characters an id does not hold (`#`, spaces,
-/// commas), is a random-looking id.
-fn holds_opaque_part(s: &str) -> bool {
-    s.split(|c: char| !(c.is_ascii_alphanumeric() || "-_=+/:.".contains(c))).any(stats::is_opaque)
-}
-
 /// The member that names an object: present in (nearly) every occurrence, a short scalar
 /// that is not a link or a random id, whose values go one to one with the object's, and
 /// that reads most like a name (letters rather than digits; shorter).
@@ -717,17 +659,6 @@ fn naming_member(node: &Node) -> Option<String> {
             (one_to_one, wordy, c.distinct().min(objects), std::cmp::Reverse(c.avg_bytes()))
         })
         .map(|(k, _)| k.clone())
-}
-
-/// Text with spaces whose words are not mostly capitalized: a sentence, not a name.
-fn reads_as_sentence(s: &str) -> bool {
-    if !s.contains(char::is_whitespace) {
-        return false;
-    }
-    let words: Vec<char> =
-        s.split_whitespace().filter_map(|w| w.chars().next()).filter(|c| c.is_alphabetic()).collect();
-    let capitalized = words.iter().filter(|c| c.is_uppercase()).count();
-    capitalized * 2 <= words.len()
 }
 
 /// Whether `other`'s values are built from `id`'s: in (nearly) every record of the sample
@@ -785,15 +716,6 @@ fn holds(node: &Node, n: usize) -> Holds {
         return Holds::Categories;
     }
     Holds::Other
-}
-
-/// Whether unique numbers are ids rather than measures that happen to differ (amounts,
-/// sizes, download counts, scores): whole and positive, within a factor of two of each
-/// other, as numbers handed out in sequence are, where measures spread over magnitudes.
-fn numbers_name_records(values: &[Value], numbers: &[f64]) -> bool {
-    let whole = values.iter().all(|v| v.is_u64() && v.as_u64().is_some_and(|n| n > 0));
-    let (min, max) = numbers.iter().fold((f64::MAX, 0f64), |(lo, hi), x| (lo.min(*x), hi.max(*x)));
-    whole && numbers.len() == values.len() && max <= min * 2.0
 }
 
 #[cfg(test)]

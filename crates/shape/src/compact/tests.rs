@@ -353,3 +353,36 @@ fn a_link_never_names_a_map_item_and_a_random_id_can_be_its_value() {
     assert_eq!(one["checks.test"], json!("success"), "{one}");
     assert_eq!(one["identifiers.GHSA"], sample[3]["identifiers"][0]["value"], "{one}");
 }
+
+#[test]
+fn a_name_nearly_every_record_holds_once_names_records_before_a_version_number() {
+    // Kubernetes: `resourceVersion` is unique and handed out in order, but names nothing a
+    // reader knows; `metadata.name` repeats in a second namespace for one Deployment in ten.
+    let recs: Vec<Value> = (0..30)
+        .map(|i| {
+            let name = if i % 10 == 9 { format!("app-{:02}", i - 1) } else { format!("app-{i:02}") };
+            let namespace = if i % 10 == 9 { "staging" } else { "prod" };
+            json!({"metadata": {"name": name, "namespace": namespace, "resourceVersion": 41_700_000 + i * 17}, "spec": {"replicas": i % 7}})
+        })
+        .collect();
+    let c = Compactor::learn(&recs);
+    assert_eq!(c.columns[c.key.unwrap()].name, "metadata.name");
+    // A number named as an id keeps naming records, and so does a random-looking id.
+    let ids: Vec<Value> = recs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| json!({"id": 1000 + i, "metadata": r["metadata"]["name"], "size": i * 3}))
+        .collect();
+    assert_eq!(Compactor::learn(&ids).columns[Compactor::learn(&ids).key.unwrap()].name, "id");
+}
+
+#[test]
+fn of_two_fields_that_say_the_same_the_shallower_is_kept() {
+    let recs: Vec<Value> = (0..12)
+        .map(|i| json!({"metadata": {"labels": {"app.kubernetes.io/name": format!("svc-{i}")}, "name": format!("svc-{i}")}}))
+        .collect();
+    let c = Compactor::learn(&recs);
+    let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
+    assert!(names.contains(&"metadata.name"), "{names:?}");
+    assert!(!names.iter().any(|n| n.contains("labels")), "{names:?}");
+}

@@ -1,0 +1,153 @@
+//! Which field names a record: what the summary names the holder of a largest value by,
+//! and what a reader looks the record up with again.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::{Column, Compactor, Extract, Holds, Step, names_an_id, stats};
+
+/// Share of the records whose values a readable name must tell apart, at least, to name
+/// records when no unique field reads as a name.
+const NEARLY_UNIQUE: f64 = 0.9;
+
+impl Compactor {
+    /// The column that names a record: unique and short, the record's own field before one
+    /// of a member object, a name before a number; never a measure.
+    pub(super) fn pick_key(&self, sample: &[Value]) -> Option<usize> {
+        let best = self
+            .columns
+            .iter()
+            .enumerate()
+            // A member of a list's one object (every list of the sample held one) does not
+            // name a record: its values were unique only because the sample's lists were
+            // short. A list's one value can (a container's name).
+            .filter(|(_, c)| {
+                let inside_lone_object = c.path.iter().rev().skip(1).any(|s| *s == Step::First);
+                c.unique && c.extract == Extract::Value && c.holds != Holds::Times && !inside_lone_object
+            })
+            .filter_map(|(i, c)| {
+                let len: usize = sample.iter().filter_map(|r| c.read(r)).map(|v| v.to_string().len()).sum::<usize>()
+                    / sample.len().max(1);
+                let values: Vec<Value> = sample.iter().filter_map(|r| c.read(r)).collect();
+                // A decimal written as text is a measure like any other.
+                if c.holds == Holds::Numbers && !values.iter().all(Value::is_number) {
+                    return None;
+                }
+                let numbers: Vec<f64> = values.iter().filter_map(Value::as_f64).collect();
+                if !numbers.is_empty() && !numbers_name_records(&values, &numbers) {
+                    return None;
+                }
+                // Digits, or an address or a stamp (no letter, dotted: `10.13.0.4`): a name
+                // reads better.
+                let numeric = values.iter().all(|v| {
+                    v.is_number()
+                        || v.as_str().is_some_and(|s| {
+                            s.bytes().all(|b| b.is_ascii_digit())
+                                || (!s.chars().any(char::is_alphabetic) && s.contains(['.', ':']))
+                        })
+                });
+                // A link names a page; a random-looking id names the record only to a machine:
+                // a reader answers with a name, and finds the record again by it as well.
+                // So does a resource path (`projects/p/databases/d/documents/shipments/Lx…`).
+                let link =
+                    values.iter().any(|v| v.as_str().is_some_and(|s| s.contains("://") || s.matches('/').count() >= 3));
+                // A composite key holding one (`ORDER#2025-07-15T04:48:12Z#01K066JT…`) is as
+                // random-looking as the id alone.
+                let opaque =
+                    values.iter().filter(|v| v.as_str().is_some_and(holds_opaque_part)).count() * 2 > values.len();
+                // Words that read as a sentence (a title, a description) are not a name; a
+                // proper name with spaces is (`Zhou Partners - Data Connectors`), its words
+                // capitalized.
+                let spaced = values.iter().any(|v| v.as_str().is_some_and(reads_as_sentence));
+                // A field inside a member object names that object (`metadata.order_id`,
+                // `user.login`, unique in a short page by chance), not the record: the
+                // record's own id is the shallowest.
+                let rank =
+                    (usize::from(spaced), usize::from(link), depth(c), usize::from(numeric), usize::from(opaque), len);
+                Some((i, rank))
+            })
+            .min_by_key(|(_, score)| *score);
+        // A number not named as an id (a version handed out in order, `resourceVersion`)
+        // names a record only to a machine. A readable name that nearly every record holds
+        // once (a Deployment's name, repeated in another namespace) names it to a reader. A
+        // random-looking id keeps its place: it is what the records' own API names them by.
+        let machine_only = |&(i, rank): &(usize, (usize, usize, usize, usize, usize, usize))| {
+            rank.3 == 1 && !names_an_id(&self.columns[i].name)
+        };
+        match best {
+            Some(b) if !machine_only(&b) => Some(b.0),
+            _ => self.nearly_unique_name(sample).or(best.map(|b| b.0)),
+        }
+    }
+
+    /// The shallowest, then shortest, readable field that every record of the sample holds
+    /// and that tells at least [`NEARLY_UNIQUE`] of them apart: words, not a number, a link,
+    /// a random-looking id, a time or a sentence.
+    fn nearly_unique_name(&self, sample: &[Value]) -> Option<usize> {
+        if sample.len() < 10 {
+            return None;
+        }
+        self.columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.extract == Extract::Value && c.holds != Holds::Times && !c.unique)
+            .filter_map(|(i, c)| {
+                let texts: Vec<String> =
+                    sample.iter().filter_map(|r| c.read(r)).filter_map(|v| v.as_str().map(str::to_owned)).collect();
+                if texts.len() < sample.len() || !texts.iter().all(|t| readable_name(t)) {
+                    return None;
+                }
+                let distinct = texts.iter().collect::<HashSet<_>>().len();
+                if (distinct as f64) < NEARLY_UNIQUE * texts.len() as f64 {
+                    return None;
+                }
+                let len = texts.iter().map(String::len).sum::<usize>() / texts.len();
+                Some((i, (depth(c), len)))
+            })
+            .min_by_key(|(_, rank)| *rank)
+            .map(|(i, _)| i)
+    }
+}
+
+/// How deep a column's field sits, its map tags aside.
+fn depth(c: &Column) -> usize {
+    c.path.iter().filter(|s| !matches!(s, Step::Tag(_))).count()
+}
+
+/// Whether `s` reads as a name: letters, at most 64 bytes, no link, path, random-looking id
+/// or sentence.
+fn readable_name(s: &str) -> bool {
+    s.len() <= 64
+        && s.chars().any(char::is_alphabetic)
+        && !s.contains("://")
+        && s.matches('/').count() < 3
+        && !holds_opaque_part(s)
+        && !reads_as_sentence(s)
+}
+
+/// Whether `s`, or one of its parts between characters an id does not hold (`#`, spaces,
+/// commas), is a random-looking id.
+pub(super) fn holds_opaque_part(s: &str) -> bool {
+    s.split(|c: char| !(c.is_ascii_alphanumeric() || "-_=+/:.".contains(c))).any(stats::is_opaque)
+}
+
+/// Text with spaces whose words are not mostly capitalized: a sentence, not a name.
+fn reads_as_sentence(s: &str) -> bool {
+    if !s.contains(char::is_whitespace) {
+        return false;
+    }
+    let words: Vec<char> =
+        s.split_whitespace().filter_map(|w| w.chars().next()).filter(|c| c.is_alphabetic()).collect();
+    let capitalized = words.iter().filter(|c| c.is_uppercase()).count();
+    capitalized * 2 <= words.len()
+}
+
+/// Whether unique numbers are ids rather than measures that happen to differ (amounts,
+/// sizes, download counts, scores): whole and positive, within a factor of two of each
+/// other, as numbers handed out in sequence are, where measures spread over magnitudes.
+fn numbers_name_records(values: &[Value], numbers: &[f64]) -> bool {
+    let whole = values.iter().all(|v| v.is_u64() && v.as_u64().is_some_and(|n| n > 0));
+    let (min, max) = numbers.iter().fold((f64::MAX, 0f64), |(lo, hi), x| (lo.min(*x), hi.max(*x)));
+    whole && numbers.len() == values.len() && max <= min * 2.0
+}
