@@ -32,6 +32,7 @@ mod auto;
 mod cells;
 mod compact;
 mod context;
+mod counted;
 mod describe;
 mod distinct;
 mod envelope;

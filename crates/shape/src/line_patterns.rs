@@ -14,8 +14,8 @@
 use rustc_hash::FxHashMap as HashMap;
 use serde_json::Value;
 
+use crate::counted::counted_list;
 use crate::line_fields::MAX_LINES;
-use crate::numfmt::thousands;
 
 /// Distinct patterns kept before merging; lines of further new patterns are not counted.
 const MAX_PATTERNS: usize = 5_000;
@@ -63,26 +63,9 @@ pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<Stri
     if ranked.len() < 2 || (!log && (covered as f64) < MIN_SHARE * lines as f64) {
         return None;
     }
-    let head = "line patterns, most first: ";
-    let mut out = head.to_owned();
-    let mut shown = 0;
-    for (pattern, n) in ranked.iter().take(TOP) {
-        let quoted = Value::String(pattern.join(" ")).to_string();
-        let entry = format!("{}{quoted} {}", if shown > 0 { ", " } else { "" }, thousands(*n));
-        // Room is kept for the note of the rest.
-        if out.len() + entry.len() + 28 > room {
-            break;
-        }
-        out.push_str(&entry);
-        shown += 1;
-    }
-    if shown == 0 {
-        return None;
-    }
-    if shown < ranked.len() {
-        out.push_str(&format!(" (+{} more patterns)", thousands((ranked.len() - shown) as u64)));
-    }
-    Some(out)
+    let listed: Vec<(String, u64)> =
+        ranked.iter().take(TOP).map(|(pattern, n)| (Value::String(pattern.join(" ")).to_string(), *n)).collect();
+    counted_list("line patterns, most first: ", &listed, ranked.len(), room, "patterns")
 }
 
 /// A line's pattern: its first [`MAX_WORDS`] words, each holding a digit written `*`, runs

@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use super::trace::exception_types;
+use crate::counted::counted_list;
 use crate::line_fields::MAX_LINES;
-use crate::numfmt::thousands;
 
 /// Types listed, at most; the rest are counted in a note.
 const TOP: usize = 6;
@@ -31,24 +31,8 @@ pub(crate) fn exceptions_phrase(text: &str, room: usize) -> Option<String> {
     let mut ranked: Vec<(&str, u64)> = counts.into_iter().collect();
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let head = if ranked.len() >= 3 { "exceptions, most first: " } else { "exceptions: " };
-    let mut out = head.to_owned();
-    let mut shown = 0;
-    for (name, n) in ranked.iter().take(TOP) {
-        let entry = format!("{}{name} {}", if shown > 0 { ", " } else { "" }, thousands(*n));
-        // Room is kept for the note of the rest.
-        if out.len() + entry.len() + 24 > room {
-            break;
-        }
-        out.push_str(&entry);
-        shown += 1;
-    }
-    if shown == 0 {
-        return None;
-    }
-    if shown < ranked.len() {
-        out.push_str(&format!(" (+{} more types)", thousands((ranked.len() - shown) as u64)));
-    }
-    Some(out)
+    let listed: Vec<(String, u64)> = ranked.iter().take(TOP).map(|(name, n)| ((*name).to_owned(), *n)).collect();
+    counted_list(head, &listed, ranked.len(), room, "types")
 }
 
 #[cfg(test)]

@@ -1,0 +1,50 @@
+//! A ranked list of counted values as a summary phrase, cut at whole entries to its room:
+//! `exceptions, most first: KeyError 8, ValueError 3 (+2 more types)`.
+
+use crate::numfmt::thousands;
+
+/// `head` followed by the first `top` of `ranked` (already written, with their counts) that
+/// fit `room` bytes with a note of how many of `total` were left out (`+N more {noun}`);
+/// `None` when not one fits.
+pub(crate) fn counted_list(
+    head: &str,
+    ranked: &[(String, u64)],
+    total: usize,
+    room: usize,
+    noun: &str,
+) -> Option<String> {
+    // Room kept for the note of the rest: ` (+1,000,000 more {noun})`.
+    let note_room = 16 + noun.len();
+    let mut out = head.to_owned();
+    let mut shown = 0;
+    for (value, n) in ranked {
+        let entry = format!("{}{value} {}", if shown > 0 { ", " } else { "" }, thousands(*n));
+        if out.len() + entry.len() + note_room > room {
+            break;
+        }
+        out.push_str(&entry);
+        shown += 1;
+    }
+    if shown == 0 {
+        return None;
+    }
+    if shown < total {
+        out.push_str(&format!(" (+{} more {noun})", thousands((total - shown) as u64)));
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_entries_fit_the_room_with_the_note_of_the_rest() {
+        let ranked: Vec<(String, u64)> = (0..5).map(|i| (format!("value-{i}"), 100 - i)).collect();
+        let all = counted_list("x: ", &ranked, 5, 1_000, "values").unwrap();
+        assert_eq!(all, "x: value-0 100, value-1 99, value-2 98, value-3 97, value-4 96");
+        let some = counted_list("x: ", &ranked, 9, 60, "values").unwrap();
+        assert!(some.len() <= 60 && some.ends_with("more values)"), "{some}");
+        assert_eq!(counted_list("x: ", &ranked, 5, 10, "values"), None);
+    }
+}
