@@ -61,9 +61,6 @@ pub(crate) fn shape_parts(
 fn fit_or_plainer(mut page: TextPage<'_, '_>, counts: RedactionCounts) -> Result<Paged, ShapeError> {
     loop {
         match fit_page(&mut page, counts.clone()) {
-            Err(ShapeError::BudgetTooSmall { .. }) if page.map_without_patterns.is_some() => {
-                page.map = page.map_without_patterns.take().flatten();
-            }
             Err(ShapeError::BudgetTooSmall { .. }) if page.map.is_some() => page.map = None,
             Err(ShapeError::BudgetTooSmall { .. }) if page.levels.is_some() => page.levels = None,
             other => return other,
@@ -109,14 +106,12 @@ fn fit_page(page: &mut TextPage<'_, '_>, counts: RedactionCounts) -> Result<Page
             let mut overhead = ctx.tokenizer.count(&skeleton) + 8;
             // The map describes the text; it may not crowd it out. It takes at most a third of
             // what the page has after its fixed parts, or the page shows text without it.
-            while let Some(map) = &page.map {
+            if let Some(map) = &page.map {
                 let map_tokens = ctx.tokenizer.count(map);
-                if budget.saturating_sub(overhead) >= map_tokens * 2 {
-                    break;
+                if budget.saturating_sub(overhead) < map_tokens * 2 {
+                    page.map = None;
+                    overhead = ctx.tokenizer.count(&page.render(&page.envelope(page.begin, page.end))) + 8;
                 }
-                // Without the line patterns first, then without any map.
-                page.map = page.map_without_patterns.take().flatten();
-                overhead = ctx.tokenizer.count(&page.render(&page.envelope(page.begin, page.end))) + 8;
             }
             if overhead >= budget {
                 return Err(ShapeError::BudgetTooSmall { budget, minimum: overhead + 1 });
@@ -170,9 +165,6 @@ struct TextPage<'a, 'c> {
     levels: Option<String>,
     /// The map of structured text, on a first read only.
     map: Option<String>,
-    /// The map without its line patterns, when it has them: what a short budget falls back
-    /// to first.
-    map_without_patterns: Option<Option<String>>,
     /// Whether the page shows a tail as well as a head.
     head_tail: bool,
     /// The text is JSON nested deeper than the parser reads, on a first read only.
@@ -232,38 +224,20 @@ impl<'a, 'c> TextPage<'a, 'c> {
         let room = plan.budget_tokens * 4 * OUTLINE_BUDGET_PERCENT / 100;
         let mapped = plan.auto.outline && plan.decides_fields() && ctx.resume.is_none();
         // The exceptions the text's stack traces raised take at most a quarter of the room,
-        // and the rest of the map what they leave.
+        // and the outline what they leave. A text with no outline (a log of free messages, a
+        // test run) gets its line patterns in another quarter at most.
         let exceptions = mapped.then(|| exceptions_phrase(head, room / 4)).flatten();
-        // A log's line patterns take another quarter at most; a text with no other map gets
-        // them too, and a text with one (a table, a document) does not.
-        let patterns = (mapped && levels.is_some()).then(|| patterns_phrase(head, room / 4, true)).flatten();
-        let taken = [&exceptions, &patterns].iter().filter_map(|p| p.as_ref()).map(|p| p.len() + 2).sum::<usize>();
-        let mut outlined = mapped.then(|| outline(head, room.saturating_sub(taken))).flatten();
-        // A map that needs the patterns' room gets it: it says more than they do.
-        let mut patterns = patterns;
-        if outlined.is_none() && patterns.is_some() {
-            let without = exceptions.as_ref().map_or(0, |e| e.len() + 2);
-            outlined = outline(head, room.saturating_sub(without));
-            if outlined.is_some() {
-                patterns = None;
-            }
-        }
-        let patterns = match (&outlined, patterns) {
-            (None, None) if mapped && levels.is_none() => patterns_phrase(head, room.saturating_sub(taken) / 2, false),
-            (_, p) => p,
-        };
-        let joined = |parts: Vec<&String>| {
-            (!parts.is_empty()).then(|| parts.iter().map(|p| p.as_str()).collect::<Vec<_>>().join("; ")).map(|m| {
-                match gap {
+        let left = room.saturating_sub(exceptions.as_ref().map_or(0, |e| e.len() + 2));
+        let outlined = mapped.then(|| outline(head, left)).flatten();
+        let patterns =
+            (mapped && outlined.is_none()).then(|| patterns_phrase(head, room / 4, levels.is_some())).flatten();
+        let map =
+            [outlined, patterns, exceptions].into_iter().flatten().reduce(|a, b| format!("{a}; {b}")).map(
+                |m| match gap {
                     Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),
                     None => m,
-                }
-            })
-        };
-        let map = joined([&outlined, &patterns, &exceptions].into_iter().flatten().collect());
-        // Where the budget is short, the line patterns go first.
-        let map_without_patterns =
-            patterns.as_ref().map(|_| joined([&outlined, &exceptions].into_iter().flatten().collect()));
+                },
+            );
         let tail = plan.text.keep == TextKeep::HeadTail || (plan.auto.tail && plan.decides_fields());
         TextPage {
             plan,
@@ -277,7 +251,6 @@ impl<'a, 'c> TextPage<'a, 'c> {
             first_line,
             levels,
             map,
-            map_without_patterns,
             head_tail: tail && ctx.resume.is_none(),
             too_deep: ctx.resume.is_none() && nested_too_deep(head),
             gap,
