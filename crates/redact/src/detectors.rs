@@ -235,15 +235,32 @@ fn find_tokens_in(rule: &TokenRule, re: &Regex, text: &str, start: usize, end: u
     }
 }
 
-/// Top-level domains that are really file extensions: `logo@2x.png` is an image, not a person.
-const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "ico"];
-
-/// Top-level domains that are really systemd unit types: `getty@tty1.service` and
-/// `user@1000.service` are instances of template units, which every `systemctl` listing and
-/// system journal names. None of these is a delegated top-level domain; `target` is left
-/// out because it is one (a brand's), so `a@b.target` is still treated as an address.
-const SYSTEMD_UNIT_TYPES: &[&str] =
-    &["service", "socket", "device", "mount", "automount", "swap", "path", "timer", "slice", "scope"];
+/// Top-level domains that are really the suffixes of names other than addresses:
+/// - image extensions: `logo@2x.png` is a retina image, not a person;
+/// - systemd unit types: `getty@tty1.service` and `user@1000.service` are instances of
+///   template units, which every `systemctl` listing and system journal names. None is a
+///   delegated top-level domain; `target` is left out because it is one (a brand's), so
+///   `a@b.target` is still treated as an address.
+const NOT_DOMAINS: &[&str] = &[
+    "png",
+    "jpg",
+    "jpeg",
+    "gif",
+    "svg",
+    "webp",
+    "bmp",
+    "ico",
+    "service",
+    "socket",
+    "device",
+    "mount",
+    "automount",
+    "swap",
+    "path",
+    "timer",
+    "slice",
+    "scope",
+];
 
 /// Emails in the run `start..end` of email bytes.
 fn find_emails(text: &str, start: usize, end: usize, out: &mut Vec<Finding>) {
@@ -273,7 +290,7 @@ fn email_accepted(text: &str, start: usize, end: usize, local: &str, domain: &st
         return false;
     }
     let tld = domain.rsplit('.').next().unwrap_or_default();
-    if IMAGE_EXTENSIONS.iter().chain(SYSTEMD_UNIT_TYPES).any(|ext| tld.eq_ignore_ascii_case(ext)) {
+    if NOT_DOMAINS.iter().any(|suffix| tld.eq_ignore_ascii_case(suffix)) {
         return false;
     }
     if char_at(text, end).is_some_and(|c| token_char(c) || c == '@') {

@@ -699,7 +699,7 @@ fn holds(node: &Node, n: usize) -> Holds {
     }
     // Spans of time written with their unit (`2m30s`, `PT1H5M`) have a longest too, and so
     // do sizes and shares (`1023Mi`, `37.5%`).
-    if node.durations * 10 >= node.present * 9 && node.present > 0 && node.distinct() > 1 {
+    if node.measures * 10 >= node.present * 9 && node.present > 0 && node.distinct() > 1 {
         return Holds::Numbers;
     }
     if node.strings * 10 >= node.present * 9 && node.times * 10 >= node.present * 9 && node.present > 0 {

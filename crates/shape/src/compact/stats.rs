@@ -57,7 +57,7 @@ pub(crate) struct Node {
     pub(crate) decimals: usize,
     /// Strings that are measures with a unit: spans of time (`"2m30s"`, `"350ms"`,
     /// `"PT1H5M"`, `"64d"`), sizes and shares (`"1023Mi"`, `"37.5%"`).
-    pub(crate) durations: usize,
+    pub(crate) measures: usize,
     /// Strings that are whole numbers (`"215"`), and the least and greatest of them.
     pub(crate) integers: usize,
     pub(crate) least_integer: i64,
@@ -157,7 +157,7 @@ impl Node {
                     self.letterless += 1;
                 }
                 if (letters > 0 && duration_millis(s).is_some()) || quantity(s).is_some() {
-                    self.durations += 1;
+                    self.measures += 1;
                 }
                 if letters <= 1 && is_decimal(s) {
                     self.decimals += 1;
