@@ -373,7 +373,15 @@ fn a_name_nearly_every_record_holds_once_names_records_before_a_version_number()
         .enumerate()
         .map(|(i, r)| json!({"id": 1000 + i, "metadata": r["metadata"]["name"], "size": i * 3}))
         .collect();
-    assert_eq!(Compactor::learn(&ids).columns[Compactor::learn(&ids).key.unwrap()].name, "id");
+    let c = Compactor::learn(&ids);
+    assert_eq!(c.columns[c.key.unwrap()].name, "id");
+    let uids: Vec<Value> = recs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| json!({"uid": format!("9f3c2a7e-41b0-4c8d-a5e2-{:012x}", 0x5f3a_91c2_7d00 + i * 7919), "metadata": r["metadata"]["name"]}))
+        .collect();
+    let c = Compactor::learn(&uids);
+    assert_eq!(c.columns[c.key.unwrap()].name, "uid");
 }
 
 #[test]
