@@ -8,7 +8,8 @@
 //! - always null or empty: left out;
 //! - the same in every record: left out of the records and said once;
 //! - a link made of the record's other values (`…/issues/{number}`), or a link to an
-//!   image: left out;
+//!   image: left out; so is a link carrying a long random token (a proxied thumbnail, a
+//!   signed download) when the record keeps a readable link of its own;
 //! - a second random-looking id of a record that already has one (`node_id` next to `id`,
 //!   a UUID next to a name; of two, the one the other is built from is kept): left out;
 //! - a value in a type tag (`{"S": "PAID"}`, `{"$oid": …}`): the value, under the field's
@@ -28,6 +29,7 @@
 //! ([`Compactor::dropped`]) and comes back with the full records.
 
 mod key;
+mod links;
 mod pairs;
 mod quantity;
 mod rows;
@@ -180,6 +182,8 @@ pub(crate) struct Compactor {
     header: Option<Vec<String>>,
     /// Pairs of time fields whose difference is worth a facet ([`spans`]).
     pub(crate) spans: Vec<Span>,
+    /// Columns of links, each with whether its links carry a long random token ([`links`]).
+    links: Vec<(String, bool)>,
 }
 
 impl Compactor {
@@ -205,6 +209,7 @@ impl Compactor {
         c.read_lists_as_maps(sample);
         c.drop_duplicates(sample);
         c.drop_second_ids(&opaque_keys, sample);
+        c.drop_token_links();
         c.key = c.pick_key(sample);
         c.dropped = c.group_dropped();
         c.spans = spans::between_times(&c, sample);
@@ -338,6 +343,7 @@ impl Compactor {
                 self.dropped.push(name.clone());
                 return;
             }
+            self.links.push((name.clone(), node.token_links * 10 >= node.urls * 9));
         }
         let unique = node.distinct() == node.present && node.present == n && !node.many;
         // An id of the records that have it (a message id that bot messages lack).

@@ -66,6 +66,8 @@ pub(crate) struct Node {
     pub(crate) urls: usize,
     /// URLs that point at an image.
     pub(crate) images: usize,
+    /// URLs that carry a long random token ([`carries_token`]).
+    pub(crate) token_links: usize,
     /// URLs that are the same once the record's other values are taken out of them.
     pub(crate) url_templates: HashSet<u64>,
     /// Strings without whitespace that look random (hashes, tokens, UUIDs, base64).
@@ -188,6 +190,9 @@ impl Node {
                     self.urls += 1;
                     if is_image(s) {
                         self.images += 1;
+                    }
+                    if carries_token(s) {
+                        self.token_links += 1;
                     }
                     if self.url_templates.len() < DISTINCT_CAP {
                         self.url_templates.insert(hash(&template(s, record_scalars)));
@@ -335,6 +340,15 @@ fn is_image(s: &str) -> bool {
     [".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico"]
         .iter()
         .any(|ext| path.ends_with(ext) || lower.ends_with(ext))
+}
+
+/// A token long enough to be a signature or a content address, not an id a reader types.
+const TOKEN_CHARS: usize = 32;
+
+/// Whether the URL `s` holds, between its separators, a random-looking part of at least
+/// [`TOKEN_CHARS`] characters: a proxied image, a signed or content-addressed download.
+pub(crate) fn carries_token(s: &str) -> bool {
+    s.split(['/', '?', '&', '=', '#', ';']).any(|part| part.len() >= TOKEN_CHARS && is_opaque(part))
 }
 
 /// A string that reads as random: no whitespace, at least 16 characters of letters and

@@ -394,3 +394,38 @@ fn of_two_fields_that_say_the_same_the_shallower_is_kept() {
     assert!(names.contains(&"metadata.name"), "{names:?}");
     assert!(!names.iter().any(|n| n.contains("labels")), "{names:?}");
 }
+
+/// A search hit's page link, and a thumbnail through an image proxy: random tokens, no
+/// file extension.
+fn hits(n: usize, with_page: bool) -> Vec<Value> {
+    let token = |i: usize, salt: &str| format!("{salt}Xq7Lm{i}Zp9Rt2Vb8Nc4Wd6Fg1Hj3Kk5Yy0Qa{}Ts", i * 7919);
+    (0..n)
+        .map(|i| {
+            let mut hit = json!({
+                "title": format!("How the parser recovers, part {i}"),
+                "thumbnail": format!("https://imgs.search.x.com/{}/rs:fit:200:200/{}", token(i, "a"), token(i, "b")),
+            });
+            if with_page {
+                hit["url"] = json!(format!("https://blog.example.org/parser/part-{i}"));
+            }
+            hit
+        })
+        .collect()
+}
+
+#[test]
+fn a_link_carrying_a_random_token_is_left_out_when_the_record_keeps_a_readable_link() {
+    assert!(stats::carries_token(hits(1, false)[0]["thumbnail"].as_str().unwrap()));
+    assert!(!stats::carries_token("https://blog.example.org/parser/part-3"));
+    assert!(!stats::carries_token("https://x.slack.com/archives/C0123ABCD/p1712345678901234"));
+
+    let c = Compactor::learn(&hits(12, true));
+    let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["title", "url"]);
+    assert!(c.dropped.contains(&"thumbnail".to_owned()), "{:?}", c.dropped);
+
+    // Without a link of its own, the record keeps the only one it has.
+    let c = Compactor::learn(&hits(12, false));
+    let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["title", "thumbnail"]);
+}
