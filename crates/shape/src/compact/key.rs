@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{Column, Compactor, Extract, Holds, Step, names_an_id, stats};
+use super::{Column, Compactor, Extract, Holds, Step, names_an_id, paths, stats};
 
 /// Share of the records whose values a readable name must tell apart, at least, to name
 /// records when no unique field reads as a name.
@@ -50,12 +50,14 @@ impl Compactor {
                 // A link names a page; a random-looking id names the record only to a machine:
                 // a reader answers with a name, and finds the record again by it as well.
                 // So does a resource path (`projects/p/databases/d/documents/shipments/Lx…`).
-                let link =
-                    values.iter().any(|v| v.as_str().is_some_and(|s| s.contains("://") || s.matches('/').count() >= 3));
+                // A path in words with random parts (an object's key, `logs/alb/…/app.log.gz`)
+                // is the record's name, and is neither.
+                let texts: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+                let worded = paths::named_by_words(&texts);
+                let link = texts.iter().any(|s| s.contains("://") || (s.matches('/').count() >= 3 && !worded));
                 // A composite key holding one (`ORDER#2025-07-15T04:48:12Z#01K066JT…`) is as
                 // random-looking as the id alone.
-                let opaque =
-                    values.iter().filter(|v| v.as_str().is_some_and(holds_opaque_part)).count() * 2 > values.len();
+                let opaque = !worded && texts.iter().filter(|s| holds_opaque_part(s)).count() * 2 > values.len();
                 // Words that read as a sentence (a title, a description) are not a name; a
                 // proper name with spaces is (`Zhou Partners - Data Connectors`), its words
                 // capitalized.

@@ -7,8 +7,8 @@
 //!
 //! - always null or empty: left out;
 //! - the same in every record: left out of the records and said once;
-//! - a link made of the record's other values (`…/issues/{number}`), or a link to an
-//!   image: left out; so is a link carrying a long random token (a proxied thumbnail, a
+//! - a link or a resource path made of the record's other values (`…/issues/{number}`,
+//!   `…/resourceGroups/{group}/…/virtualMachines/{name}`), or a link to an image: left out; so is a link carrying a long random token (a proxied thumbnail, a
 //!   signed download) when the record keeps a readable link of its own;
 //! - a second random-looking id of a record that already has one (`node_id` next to `id`,
 //!   a UUID next to a name; of two, the one the other is built from is kept): left out;
@@ -23,7 +23,7 @@
 //!   object; a list of objects: the names of its items; a list too long to read at once:
 //!   its first items and a count;
 //! - free text: its first characters and a marker; a long random-looking string: its
-//!   start and a marker.
+//!   start and a marker, unless words in it make it a path or a name.
 //!
 //! Null and empty values are left out of each record too. Everything left out is listed
 //! ([`Compactor::dropped`]) and comes back with the full records.
@@ -31,6 +31,7 @@
 mod key;
 mod links;
 mod pairs;
+mod paths;
 mod quantity;
 mod rows;
 mod spans;
@@ -184,6 +185,8 @@ pub(crate) struct Compactor {
     pub(crate) spans: Vec<Span>,
     /// Columns of links, each with whether its links carry a long random token ([`links`]).
     links: Vec<(String, bool)>,
+    /// Long random-looking columns with words in their values ([`paths`]).
+    worded: Vec<String>,
 }
 
 impl Compactor {
@@ -210,6 +213,8 @@ impl Compactor {
         c.drop_duplicates(sample);
         c.drop_second_ids(&opaque_keys, sample);
         c.drop_token_links();
+        let worded = std::mem::take(&mut c.worded);
+        c.settle_worded(&worded, sample);
         c.key = c.pick_key(sample);
         c.dropped = c.group_dropped();
         c.spans = spans::between_times(&c, sample);
@@ -354,10 +359,22 @@ impl Compactor {
             return;
         }
         if node.opaque * 10 >= node.present * 9 {
+            // A resource path made of the record's other values (`…/resourceGroups/{}/…/{}`).
+            let templates = node.path_templates.len();
+            if node.paths * 10 >= node.opaque * 9 && (templates <= 2 || templates * 10 <= node.paths) {
+                self.dropped.push(name.clone());
+                return;
+            }
             if unique_where_present {
                 opaque_keys.push(name.clone());
             }
-            let extract = if node.avg_bytes() > OPAQUE_CHARS + 2 { Extract::Opaque } else { Extract::Value };
+            // A path with random parts (an object's key) may be a name: cut, it names
+            // nothing ([`paths`]).
+            let long = node.avg_bytes() > OPAQUE_CHARS + 2;
+            if long && node.worded * 2 >= node.opaque {
+                self.worded.push(name.clone());
+            }
+            let extract = if long && node.worded * 2 < node.opaque { Extract::Opaque } else { Extract::Value };
             self.columns.push(column(extract, Holds::Other, unique));
             return;
         }

@@ -72,6 +72,12 @@ pub(crate) struct Node {
     pub(crate) url_templates: HashSet<u64>,
     /// Strings without whitespace that look random (hashes, tokens, UUIDs, base64).
     pub(crate) opaque: usize,
+    /// Of those, the ones with readable words in them: paths and names ([`is_worded`]).
+    pub(crate) worded: usize,
+    /// Of those, the paths (a `/` or more), and what they are once the record's other
+    /// values are taken out of them (as for URLs).
+    pub(crate) paths: usize,
+    pub(crate) path_templates: HashSet<u64>,
     /// Longest array seen, and the arrays of one element.
     pub(crate) max_len: usize,
     pub(crate) single: usize,
@@ -199,6 +205,15 @@ impl Node {
                     }
                 } else if is_opaque(s) {
                     self.opaque += 1;
+                    if is_worded(s) {
+                        self.worded += 1;
+                    }
+                    if s.contains('/') {
+                        self.paths += 1;
+                        if self.path_templates.len() < DISTINCT_CAP {
+                            self.path_templates.insert(hash(&template(s, record_scalars)));
+                        }
+                    }
                 }
             }
             Value::Number(n) => {
@@ -373,6 +388,22 @@ pub(crate) fn is_opaque(s: &str) -> bool {
     let alnum: Vec<u8> = s.bytes().filter(u8::is_ascii_alphanumeric).collect();
     let switches = alnum.windows(2).filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit()).count();
     (upper && lower) || hex || (digits * 8 >= s.len() && switches * 5 >= s.len())
+}
+
+/// Whether `s`, random-looking as a whole, holds two or more words between its separators:
+/// a path or a name with random parts (`athena-results/0062fb81-….csv`,
+/// `query-api-8bv5rskg7p-ddmj5`), which is cut or passed over only at the cost of what it
+/// names, not a token with a type prefix (`cus_NffrFeUfNV2Hib`). A word here is three or
+/// more lower-case letters, one of them past `f` so that no run of hexadecimal digits reads
+/// as one; a file's extension does not count.
+pub(crate) fn is_worded(s: &str) -> bool {
+    let stem = match s.rsplit_once('.') {
+        Some((stem, ext)) if ext.len() <= 5 && ext.bytes().all(|b| b.is_ascii_alphanumeric()) => stem,
+        _ => s,
+    };
+    let word =
+        |part: &&str| part.len() >= 3 && part.bytes().all(|b| b.is_ascii_lowercase()) && part.bytes().any(|b| b > b'f');
+    stem.split(|c: char| !c.is_ascii_alphanumeric()).filter(word).nth(1).is_some()
 }
 
 /// `s` with every occurrence of the record's other values (given longest first) replaced

@@ -429,3 +429,61 @@ fn a_link_carrying_a_random_token_is_left_out_when_the_record_keeps_a_readable_l
     let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["title", "thumbnail"]);
 }
+
+#[test]
+fn words_in_a_random_looking_path_make_it_a_name_unless_every_record_shares_them() {
+    assert!(stats::is_worded("athena-results/0062fb81-7786-446d-a8bf-5126facfa2fd.csv"));
+    assert!(stats::is_worded("query-api-8bv5rskg7p-ddmj5"));
+    assert!(!stats::is_worded("cus_NffrFeUfNV2Hib"), "a type prefix is one word");
+    assert!(!stats::is_worded("0062fb81-7786-446d-a8bf-5126facfa2fd.json"), "hexadecimal runs are not words");
+    let firestore: Vec<String> = (0..4)
+        .map(|i| format!("projects/acme-prod/databases/(default)/documents/shipments/Ds{i}TWrvfT4lrixObFI79I"))
+        .collect();
+    let texts: Vec<&str> = firestore.iter().map(String::as_str).collect();
+    assert!(!paths::named_by_words(&texts), "the shared start names the collection, not the record");
+    let keys = ["logs/alb/2025/12/29/app.4f1c2b7e9a0d3e55_20251229T1500Z.log.gz", "exports/invoices/2025/04/INV-36844.pdf"];
+    assert!(paths::named_by_words(&keys));
+}
+
+/// An object listing: keys are paths with random parts, the entity tag a quoted hash.
+fn objects(n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            let prefix = ["athena-results", "raw/events/dt=2025-12-24", "backups/postgres"][i % 3];
+            json!({
+                "Key": format!("{prefix}/{:08x}-7786-446d-a8bf-{:012x}.csv", 0x0062_fb81 + i * 7919, i * 104_729),
+                "ETag": format!("\"{:032x}\"", (i as u128 + 1) * 0x9608_e76c_00c4_3d41_c544_0857),
+                "Size": 1000 + i * i * 37,
+                "StorageClass": (["STANDARD", "GLACIER_IR"][i % 2]),
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn an_object_key_with_random_parts_is_kept_whole_and_names_the_record() {
+    let sample = objects(20);
+    let c = Compactor::learn(&sample);
+    let key = c.key.map(|k| c.columns[k].name.as_str());
+    assert_eq!(key, Some("Key"), "named by its key, not its entity tag");
+    assert_eq!(c.apply(&sample[4])["Key"], sample[4]["Key"], "kept whole");
+}
+
+/// Virtual machines whose id is a resource path built from their group and name.
+#[test]
+fn a_resource_path_made_of_the_record_s_values_is_left_out() {
+    let sample: Vec<Value> = (0..12)
+        .map(|i| {
+            let (group, name) = (["RG-PROD-EUS2", "RG-STG-WEU"][i % 2], format!("vm-web-{i:02}"));
+            json!({
+                "id": format!("/subscriptions/70649f5e-5051-4358-958f-9c4065fc77b9/resourceGroups/{group}/providers/Microsoft.Compute/virtualMachines/{name}"),
+                "name": name,
+                "resourceGroup": group,
+                "vmSize": (["Standard_E4s_v5", "Standard_F8s_v2"][i % 2]),
+            })
+        })
+        .collect();
+    let c = Compactor::learn(&sample);
+    assert!(c.dropped.contains(&"id".to_owned()), "{:?}", c.dropped);
+    assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("name"));
+}
