@@ -441,7 +441,8 @@ fn words_in_a_random_looking_path_make_it_a_name_unless_every_record_shares_them
         .collect();
     let texts: Vec<&str> = firestore.iter().map(String::as_str).collect();
     assert!(!paths::named_by_words(&texts), "the shared start names the collection, not the record");
-    let keys = ["logs/alb/2025/12/29/app.4f1c2b7e9a0d3e55_20251229T1500Z.log.gz", "exports/invoices/2025/04/INV-36844.pdf"];
+    let keys =
+        ["logs/alb/2025/12/29/app.4f1c2b7e9a0d3e55_20251229T1500Z.log.gz", "exports/invoices/2025/04/INV-36844.pdf"];
     assert!(paths::named_by_words(&keys));
 }
 

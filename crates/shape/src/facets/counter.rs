@@ -1,0 +1,157 @@
+//! Value counts of one field over every record, and the clause that says them.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::{MAX_DISTINCT, mix, quoted_if_ambiguous, scalar_text};
+use crate::distinct::shorten_together;
+use crate::numfmt::thousands;
+
+/// Value counts of one column.
+pub(super) struct Counter {
+    pub(super) column: usize,
+    /// Each value's count and the first record that held it.
+    pub(super) counts: HashMap<String, (u64, u64)>,
+    /// Values past [`MAX_DISTINCT`], counted together.
+    pub(super) other: u64,
+    /// Records that had a value.
+    pub(super) present: u64,
+    /// The sample already showed the column's values repeat; otherwise the counts over
+    /// every record decide whether they are worth a clause.
+    pub(super) learned: bool,
+    /// Every value so far was new ([`UNIQUE_AFTER`] records or more): an id, not counted on.
+    pub(super) given_up: bool,
+    /// How the records fall into groups of equal values, as a hash of each record's number
+    /// and the number of the first record holding its value: two fields with the same
+    /// split the records alike. `None` past [`MAX_DISTINCT`] values.
+    pub(super) split: Option<u64>,
+    /// The first record holding each list of values (a single value's is in `counts`).
+    pub(super) first_holder: HashMap<String, u64>,
+}
+
+/// Records after which a column whose values were all different stops being counted.
+const UNIQUE_AFTER: u64 = 64;
+
+impl Counter {
+    pub(super) fn new(column: usize, learned: bool) -> Counter {
+        Counter {
+            column,
+            counts: HashMap::new(),
+            other: 0,
+            present: 0,
+            learned,
+            given_up: false,
+            split: Some(0),
+            first_holder: HashMap::new(),
+        }
+    }
+
+    pub(super) fn add(&mut self, v: Value, record: u64) {
+        if self.given_up {
+            return;
+        }
+        self.present += 1;
+        match v {
+            Value::Array(items) => {
+                let mut values: Vec<String> = items.iter().map(scalar_text).collect();
+                values.sort();
+                values.dedup();
+                if self.split.is_some() {
+                    let group = values.join("\u{1f}");
+                    let first = match self.first_holder.get(&group) {
+                        Some(first) => Some(*first),
+                        None if self.first_holder.len() < MAX_DISTINCT => {
+                            self.first_holder.insert(group, record);
+                            Some(record)
+                        }
+                        None => None,
+                    };
+                    self.note_split(record, first);
+                }
+                for s in values {
+                    self.count(s, record);
+                }
+            }
+            one => {
+                // One value: its own first holder is kept with its count.
+                let first = match one {
+                    Value::String(s) => self.count(s, record),
+                    other => self.count(scalar_text(&other), record),
+                };
+                self.note_split(record, first);
+            }
+        }
+        if !self.learned && self.present >= UNIQUE_AFTER && self.counts.len() as u64 >= self.present {
+            self.given_up = true;
+            self.counts = HashMap::new();
+            self.first_holder = HashMap::new();
+            self.split = None;
+        }
+    }
+
+    /// Count one value; the first record that held it, when it is counted on its own.
+    fn count(&mut self, s: String, record: u64) -> Option<u64> {
+        if let Some((n, first)) = self.counts.get_mut(&s) {
+            *n += 1;
+            Some(*first)
+        } else if self.counts.len() < MAX_DISTINCT {
+            self.counts.insert(s, (1, record));
+            Some(record)
+        } else {
+            self.other += 1;
+            None
+        }
+    }
+
+    /// Fold a record's group (the first record holding its value) into the split's hash.
+    fn note_split(&mut self, record: u64, first: Option<u64>) {
+        self.split = match (self.split, first) {
+            (Some(split), Some(first)) => Some(mix(split ^ mix(record.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ first))),
+            _ => None,
+        };
+    }
+
+    /// Whether the counts say something a reader could not get otherwise: values repeat,
+    /// in that at least half the records hold a value some other record holds too.
+    fn worth_saying(&self) -> bool {
+        if self.given_up || self.present < 4 {
+            return false;
+        }
+        if self.learned {
+            return true;
+        }
+        let repeated: u64 = self.counts.values().map(|(n, _)| *n).filter(|n| *n >= 2).sum();
+        repeated * 2 >= self.present
+    }
+
+    pub(super) fn clause(&self, name: &str, records: u64, top: usize) -> Option<String> {
+        // One value in every record says nothing a constant would not; nor do values every
+        // record holds (a list with the same items in each).
+        if self.counts.values().all(|(n, _)| *n >= records) && self.other == 0 {
+            return None;
+        }
+        if !self.worth_saying() {
+            return None;
+        }
+        let mut ranked: Vec<(&String, &u64)> = self.counts.iter().map(|(v, (n, _))| (v, n)).collect();
+        ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        // A note of one or two more values costs about what they would: they are shown.
+        let top = if ranked.len() <= top + 2 { ranked.len() } else { top };
+        let listed: Vec<&str> = ranked.iter().take(top).map(|(v, _)| v.as_str()).collect();
+        let shown: Vec<String> = shorten_together(&listed)
+            .into_iter()
+            .zip(&ranked)
+            .map(|(v, (_, n))| format!("{} {}", quoted_if_ambiguous(&v), thousands(**n)))
+            .collect();
+        let more = ranked.len().saturating_sub(top);
+        // Where three or more values are listed, the order is said: a reader asked which
+        // value is the most common should not have to guess whether the list is ranked.
+        let order = if shown.len() >= 3 { ", most first" } else { "" };
+        let mut c = format!("{name}{order}: {}", shown.join(", "));
+        if more > 0 || self.other > 0 {
+            c.push_str(&format!(" (+{} more values)", thousands(more as u64 + u64::from(self.other > 0))));
+        }
+        Some(c)
+    }
+}

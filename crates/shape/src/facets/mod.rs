@@ -1,0 +1,376 @@
+//! Facets: what every record of a result adds up to, computed before any cut, so "how many
+//! are Blocked" and "which charge is largest" are answered without reading every page.
+//!
+//! The compact view's fields decide what is counted: a field whose values repeat (or
+//! lists of them) gets value counts, judged over every record rather than the sample, so a
+//! field the first records happen to spread out is still counted; a field of numbers or
+//! timestamps gets its smallest and largest value with the record holding each, named by
+//! the record's key field (a number of a few values gets its counts too). Records are added
+//! one at a time, so memory is bounded by the distinct values kept per field
+//! ([`MAX_DISTINCT`]; a field whose first values are all different stops being counted),
+//! and at most [`MAX_RECORDS`] records are read.
+
+mod counter;
+
+use serde_json::Value;
+
+use self::counter::Counter;
+use crate::aggregate::timestamp_millis;
+use crate::compact::{Compactor, Holds, Span, decimal_value, duration_millis, duration_text, quantity};
+use crate::distinct::head_and_tail;
+use crate::numfmt::thousands;
+
+/// Distinct values counted per field; later new values are counted together.
+pub(crate) const MAX_DISTINCT: usize = 1_000;
+/// Records read for facets at most; past it the summary says over how many.
+pub(crate) const MAX_RECORDS: u64 = 1_000_000;
+/// Values shown per counted field.
+const TOP: usize = 6;
+
+/// One facet being computed.
+enum Acc {
+    Counts(Counter),
+    Range {
+        column: usize,
+        times: bool,
+        min: Option<(f64, String, String)>,
+        max: Option<(f64, String, String)>,
+        /// Records that had a value.
+        present: u64,
+    },
+    /// The time between two fields of each record ([`Span`]): longest and shortest.
+    Span {
+        span: Span,
+        min: Option<(i64, String)>,
+        max: Option<(i64, String)>,
+    },
+    /// How many records have a field that is not otherwise counted (its values all
+    /// differ): said when fewer than half do ("how many merge commits").
+    Presence {
+        column: usize,
+        present: u64,
+    },
+}
+
+/// Facets over a stream of records.
+pub(crate) struct Facets<'c> {
+    compactor: &'c Compactor,
+    accs: Vec<Acc>,
+    records: u64,
+    skipped: u64,
+}
+
+impl<'c> Facets<'c> {
+    /// Facets of the compact view's fields worth them.
+    pub(crate) fn new(compactor: &'c Compactor) -> Facets<'c> {
+        // Counts the sample showed worth it first, then numbers, then counts of the other
+        // fields (kept only where every record shows their values repeat), then times,
+        // then numbers unique to each record (often ids): when the room runs out, the
+        // facets a question most often needs are kept.
+        let mut accs: Vec<Acc> = Vec::new();
+        let columns = || compactor.columns.iter().enumerate().filter(|(i, _)| Some(*i) != compactor.key);
+        for (i, c) in columns() {
+            if c.holds == Holds::Categories {
+                accs.push(Acc::Counts(Counter::new(i, true)));
+            }
+        }
+        for (i, c) in columns() {
+            if c.holds == Holds::Numbers && !c.unique {
+                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0 });
+            }
+        }
+        for (i, c) in columns() {
+            if c.holds != Holds::Categories && c.countable() {
+                accs.push(Acc::Counts(Counter::new(i, false)));
+            }
+        }
+        accs.extend(compactor.spans.iter().map(|&span| Acc::Span { span, min: None, max: None }));
+        for (i, c) in columns() {
+            if c.holds == Holds::Times {
+                accs.push(Acc::Range { column: i, times: true, min: None, max: None, present: 0 });
+            }
+        }
+        for (i, c) in columns() {
+            if c.holds == Holds::Numbers && c.unique {
+                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0 });
+            }
+        }
+        for (i, c) in columns() {
+            if c.holds == Holds::Other {
+                accs.push(Acc::Presence { column: i, present: 0 });
+            }
+        }
+        Facets { compactor, accs, records: 0, skipped: 0 }
+    }
+
+    /// Whether anything is computed.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.accs.is_empty()
+    }
+
+    /// Add one record (as it came, before compaction).
+    pub(crate) fn add(&mut self, record: &Value) {
+        if self.compactor.is_header(record) {
+            return;
+        }
+        if self.records >= MAX_RECORDS {
+            self.skipped += 1;
+            return;
+        }
+        self.records += 1;
+        // A positional row is read as an object once, not once per facet: every read below
+        // finds an object and takes it as it is.
+        let as_object = self.compactor.as_record(record);
+        let record = &*as_object;
+        let key = self.compactor.key.and_then(|k| self.compactor.full_value(k, record)).map(|v| scalar_text(&v));
+        for acc in &mut self.accs {
+            match acc {
+                Acc::Presence { column, present } => {
+                    *present += u64::from(self.compactor.value(*column, record).is_some_and(|v| !v.is_null()));
+                }
+                Acc::Span { span, min, max } => {
+                    let time = |i| self.compactor.value(i, record).as_ref().and_then(timestamp_millis);
+                    let (Some(start), Some(end)) = (time(span.start), time(span.end)) else { continue };
+                    let d = end - start;
+                    if d < 0 {
+                        continue;
+                    }
+                    if min.as_ref().is_none_or(|m| d < m.0) {
+                        *min = Some((d, key.clone().unwrap_or_default()));
+                    }
+                    if max.as_ref().is_none_or(|m| d > m.0) {
+                        *max = Some((d, key.clone().unwrap_or_default()));
+                    }
+                }
+                Acc::Counts(counter) => {
+                    if let Some(v) = self.compactor.full_value(counter.column, record) {
+                        counter.add(v, self.records);
+                    }
+                }
+                Acc::Range { column, times, min, max, present } => {
+                    let Some(v) = self.compactor.value(*column, record) else { continue };
+                    *present += 1;
+                    let x = if *times {
+                        timestamp_millis(&v).map(|t| t as f64)
+                    } else {
+                        v.as_f64().or_else(|| {
+                            v.as_str()
+                                .and_then(|s| decimal_value(s).or_else(|| duration_millis(s)).or_else(|| quantity(s)))
+                        })
+                    };
+                    let Some(x) = x else { continue };
+                    let (lower, higher) = (min.as_ref().is_none_or(|m| x < m.0), max.as_ref().is_none_or(|m| x > m.0));
+                    // Most records hold neither extreme: nothing to write for them.
+                    if !(lower || higher) {
+                        continue;
+                    }
+                    // A time written as a number is given in words too.
+                    let shown = match (&v, *times) {
+                        (Value::Number(_), true) => format!("{} ({})", scalar_text(&v), iso_time(x as i64)),
+                        _ => scalar_text(&v),
+                    };
+                    let holder = key.clone().unwrap_or_default();
+                    if lower {
+                        *min = Some((x, shown.clone(), holder.clone()));
+                    }
+                    if higher {
+                        *max = Some((x, shown, holder));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The facets as clauses of a summary, at most `max_chars` in all (whole clauses),
+    /// with a note of how many did not fit. Counts show their [`TOP`] values, or more
+    /// where the room holds every clause anyway: the room a short phrase leaves is used
+    /// for the values a question about a less frequent one needs.
+    pub(crate) fn phrase(&self, max_chars: usize) -> Option<String> {
+        let (base, shown) = self.phrase_with(max_chars, TOP)?;
+        for top in [TOP * 3, TOP * 2] {
+            if let Some((wider, n)) = self.phrase_with(max_chars, top)
+                && n == shown
+            {
+                return Some(wider);
+            }
+        }
+        Some(base)
+    }
+
+    /// The phrase with at most `top` values per count, and how many clauses it shows.
+    fn phrase_with(&self, max_chars: usize, top: usize) -> Option<(String, usize)> {
+        let key_name = self.compactor.key.and_then(|k| self.compactor.columns.get(k)).map(|c| c.name.as_str());
+        let mut clauses: Vec<String> = Vec::new();
+        // Whether each clause is of a field fewer than half the records have: said after
+        // the others, which tell about most records.
+        let mut sparse: Vec<bool> = Vec::new();
+        // Fields that split the records the same way as one said before (a project, its
+        // folder and its network): named with it, not counted again.
+        let mut splits: Vec<(u64, usize)> = Vec::new();
+        let mut spans_said: Vec<String> = Vec::new();
+        // Columns whose values were counted: their presence goes without saying.
+        let mut counted: Vec<usize> = Vec::new();
+        let holder = |h: &str| match (key_name, h.is_empty()) {
+            (Some(k), false) => format!(" ({k} {})", short_key(h)),
+            _ => String::new(),
+        };
+        for acc in &self.accs {
+            let clause = match acc {
+                Acc::Counts(counter) => {
+                    let name = &self.compactor.columns[counter.column].name;
+                    let Some(c) = counter.clause(name, self.records, top) else {
+                        continue;
+                    };
+                    counted.push(counter.column);
+                    // Two values split nearly anything alike (a flag and its inverse).
+                    let split = counter.split.filter(|_| counter.counts.len() >= 3);
+                    if let Some(split) = split
+                        && let Some((_, at)) = splits.iter().find(|(s, _)| *s == split)
+                    {
+                        let first: &mut String = &mut clauses[*at];
+                        if !first.ends_with(')') || !first.contains(" (split alike: ") {
+                            first.push_str(&format!(" (split alike: {name})"));
+                        } else {
+                            first.insert_str(first.len() - 1, &format!(", {name}"));
+                        }
+                        continue;
+                    }
+                    if let Some(split) = split {
+                        splits.push((split, clauses.len()));
+                    }
+                    sparse.push(counter.present * 2 < self.records);
+                    c
+                }
+                Acc::Span { span, min: Some(min), max: Some(max) } if max.0 > min.0 => {
+                    let name = |i: usize| &self.compactor.columns[i].name;
+                    let body = format!(
+                        "max {}{}, min {}{}",
+                        duration_text(max.0),
+                        holder(&max.1),
+                        duration_text(min.0),
+                        holder(&min.1)
+                    );
+                    // Two fields written at nearly the same moment give the same span twice.
+                    if spans_said.contains(&body) {
+                        continue;
+                    }
+                    spans_said.push(body.clone());
+                    sparse.push(false);
+                    format!("{} − {}: {body}", name(span.end), name(span.start))
+                }
+                Acc::Span { .. } => continue,
+                Acc::Presence { column, present }
+                    if *present > 0 && *present * 2 < self.records && !counted.contains(column) =>
+                {
+                    sparse.push(true);
+                    format!(
+                        "{} ({} of {} records)",
+                        self.compactor.columns[*column].name,
+                        thousands(*present),
+                        thousands(self.records)
+                    )
+                }
+                Acc::Presence { .. } => continue,
+                Acc::Range { column, times, min, max, present } => {
+                    let (Some(min), Some(max)) = (min, max) else { continue };
+                    if min.0 == max.0 {
+                        continue;
+                    }
+                    let name = &self.compactor.columns[*column].name;
+                    let (hi, lo) = if *times { ("latest", "earliest") } else { ("max", "min") };
+                    let rare = *present * 2 < self.records;
+                    sparse.push(rare);
+                    // A field few records have is often the answer to "how many have it"
+                    // (the requests that were cold starts, the runs that failed).
+                    let held = if rare {
+                        format!(" ({} of {} records)", thousands(*present), thousands(self.records))
+                    } else {
+                        String::new()
+                    };
+                    format!("{name}{held}: {hi} {}{}, {lo} {}{}", max.1, holder(&max.2), min.1, holder(&min.2))
+                }
+            };
+            clauses.push(clause);
+        }
+        if clauses.is_empty() {
+            return None;
+        }
+        let (mut clauses, rare): (Vec<String>, Vec<String>) = {
+            let (common, rare): (Vec<_>, Vec<_>) = clauses.into_iter().zip(sparse).partition(|(_, rare)| !rare);
+            (common.into_iter().map(|(c, _)| c).collect(), rare.into_iter().map(|(c, _)| c).collect())
+        };
+        clauses.extend(rare);
+        let over = if self.skipped > 0 {
+            format!(" (over the first {} records)", thousands(self.records))
+        } else {
+            String::new()
+        };
+        // The note of what did not fit is part of the phrase: its room is kept for it, so
+        // the phrase stays within `max_chars` and a caller never drops it for running over.
+        let whole: usize = clauses.iter().map(|c| c.len() + 2).sum::<usize>().saturating_sub(2);
+        let note_room = format!("; {} more facets with a larger budget", clauses.len()).len();
+        let limit =
+            if whole + over.len() <= max_chars { max_chars } else { max_chars.saturating_sub(note_room + over.len()) };
+        let mut out = String::new();
+        let mut left = clauses.len();
+        for c in &clauses {
+            let sep = if out.is_empty() { 0 } else { 2 };
+            if out.len() + sep + c.len() > limit {
+                break;
+            }
+            if sep > 0 {
+                out.push_str("; ");
+            }
+            out.push_str(c);
+            left -= 1;
+        }
+        if left > 0 {
+            out.push_str(&format!(
+                "{}{} more facets with a larger budget",
+                if out.is_empty() { "" } else { "; " },
+                left
+            ));
+        }
+        out.push_str(&over);
+        Some((out, clauses.len() - left))
+    }
+}
+
+/// A 64-bit mixing step (SplitMix64's finaliser): spreads a record's group over the hash.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+fn scalar_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A listed value as a summary shows it: quoted (JSON) where it holds what separates
+/// clauses or values (`;`, `,`, a quote), is empty, or has spaces at an end, so that
+/// `…Googlebot/2.1; +http://…` reads as one value and not as the end of a clause.
+fn quoted_if_ambiguous(v: &str) -> String {
+    let ambiguous = v.is_empty()
+        || v.contains([';', ',', '"'])
+        || v.starts_with(char::is_whitespace)
+        || v.ends_with(char::is_whitespace);
+    if ambiguous { Value::String(v.to_owned()).to_string() } else { v.to_owned() }
+}
+
+/// Milliseconds since 1970 as an RFC 3339 time in UTC, to the second.
+fn iso_time(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms.div_euclid(1000) * 1000).map(|t| t.to_string()).unwrap_or_default()
+}
+
+/// A record's key for a summary: whole up to 80 characters, since it is what a reader
+/// names the record by and looks it up with; a longer one is shortened as other values are.
+fn short_key(s: &str) -> String {
+    if s.chars().count() <= 80 { s.to_owned() } else { head_and_tail(s) }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,265 @@
+//! Facets computed over every record, checked against counts made here.
+
+use super::*;
+use serde_json::json;
+
+/// The facets phrase of `recs`, learned from the first `sample` of them.
+fn phrase_of(recs: &[Value], sample: usize, room: usize) -> Option<String> {
+    let c = Compactor::learn(&recs[..sample]);
+    let mut f = Facets::new(&c);
+    recs.iter().for_each(|r| f.add(r));
+    f.phrase(room)
+}
+
+fn records() -> Vec<Value> {
+    (0..40)
+        .map(|i| json!({"id": format!("ch_{i:03}"), "status": (["ok", "ok", "ok", "failed"][i % 4]), "amount": (i * 37) % 101, "created": format!("2025-12-{:02}T10:00:00Z", 1 + i % 28), "labels": [(["a", "b"][i % 2])]}))
+        .collect()
+}
+
+#[test]
+fn counts_and_extremes_are_over_every_record() {
+    let recs = records();
+    let p = phrase_of(&recs, 10, 10_000).unwrap();
+    assert!(p.contains("status: ok 30, failed 10"), "{p}");
+    assert!(p.contains("labels: a 20, b 20"), "{p}");
+    let (max, holder) = recs
+        .iter()
+        .map(|r| (r["amount"].as_u64().unwrap(), r["id"].as_str().unwrap()))
+        .max_by_key(|(a, _)| *a)
+        .unwrap();
+    assert!(p.contains(&format!("amount: max {max} (id {holder})")), "{p}");
+    assert!(p.contains("created: latest 2025-12-28T10:00:00Z"), "{p}");
+}
+
+#[test]
+fn the_phrase_keeps_whole_clauses_within_its_room() {
+    let recs = records();
+    let p = phrase_of(&recs, 10, 80).unwrap();
+    assert!(p.starts_with("status: ok 30, failed 10; "), "{p}");
+    assert!(p.ends_with("more facets with a larger budget"), "{p}");
+    assert!(p.len() <= 80, "{} chars: {p}", p.len());
+}
+
+/// Regression: the note of facets left out was added after the room was filled, so a
+/// phrase ran past its room and the text maps that check their length dropped it whole
+/// at some budgets and showed it at smaller ones.
+#[test]
+fn a_larger_room_never_shows_fewer_facets_and_no_room_is_overrun() {
+    let recs = records();
+    let c = Compactor::learn(&recs[..10]);
+    let mut f = Facets::new(&c);
+    recs.iter().for_each(|r| f.add(r));
+    let mut shown_before = 0;
+    for room in 60..600 {
+        let (p, shown) = f.phrase_with(room, TOP).expect("a phrase");
+        assert!(p.len() <= room, "{} chars in a room of {room}: {p}", p.len());
+        assert!(shown >= shown_before, "room {room} shows {shown} facets, a smaller one {shown_before}");
+        shown_before = shown;
+    }
+    assert!(shown_before >= 4, "{shown_before}");
+}
+
+#[test]
+fn a_field_the_sample_spreads_out_is_counted_when_every_record_repeats_it() {
+    // The first records each have their own location; over all of them, a few repeat.
+    let recs: Vec<Value> = (0..60)
+        .map(|i| {
+            let location = if i < 8 { format!("Room {i}") } else { format!("Hall ({})", i % 3) };
+            json!({"id": format!("ev{i:03}"), "location": location, "code": ([200, 201, 404][i % 3])})
+        })
+        .collect();
+    let p = phrase_of(&recs, 8, 10_000).unwrap();
+    let expected = recs.iter().filter(|r| r["location"] == "Hall (1)").count();
+    assert!(p.contains(&format!("Hall (1) {expected}")), "{p}");
+    // A number of few values gets its counts besides its range.
+    assert!(p.contains("code, most first: 200 20, 201 20, 404 20"), "{p}");
+}
+
+#[test]
+fn long_values_keep_what_tells_them_apart_and_are_quoted_when_they_hold_separators() {
+    let agents = [
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+        "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+        "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
+    ];
+    let recs: Vec<Value> =
+        (0..60).map(|i| json!({"id": format!("r{i}"), "agent": agents[[0, 1, 2, 2][i % 4]]})).collect();
+    let p = phrase_of(&recs, 10, 10_000).unwrap();
+    let googlebot = p.split(", ").find(|entry| entry.contains("Googlebot")).unwrap_or_else(|| panic!("{p}"));
+    assert!(googlebot.starts_with('"') && googlebot.ends_with("\" 15"), "{googlebot} in {p}");
+    assert!(p.contains("bingbot"), "{p}");
+}
+
+#[test]
+fn values_that_never_repeat_get_no_counts() {
+    let recs: Vec<Value> = (0..200)
+        .map(|i| json!({"id": format!("r{i}"), "ref": format!("x-{}", i * 7919 % 1000), "kind": (["a", "b"][i % 2])}))
+        .collect();
+    let c = Compactor::learn(&recs[..10]);
+    let mut f = Facets::new(&c);
+    recs.iter().for_each(|r| f.add(r));
+    let p = f.phrase(10_000).unwrap_or_default();
+    assert!(!p.contains("ref:"), "{p}");
+    for acc in &f.accs {
+        if let Acc::Counts(counter) = acc
+            && c.columns[counter.column].name == "ref"
+        {
+            assert!(counter.given_up && counter.counts.is_empty(), "an id's values are not kept");
+        }
+    }
+}
+
+#[test]
+fn money_written_as_text_has_a_largest() {
+    let recs: Vec<Value> = (0..30)
+        .map(|i| json!({"name": format!("#{}", 5100 + i), "total_price": format!("{}.{:02}", 10 + (i * 37) % 90, i), "status": (["paid", "pending"][i % 2])}))
+        .collect();
+    let c = Compactor::learn(&recs[..10]);
+    assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("name"), "a price is not a key");
+    let mut f = Facets::new(&c);
+    recs.iter().for_each(|r| f.add(r));
+    let p = f.phrase(10_000).unwrap();
+    let top = recs
+        .iter()
+        .max_by(|a, b| {
+            let price = |r: &Value| r["total_price"].as_str().unwrap().parse::<f64>().unwrap();
+            price(a).total_cmp(&price(b))
+        })
+        .unwrap();
+    let expected =
+        format!("total_price: max {} (name {})", top["total_price"].as_str().unwrap(), top["name"].as_str().unwrap());
+    assert!(p.contains(&expected), "{p}");
+}
+#[test]
+fn long_ids_are_counted_whole_and_keys_are_shown_whole() {
+    // Resource ids share their first 60 characters: cut, they would all look alike.
+    let prefix = "/subscriptions/0000-1111/resourceGroups/RG-PROD/providers/Microsoft.Compute/virtualMachines/";
+    let recs: Vec<Value> = (0..80)
+        .map(|i| json!({"id": format!("{prefix}vm-{i}"), "name": format!("Zhou Partners - Data Connectors ({i} seats)"), "size": (i * 13) % 97}))
+        .collect();
+    let c = Compactor::learn(&recs[..20]);
+    let mut f = Facets::new(&c);
+    recs.iter().for_each(|r| f.add(r));
+    let p = f.phrase(10_000).unwrap();
+    assert!(!p.contains("id: "), "unique ids are not counted: {p}");
+    let max = recs.iter().max_by_key(|r| r["size"].as_u64()).unwrap();
+    let key = &c.columns[c.key.unwrap()].name;
+    assert!(p.contains(&format!("size: max {} ({key} {})", max["size"], max[key.as_str()].as_str().unwrap())), "{p}");
+}
+
+#[test]
+fn fields_that_split_the_records_alike_are_said_once() {
+    let project = |i: usize| ["shop", "shop", "ci", "analytics"][i % 4];
+    let recs: Vec<Value> = (0..40)
+        .map(|i| {
+            json!({"id": format!("c{i}"), "project": project(i), "dir": format!("/srv/{}", project(i)),
+                   // The same counts as `project` (20, 10, 10) but another split.
+                   "tier": (if i < 20 { "a" } else if i < 30 { "b" } else { "c" })})
+        })
+        .collect();
+    let p = phrase_of(&recs, recs.len(), 10_000).unwrap();
+    assert!(p.contains("project, most first: shop 20, analytics 10, ci 10 (split alike: dir)"), "{p}");
+    assert!(!p.contains("dir: "), "{p}");
+    assert!(
+        p.contains("tier, most first: a 20, b 10, c 10;") || p.ends_with("tier, most first: a 20, b 10, c 10"),
+        "same counts, another split: {p}"
+    );
+}
+
+#[test]
+fn counts_of_a_field_few_records_have_come_after_the_others() {
+    let recs: Vec<Value> = (0..40)
+        .map(|i| {
+            let mut r = json!({"id": format!("c{i}"), "state": (["up", "down"][i % 2])});
+            if i % 5 == 0 {
+                r["gateway"] = json!((["10.0.0.1", "10.0.0.2", "10.0.0.3"][i % 3]));
+            }
+            r
+        })
+        .collect();
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    let (state, gateway) = (p.find("state: ").unwrap(), p.find("gateway, most first: ").unwrap());
+    assert!(state < gateway, "{p}");
+}
+
+#[test]
+fn a_unix_time_is_given_in_words_too() {
+    let recs: Vec<Value> =
+        (0..20).map(|i| json!({"name": format!("c{i}"), "Created": 1_767_219_594u64 - i * 86_400})).collect();
+    let p = phrase_of(&recs, recs.len(), 10_000).unwrap();
+    assert!(p.contains("Created: latest 1767219594 (2025-12-31T22:19:54Z) (name c0)"), "{p}");
+}
+
+#[test]
+fn rows_under_a_header_row_are_counted_by_its_names() {
+    let mut rows = vec![json!(["SKU", "Warehouse", "Stock Value"])];
+    rows.extend((0..30).map(|i| {
+        json!([
+            format!("SKU-{i:03}"),
+            (["Reno NV", "Columbus OH", "Reno NV"][i % 3]),
+            format!("${},{:03}.50", 1 + i, i * 7)
+        ])
+    }));
+    let c = Compactor::learn(&rows[..12]);
+    let mut f = Facets::new(&c);
+    rows.iter().for_each(|r| f.add(r));
+    let p = f.phrase(10_000).unwrap();
+    assert!(p.contains("Warehouse: Reno NV 20, Columbus OH 10"), "the header row is not a record: {p}");
+    assert!(p.contains("Stock Value: max $30,203.50 (SKU SKU-029)"), "{p}");
+}
+
+#[test]
+fn the_time_between_two_fields_has_a_longest_and_a_shortest() {
+    // Run 7 takes the longest, run 3 the shortest; only the first ten are the sample.
+    let recs: Vec<Value> = (0..30)
+        .map(|i| {
+            let minutes = match i {
+                7 => 95,
+                3 => 1,
+                _ => 10 + i % 9,
+            };
+            json!({"run": format!("run-{i}"), "started": format!("2025-12-31T{:02}:00:00Z", i % 12), "ended": format!("2025-12-31T{:02}:{:02}:00Z", i % 12 + minutes / 60, minutes % 60)})
+        })
+        .collect();
+    let p = phrase_of(&recs, 10, 10_000).unwrap();
+    assert!(p.contains("ended − started: max 1 h 35 min (run run-7), min 1 min 0 s (run run-3)"), "{p}");
+}
+
+#[test]
+fn counts_show_more_values_where_the_room_holds_every_clause() {
+    let recs: Vec<Value> =
+        (0..60).map(|i| json!({"id": format!("p{i}"), "group": format!("group-{:02}", i % 12)})).collect();
+    let c = Compactor::learn(&recs);
+    let mut f = Facets::new(&c);
+    recs.iter().for_each(|r| f.add(r));
+    let wide = f.phrase(10_000).unwrap();
+    assert!(wide.contains("group-11 5") && !wide.contains("more values"), "{wide}");
+    let narrow = phrase_of(&recs, recs.len(), 120).unwrap();
+    assert!(narrow.contains("(+6 more values)") && !narrow.contains("group-11"), "{narrow}");
+}
+
+#[test]
+fn spans_written_with_units_have_a_longest() {
+    let recs: Vec<Value> = (0..20)
+        .map(|i| json!({"job": format!("job-{i}"), "duration": if i == 13 { "1h2m".to_owned() } else { format!("{}m{}s", i % 5, i) }}))
+        .collect();
+    let p = phrase_of(&recs, 8, 10_000).unwrap();
+    assert!(p.contains("duration: max 1h2m (job job-13), min 0m0s (job job-0)"), "{p}");
+}
+
+#[test]
+fn a_range_few_records_have_says_how_many_have_it() {
+    let recs: Vec<Value> = (0..40)
+        .map(|i| {
+            let mut r = json!({"request": format!("r{i}"), "duration": 10 + i});
+            if i % 8 == 0 {
+                r["init"] = json!(200 + i);
+            }
+            r
+        })
+        .collect();
+    let p = phrase_of(&recs, recs.len(), 10_000).unwrap();
+    assert!(p.contains("init (5 of 40 records): max 232 (request r32)"), "{p}");
+    assert!(p.contains("duration: max 49"), "{p}");
+}
