@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::part::{MAX_KINDS, Part, Within};
 use super::{MAX_DISTINCT, mix, quoted_if_ambiguous, scalar_text};
 use crate::distinct::shorten_together;
 use crate::numfmt::thousands;
@@ -28,6 +29,10 @@ pub(super) struct Counter {
     pub(super) split: Option<u64>,
     /// The first record holding each list of values (a single value's is in `counts`).
     pub(super) first_holder: HashMap<String, u64>,
+    /// What is counted is this part of each value, not the value ([`part`](super::part)).
+    pub(super) part: Option<Part>,
+    /// Other fields counted within each part ([`Within`]); the one that tells most is said.
+    pub(super) within: Vec<Within>,
 }
 
 /// Records after which a column whose values were all different stops being counted.
@@ -44,7 +49,21 @@ impl Counter {
             given_up: false,
             split: Some(0),
             first_holder: HashMap::new(),
+            part: None,
+            within: Vec::new(),
         }
+    }
+
+    /// Counts of a part of each value of `column` (the records' key).
+    pub(super) fn of_part(column: usize, part: Part, within: &[(usize, &str)]) -> Counter {
+        let within = within.iter().map(|&(column, name)| Within::new(column, name.to_owned())).collect();
+        Counter { part: Some(part), within, ..Counter::new(column, false) }
+    }
+
+    /// Whether a part's counts sort the records: nearly every record has the part, and it
+    /// takes a few kinds.
+    pub(super) fn sorts(&self, records: u64) -> bool {
+        self.present * 10 >= records * 9 && self.other == 0 && (2..=MAX_KINDS).contains(&self.counts.len())
     }
 
     pub(super) fn add(&mut self, v: Value, record: u64) {
@@ -139,16 +158,33 @@ impl Counter {
         // A note of one or two more values costs about what they would: they are shown.
         let top = if ranked.len() <= top + 2 { ranked.len() } else { top };
         let listed: Vec<&str> = ranked.iter().take(top).map(|(v, _)| v.as_str()).collect();
+        // The field whose values the kinds tell most about, if they tell anything, and its
+        // values within at least half the records.
+        let within = self
+            .within
+            .iter()
+            .map(|w| (w, w.information()))
+            .filter(|(_, (information, covered))| *information > 1e-9 && covered * 2 >= self.present)
+            .max_by(|a, b| a.1.0.total_cmp(&b.1.0))
+            .map(|(w, _)| w);
+        let detail = |v: &str| within.and_then(|w| w.detail(v)).map(|d| format!(" ({d})"));
         let shown: Vec<String> = shorten_together(&listed)
             .into_iter()
             .zip(&ranked)
-            .map(|(v, (_, n))| format!("{} {}", quoted_if_ambiguous(&v), thousands(**n)))
+            .map(|(v, (full, n))| {
+                format!("{} {}{}", quoted_if_ambiguous(&v), thousands(**n), detail(full).unwrap_or_default())
+            })
             .collect();
         let more = ranked.len().saturating_sub(top);
         // Where three or more values are listed, the order is said: a reader asked which
         // value is the most common should not have to guess whether the list is ranked.
         let order = if shown.len() >= 3 { ", most first" } else { "" };
-        let mut c = format!("{name}{order}: {}", shown.join(", "));
+        // The field counted within each value is named once.
+        let within = match (within, listed.iter().any(|v| detail(v).is_some())) {
+            (Some(w), true) => format!(" with {} in each", w.name),
+            _ => String::new(),
+        };
+        let mut c = format!("{name}{within}{order}: {}", shown.join(", "));
         if more > 0 || self.other > 0 {
             c.push_str(&format!(" (+{} more values)", thousands(more as u64 + u64::from(self.other > 0))));
         }

@@ -11,6 +11,7 @@
 //! and at most [`MAX_RECORDS`] records are read.
 
 mod counter;
+mod part;
 
 use serde_json::Value;
 
@@ -73,6 +74,15 @@ impl<'c> Facets<'c> {
             if c.holds == Holds::Categories {
                 accs.push(Acc::Counts(Counter::new(i, true)));
             }
+        }
+        // The kinds the records' names hold ([`part`]).
+        if let Some(key) = compactor.key.filter(|&k| compactor.columns[k].holds == Holds::Other) {
+            let within: Vec<(usize, &str)> = columns()
+                .filter(|(_, c)| c.countable() && !c.unique)
+                .take(part::MAX_WITHIN_FIELDS)
+                .map(|(i, c)| (i, c.name.as_str()))
+                .collect();
+            accs.extend(part::PARTS.iter().map(|&p| Acc::Counts(Counter::of_part(key, p, &within))));
         }
         for (i, c) in columns() {
             if c.holds == Holds::Numbers && !c.unique {
@@ -143,8 +153,24 @@ impl<'c> Facets<'c> {
                     }
                 }
                 Acc::Counts(counter) => {
-                    if let Some(v) = self.compactor.full_value(counter.column, record) {
-                        counter.add(v, self.records);
+                    let Some(v) = self.compactor.full_value(counter.column, record) else { continue };
+                    match counter.part {
+                        None => counter.add(v, self.records),
+                        Some(part) => {
+                            let Some(kind) = v.as_str().and_then(|name| part.of(name)) else { continue };
+                            // A part every record holds differently is given up: not broken down.
+                            if !counter.given_up {
+                                for within in &mut counter.within {
+                                    if let Some(value) = self.compactor.full_value(within.column, record)
+                                        && !value.is_array()
+                                        && !value.is_object()
+                                    {
+                                        within.add(kind, scalar_text(&value));
+                                    }
+                                }
+                            }
+                            counter.add(Value::String(kind.to_owned()), self.records);
+                        }
                     }
                 }
                 Acc::Range { column, times, min, max, present } => {
@@ -210,6 +236,7 @@ impl<'c> Facets<'c> {
         let mut spans_said: Vec<String> = Vec::new();
         // Columns whose values were counted: their presence goes without saying.
         let mut counted: Vec<usize> = Vec::new();
+        let mut parts_said = 0;
         let holder = |h: &str| match (key_name, h.is_empty()) {
             (Some(k), false) => format!(" ({k} {})", short_key(h)),
             _ => String::new(),
@@ -217,11 +244,19 @@ impl<'c> Facets<'c> {
         for acc in &self.accs {
             let clause = match acc {
                 Acc::Counts(counter) => {
-                    let name = &self.compactor.columns[counter.column].name;
-                    let Some(c) = counter.clause(name, self.records, top) else {
+                    let field = &self.compactor.columns[counter.column].name;
+                    let name = match counter.part {
+                        Some(part) if parts_said < part::MAX_SAID && counter.sorts(self.records) => part.label(field),
+                        Some(_) => continue,
+                        None => field.clone(),
+                    };
+                    let Some(c) = counter.clause(&name, self.records, top) else {
                         continue;
                     };
-                    counted.push(counter.column);
+                    match counter.part {
+                        Some(_) => parts_said += 1,
+                        None => counted.push(counter.column),
+                    }
                     // Two values split nearly anything alike (a flag and its inverse).
                     let split = counter.split.filter(|_| counter.counts.len() >= 3);
                     if let Some(split) = split

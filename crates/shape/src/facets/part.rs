@@ -1,0 +1,145 @@
+//! Kinds in the names of records: counts of a part of the record's key.
+//!
+//! A name often says what kind of thing it names: a home automation entity its domain
+//! (`light.kitchen_ceiling`), a systemd unit its type (`nginx.service`), an object key its
+//! folder and its format (`logs/…/app.log.gz`), a repository its owner (`acme/api`), an image
+//! its repository (`nginx:1.27`). "How many lights are there", "which kind of unit is the
+//! most common" and "how many objects are under `logs/`" are answered by counting that part
+//! over every record. Which part is worth counting is decided by the counts themselves, as
+//! for any other field: a part that is the same everywhere, that every record holds
+//! differently, or that many records lack, is not said. Within each kind, the records' first
+//! field of categories is counted too where it takes few values there (`light 27 (off 20,
+//! on 7)`): "how many lights are on" needs both.
+
+use std::collections::HashMap;
+
+use super::{MAX_DISTINCT, quoted_if_ambiguous};
+use crate::numfmt::thousands;
+
+/// A part of a name, cut at a separator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Part {
+    separator: char,
+    /// The part before the first separator (a domain, a folder); else after the last (a type,
+    /// an extension).
+    before: bool,
+}
+
+/// The parts tried on every name.
+pub(crate) const PARTS: [Part; 4] = [
+    Part { separator: '.', before: true },
+    Part { separator: '.', before: false },
+    Part { separator: '/', before: true },
+    Part { separator: ':', before: true },
+];
+
+/// Kinds a part may take at most to be said; more, and it names rather than sorts.
+pub(crate) const MAX_KINDS: usize = 30;
+/// Parts counted in one summary at most.
+pub(crate) const MAX_SAID: usize = 2;
+/// The longest part before a separator counted; a type after the last one is shorter.
+const MAX_BEFORE: usize = 40;
+const MAX_AFTER: usize = 12;
+
+impl Part {
+    /// The part of `name`; `None` where the name has no such part, or is words or a link
+    /// rather than a name. Separators at the start
+    /// (`/usr/…`) are passed over; a type after the last `.` is letters and digits, not
+    /// digits alone (`1.27` has no type).
+    pub(crate) fn of(self, name: &str) -> Option<&str> {
+        // Words (a date, a title) and links are not names with kinds in them.
+        if name.contains(char::is_whitespace) || name.contains("://") {
+            return None;
+        }
+        let name = name.trim_start_matches(self.separator);
+        if self.before {
+            let (part, _) = name.split_once(self.separator)?;
+            (!part.is_empty() && part.len() <= MAX_BEFORE).then_some(part)
+        } else {
+            let (_, part) = name.rsplit_once(self.separator)?;
+            let kind = !part.is_empty()
+                && part.len() <= MAX_AFTER
+                && part.chars().all(char::is_alphanumeric)
+                && part.chars().any(char::is_alphabetic);
+            kind.then_some(part)
+        }
+    }
+
+    /// How a summary names the counts of this part of `field`.
+    pub(crate) fn label(self, field: &str) -> String {
+        let side = if self.before { "before" } else { "after the last" };
+        format!("kinds of {field} ({side} \"{}\")", self.separator)
+    }
+}
+
+/// Fields considered for counting within the kinds, at most (the first countable ones).
+pub(crate) const MAX_WITHIN_FIELDS: usize = 8;
+/// Values of another field told within a kind at most; more, and only the kind is counted.
+const MAX_WITHIN: usize = 4;
+
+/// Counts of another field's values within each kind: how many lights are `on`.
+#[derive(Debug)]
+pub(crate) struct Within {
+    /// The field counted within each kind: the records' first field of categories.
+    pub(crate) column: usize,
+    /// Its name, as the summary says it.
+    pub(crate) name: String,
+    /// Each kind's values and their counts; `None` once a kind has more than [`MAX_WITHIN`].
+    per_kind: HashMap<String, Option<HashMap<String, u64>>>,
+}
+
+impl Within {
+    pub(crate) fn new(column: usize, name: String) -> Within {
+        Within { column, name, per_kind: HashMap::new() }
+    }
+
+    /// Count `value` within `kind`. Memory is bounded as a facet's is: kinds past the
+    /// counter's own bound are not broken down.
+    pub(crate) fn add(&mut self, kind: &str, value: String) {
+        if !self.per_kind.contains_key(kind) && self.per_kind.len() >= MAX_DISTINCT {
+            return;
+        }
+        let Some(counts) = self.per_kind.entry(kind.to_owned()).or_insert_with(|| Some(HashMap::new())) else {
+            return;
+        };
+        *counts.entry(value).or_default() += 1;
+        if counts.len() > MAX_WITHIN {
+            self.per_kind.insert(kind.to_owned(), None);
+        }
+    }
+
+    /// How much knowing a record's kind tells about its value of this field (their mutual
+    /// information, in nats), over the kinds broken down; and the records those hold.
+    pub(crate) fn information(&self) -> (f64, u64) {
+        let kinds: Vec<&HashMap<String, u64>> = self.per_kind.values().flatten().collect();
+        let total: u64 = kinds.iter().flat_map(|k| k.values()).sum();
+        if total == 0 {
+            return (0.0, 0);
+        }
+        let mut per_value: HashMap<&str, u64> = HashMap::new();
+        for (v, n) in kinds.iter().flat_map(|k| k.iter()) {
+            *per_value.entry(v.as_str()).or_default() += n;
+        }
+        let n = total as f64;
+        let mut mi = 0.0;
+        for k in &kinds {
+            let in_kind = k.values().sum::<u64>() as f64;
+            for (v, &joint) in k.iter() {
+                let joint = joint as f64;
+                let value = per_value.get(v.as_str()).copied().unwrap_or(1) as f64;
+                mi += joint / n * (joint * n / (in_kind * value)).ln();
+            }
+        }
+        (mi, total)
+    }
+
+    /// The counts within `kind`, most first (`off 20, on 7`), where it has few values.
+    pub(crate) fn detail(&self, kind: &str) -> Option<String> {
+        let counts = self.per_kind.get(kind)?.as_ref()?;
+        let mut ranked: Vec<(&String, &u64)> = counts.iter().collect();
+        ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let shown: Vec<String> =
+            ranked.iter().map(|(v, n)| format!("{} {}", quoted_if_ambiguous(v), thousands(**n))).collect();
+        Some(shown.join(", "))
+    }
+}
