@@ -1,6 +1,7 @@
 //! Value counts of one field over every record, and the clause that says them.
 
-use std::collections::HashMap;
+// Counts are keyed by upstream values: a fast hash, seeded per process.
+use foldhash::HashMap;
 
 use serde_json::Value;
 
@@ -42,13 +43,13 @@ impl Counter {
     pub(super) fn new(column: usize, learned: bool) -> Counter {
         Counter {
             column,
-            counts: HashMap::new(),
+            counts: HashMap::default(),
             other: 0,
             present: 0,
             learned,
             given_up: false,
             split: Some(0),
-            first_holder: HashMap::new(),
+            first_holder: HashMap::default(),
             part: None,
             within: Vec::new(),
         }
@@ -66,13 +67,13 @@ impl Counter {
         self.present * 10 >= records * 9 && self.other == 0 && (2..=MAX_KINDS).contains(&self.counts.len())
     }
 
-    pub(super) fn add(&mut self, v: Value, record: u64) {
+    pub(super) fn add(&mut self, v: &Value, record: u64) {
         if self.given_up {
             return;
         }
-        self.present += 1;
         match v {
             Value::Array(items) => {
+                self.present += 1;
                 let mut values: Vec<String> = items.iter().map(scalar_text).collect();
                 values.sort();
                 values.dedup();
@@ -88,34 +89,45 @@ impl Counter {
                     };
                     self.note_split(record, first);
                 }
-                for s in values {
+                for s in &values {
                     self.count(s, record);
                 }
+                self.give_up_if_unique();
             }
-            one => {
-                // One value: its own first holder is kept with its count.
-                let first = match one {
-                    Value::String(s) => self.count(s, record),
-                    other => self.count(scalar_text(&other), record),
-                };
-                self.note_split(record, first);
-            }
+            Value::String(s) => self.add_text(s, record),
+            other => self.add_text(&scalar_text(other), record),
         }
+    }
+
+    /// Add one value given as text: a scalar, or a part of one.
+    pub(super) fn add_text(&mut self, s: &str, record: u64) {
+        if self.given_up {
+            return;
+        }
+        self.present += 1;
+        // One value: its own first holder is kept with its count.
+        let first = self.count(s, record);
+        self.note_split(record, first);
+        self.give_up_if_unique();
+    }
+
+    /// Stop counting a field whose values were all different so far: an id.
+    fn give_up_if_unique(&mut self) {
         if !self.learned && self.present >= UNIQUE_AFTER && self.counts.len() as u64 >= self.present {
             self.given_up = true;
-            self.counts = HashMap::new();
-            self.first_holder = HashMap::new();
+            self.counts = HashMap::default();
+            self.first_holder = HashMap::default();
             self.split = None;
         }
     }
 
     /// Count one value; the first record that held it, when it is counted on its own.
-    fn count(&mut self, s: String, record: u64) -> Option<u64> {
-        if let Some((n, first)) = self.counts.get_mut(&s) {
+    fn count(&mut self, s: &str, record: u64) -> Option<u64> {
+        if let Some((n, first)) = self.counts.get_mut(s) {
             *n += 1;
             Some(*first)
         } else if self.counts.len() < MAX_DISTINCT {
-            self.counts.insert(s, (1, record));
+            self.counts.insert(s.to_owned(), (1, record));
             Some(record)
         } else {
             self.other += 1;

@@ -59,6 +59,8 @@ pub(crate) struct Facets<'c> {
     accs: Vec<Acc>,
     records: u64,
     skipped: u64,
+    /// The fields' values of the record being added ([`read`]).
+    values: Vec<Option<Option<Value>>>,
 }
 
 impl<'c> Facets<'c> {
@@ -110,7 +112,7 @@ impl<'c> Facets<'c> {
                 accs.push(Acc::Presence { column: i, present: 0 });
             }
         }
-        Facets { compactor, accs, records: 0, skipped: 0 }
+        Facets { compactor, accs, records: 0, skipped: 0, values: Vec::new() }
     }
 
     /// Whether anything is computed.
@@ -133,6 +135,13 @@ impl<'c> Facets<'c> {
         let as_object = self.compactor.as_record(record);
         let record = &*as_object;
         let key = self.compactor.key.and_then(|k| self.compactor.full_value(k, record)).map(|v| scalar_text(&v));
+        // The key, where it may hold kinds ([`part`]): checked once for all its parts.
+        let name = key.as_deref().filter(|k| part::reads_as_name(k));
+        // Each field's whole value, read once for all the counts that need it (the buffer is
+        // kept from record to record).
+        let mut values = std::mem::take(&mut self.values);
+        values.clear();
+        values.resize(self.compactor.columns.len(), None);
         for acc in &mut self.accs {
             match acc {
                 Acc::Presence { column, present } => {
@@ -153,25 +162,22 @@ impl<'c> Facets<'c> {
                     }
                 }
                 Acc::Counts(counter) => {
-                    let Some(v) = self.compactor.full_value(counter.column, record) else { continue };
-                    match counter.part {
-                        None => counter.add(v, self.records),
-                        Some(part) => {
-                            let Some(kind) = v.as_str().and_then(|name| part.of(name)) else { continue };
-                            // A part every record holds differently is given up: not broken down.
-                            if !counter.given_up {
-                                for within in &mut counter.within {
-                                    if let Some(value) = self.compactor.full_value(within.column, record)
-                                        && !value.is_array()
-                                        && !value.is_object()
-                                    {
-                                        within.add(kind, scalar_text(&value));
-                                    }
-                                }
+                    let Some(part) = counter.part else {
+                        let Some(v) = read(&mut values, self.compactor, counter.column, record) else { continue };
+                        counter.add(v, self.records);
+                        continue;
+                    };
+                    // Parts are of the key, read above.
+                    let Some(kind) = name.and_then(|name| part.of(name)) else { continue };
+                    // A part every record holds differently is given up: not broken down.
+                    if !counter.given_up {
+                        for within in &mut counter.within {
+                            if let Some(value) = read(&mut values, self.compactor, within.column, record) {
+                                within.add(kind, value);
                             }
-                            counter.add(Value::String(kind.to_owned()), self.records);
                         }
                     }
+                    counter.add_text(kind, self.records);
                 }
                 Acc::Range { column, times, min, max, present } => {
                     let Some(v) = self.compactor.value(*column, record) else { continue };
@@ -205,6 +211,7 @@ impl<'c> Facets<'c> {
                 }
             }
         }
+        self.values = values;
     }
 
     /// The facets as clauses of a summary, at most `max_chars` in all (whole clauses),
@@ -369,6 +376,16 @@ impl<'c> Facets<'c> {
         out.push_str(&over);
         Some((out, clauses.len() - left))
     }
+}
+
+/// The whole value of column `i` of `record`, read on first use and kept in `values`.
+fn read<'v>(
+    values: &'v mut [Option<Option<Value>>],
+    compactor: &Compactor,
+    i: usize,
+    record: &Value,
+) -> Option<&'v Value> {
+    values.get_mut(i)?.get_or_insert_with(|| compactor.full_value(i, record)).as_ref()
 }
 
 /// A 64-bit mixing step (SplitMix64's finaliser): spreads a record's group over the hash.

@@ -11,7 +11,11 @@
 //! field of categories is counted too where it takes few values there (`light 27 (off 20,
 //! on 7)`): "how many lights are on" needs both.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+// Counts are keyed by upstream values: a fast hash, seeded per process.
+use foldhash::HashMap;
+
+use serde_json::Value;
 
 use super::{MAX_DISTINCT, quoted_if_ambiguous};
 use crate::numfmt::thousands;
@@ -42,15 +46,10 @@ const MAX_BEFORE: usize = 40;
 const MAX_AFTER: usize = 12;
 
 impl Part {
-    /// The part of `name`; `None` where the name has no such part, or is words or a link
-    /// rather than a name. Separators at the start
-    /// (`/usr/…`) are passed over; a type after the last `.` is letters and digits, not
-    /// digits alone (`1.27` has no type).
+    /// The part of `name` (one that [`reads_as_name`]); `None` where the name has no such
+    /// part. Separators at the start (`/usr/…`) are passed over; a type after the last `.` is
+    /// letters and digits, not digits alone (`1.27` has no type).
     pub(crate) fn of(self, name: &str) -> Option<&str> {
-        // Words (a date, a title) and links are not names with kinds in them.
-        if name.contains(char::is_whitespace) || name.contains("://") {
-            return None;
-        }
         let name = name.trim_start_matches(self.separator);
         if self.before {
             let (part, _) = name.split_once(self.separator)?;
@@ -74,6 +73,16 @@ impl Part {
 
 /// Fields considered for counting within the kinds, at most (the first countable ones).
 pub(crate) const MAX_WITHIN_FIELDS: usize = 8;
+/// Whether `name` may hold kinds: words (a date, a title) and links do not. Checked byte by
+/// byte: it runs on every record's key.
+pub(crate) fn reads_as_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    let spaced =
+        if name.is_ascii() { bytes.iter().any(u8::is_ascii_whitespace) } else { name.contains(char::is_whitespace) };
+    let link = memchr::memchr_iter(b':', bytes).any(|at| bytes.get(at + 1..at + 3) == Some(b"//"));
+    !spaced && !link
+}
+
 /// Values of another field told within a kind at most; more, and only the kind is counted.
 const MAX_WITHIN: usize = 4;
 
@@ -90,21 +99,32 @@ pub(crate) struct Within {
 
 impl Within {
     pub(crate) fn new(column: usize, name: String) -> Within {
-        Within { column, name, per_kind: HashMap::new() }
+        Within { column, name, per_kind: HashMap::default() }
     }
 
     /// Count `value` within `kind`. Memory is bounded as a facet's is: kinds past the
     /// counter's own bound are not broken down.
-    pub(crate) fn add(&mut self, kind: &str, value: String) {
-        if !self.per_kind.contains_key(kind) && self.per_kind.len() >= MAX_DISTINCT {
-            return;
-        }
-        let Some(counts) = self.per_kind.entry(kind.to_owned()).or_insert_with(|| Some(HashMap::new())) else {
-            return;
+    pub(crate) fn add(&mut self, kind: &str, value: &Value) {
+        let text = match value {
+            Value::String(s) => Cow::Borrowed(s.as_str()),
+            Value::Array(_) | Value::Object(_) => return,
+            other => Cow::Owned(other.to_string()),
         };
-        *counts.entry(value).or_default() += 1;
-        if counts.len() > MAX_WITHIN {
-            self.per_kind.insert(kind.to_owned(), None);
+        if !self.per_kind.contains_key(kind) {
+            if self.per_kind.len() >= MAX_DISTINCT {
+                return;
+            }
+            self.per_kind.insert(kind.to_owned(), Some(HashMap::default()));
+        }
+        let Some(slot) = self.per_kind.get_mut(kind) else { return };
+        let Some(counts) = slot.as_mut() else { return };
+        if let Some(n) = counts.get_mut(text.as_ref()) {
+            *n += 1;
+        } else if counts.len() < MAX_WITHIN {
+            counts.insert(text.into_owned(), 1);
+        } else {
+            // A fifth value: too many to tell within this kind.
+            *slot = None;
         }
     }
 
@@ -116,7 +136,7 @@ impl Within {
         if total == 0 {
             return (0.0, 0);
         }
-        let mut per_value: HashMap<&str, u64> = HashMap::new();
+        let mut per_value: HashMap<&str, u64> = HashMap::default();
         for (v, n) in kinds.iter().flat_map(|k| k.iter()) {
             *per_value.entry(v.as_str()).or_default() += n;
         }
