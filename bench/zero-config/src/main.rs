@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -15,6 +15,7 @@ mod question;
 mod questions;
 mod questions_blind;
 mod questions_eighth;
+mod questions_ninth;
 mod questions_seventh;
 mod questions_sixth;
 mod report;
@@ -41,7 +42,7 @@ struct Args {
     #[arg(long, default_value = "before,default")]
     variants: String,
     /// Which part of the catalog: `dev`, `held`, `fresh`, `unseen`, `blind`, `sixth`,
-    /// `seventh`, `eighth` or `all`.
+    /// `seventh`, `eighth`, `ninth` or `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -76,8 +77,9 @@ fn main() -> Result<()> {
         "sixth" => Some(Split::Sixth),
         "seventh" => Some(Split::Seventh),
         "eighth" => Some(Split::Eighth),
+        "ninth" => Some(Split::Ninth),
         "all" => None,
-        other => bail!("--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth or all, not {other}"),
+        other => bail!("--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth or all, not {other}"),
     };
     if let Some(name) = &args.raw {
         let Some(shape) = toolshape_fixtures::apis::by_name(name) else { bail!("no shape called {name}") };

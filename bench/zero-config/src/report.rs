@@ -113,6 +113,7 @@ fn half(s: Split) -> &'static str {
         Split::Sixth => "sixth",
         Split::Seventh => "seventh",
         Split::Eighth => "eighth",
+        Split::Ninth => "ninth",
     }
 }
 
@@ -122,7 +123,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let questions = rows.iter().filter(|r| r.variant == variants[0].name && r.smart).count();
     let _ = writeln!(
         out,
-        "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth), {} \
+        "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth), {} \
          questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
@@ -133,6 +134,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Sixth).count(),
         shapes.values().filter(|s| **s == Split::Seventh).count(),
         shapes.values().filter(|s| **s == Split::Eighth).count(),
+        shapes.values().filter(|s| **s == Split::Ninth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -151,6 +153,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Sixth),
             Some(Split::Seventh),
             Some(Split::Eighth),
+            Some(Split::Ninth),
             None,
         ] {
             let pick = |smart: bool| {
