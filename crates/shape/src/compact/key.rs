@@ -10,12 +10,19 @@ use super::{Column, Compactor, Extract, Holds, Step, names_an_id, paths, stats};
 /// Share of the records whose values a readable name must tell apart, at least, to name
 /// records when no unique field reads as a name.
 const NEARLY_UNIQUE: f64 = 0.9;
+/// The longest a title may be, on average, to name a record (as written in JSON, quotes
+/// included): a title, not a description.
+const TITLE_CHARS: usize = 100;
+
+/// How a candidate names a record, least first: whether it reads as a sentence, as a link,
+/// how deep it sits, whether it is a number or a random-looking id, and how long it is.
+type Rank = (usize, usize, usize, usize, usize, usize);
 
 impl Compactor {
     /// The column that names a record: unique and short, the record's own field before one
     /// of a member object, a name before a number; never a measure.
     pub(super) fn pick_key(&self, sample: &[Value]) -> Option<usize> {
-        let best = self
+        let candidates: Vec<(usize, Rank)> = self
             .columns
             .iter()
             .enumerate()
@@ -69,17 +76,25 @@ impl Compactor {
                     (usize::from(spaced), usize::from(link), depth(c), usize::from(numeric), usize::from(opaque), len);
                 Some((i, rank))
             })
-            .min_by_key(|(_, score)| *score);
+            .collect();
+        let best = candidates.iter().copied().min_by_key(|(_, score)| *score);
         // A number not named as an id (a version handed out in order, `resourceVersion`)
         // names a record only to a machine. A readable name that nearly every record holds
         // once (a Deployment's name, repeated in another namespace) names it to a reader. A
         // random-looking id keeps its place: it is what the records' own API names them by.
-        let machine_only = |&(i, rank): &(usize, (usize, usize, usize, usize, usize, usize))| {
-            rank.3 == 1 && !names_an_id(&self.columns[i].name)
+        let machine_only = |&(i, rank): &(usize, Rank)| rank.3 == 1 && !names_an_id(&self.columns[i].name);
+        // The record's own unique title (a story's, a file's name with spaces) names it before
+        // a name most records hold once (its author's).
+        let own_title = || {
+            candidates
+                .iter()
+                .filter(|(_, r)| r.0 == 1 && r.2 == 1 && r.5 <= TITLE_CHARS)
+                .min_by_key(|(_, r)| r.5)
+                .map(|c| c.0)
         };
         match best {
             Some(b) if !machine_only(&b) => Some(b.0),
-            _ => self.nearly_unique_name(sample).or(best.map(|b| b.0)),
+            _ => own_title().or_else(|| self.nearly_unique_name(sample)).or(best.map(|b| b.0)),
         }
     }
 

@@ -488,3 +488,22 @@ fn a_resource_path_made_of_the_record_s_values_is_left_out() {
     assert!(c.dropped.contains(&"id".to_owned()), "{:?}", c.dropped);
     assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("name"));
 }
+
+#[test]
+fn a_record_s_own_title_names_it_before_a_name_most_records_hold_once() {
+    // Search hits: a sequence number no reader names them by, an author nearly every hit
+    // has once, and the hit's own title.
+    let sample: Vec<Value> = (0..20)
+        .map(|i| {
+            let author = if i == 7 { "oskarli".to_owned() } else { format!("writer-{i}") };
+            json!({
+                "title": format!("Rewriting the parser in Rust: lessons from part {i}"),
+                "author": if i == 3 { "oskarli".to_owned() } else { author },
+                "position": 1000 + i * 13,
+                "points": (i * 7919) % 2500,
+            })
+        })
+        .collect();
+    let c = Compactor::learn(&sample);
+    assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("title"));
+}
