@@ -125,7 +125,9 @@ fn header(words: &[(usize, &str)], header_line: &str, rows: &[&str]) -> Option<H
     (names.len() >= 3).then_some(Header { names, starts })
 }
 
-/// A row under `h` as a record: each column's cell, `-` and empty cells left out.
+/// A row under `h` as a record: each column's cell, `-` and empty cells left out. `<none>`
+/// is kept: a tool prints it in place of a name (a dangling image's repository, a service
+/// without an external address), and how many rows have none is worth a count.
 fn row(h: &Header, line: &str) -> Option<Value> {
     let width = if line.is_ascii() { line.len() } else { line.chars().count() };
     if width <= h.starts[1] {
@@ -135,7 +137,7 @@ fn row(h: &Header, line: &str) -> Option<Value> {
     for (k, name) in h.names.iter().enumerate() {
         let end = h.starts.get(k + 1).copied().unwrap_or(width);
         let cell = cut(line, h.starts[k], end).trim();
-        if !cell.is_empty() && cell != "-" && cell != "<none>" {
+        if !cell.is_empty() && cell != "-" {
             m.insert(name.clone(), cell_value(cell));
         }
     }
@@ -266,6 +268,17 @@ mod tests {
         assert!(map.starts_with("table of 20 rows × 5 columns, header on line 1: NAME, READY, STATUS"), "{map}");
         assert!(map.contains("STATUS, most first: Running 12, CrashLoopBackOff 4, Pending 4"), "{map}");
         assert!(map.contains("RESTARTS: max 57 (NAME api-19-7d9f)"), "{map}");
+    }
+
+    #[test]
+    fn none_in_place_of_a_name_is_counted() {
+        let mut images = String::from("REPOSITORY         TAG        IMAGE ID       SIZE\n");
+        for i in 0..12 {
+            let (repo, tag) = if i % 3 == 0 { ("<none>", "<none>") } else { ("ghcr.io/acme/api", "sha-1f2e") };
+            images.push_str(&format!("{repo:<18} {tag:<10} 4946f30e09e{i:x}   {}MB\n", 100 + i));
+        }
+        let map = aligned_table(&images, 2_000).unwrap();
+        assert!(map.contains("REPOSITORY: ghcr.io/acme/api 8, <none> 4"), "{map}");
     }
 
     #[test]
