@@ -4,7 +4,8 @@
 //! read answers "how many pods are Pending" or "which partition lags the most".
 //!
 //! A header is a line of at least three names separated by two or more spaces, in capitals
-//! (`NAME`, `CONTAINER ID`, `CURRENT-OFFSET`); each column runs from its name's first
+//! (`NAME`, `CONTAINER ID`, `CURRENT-OFFSET`) or capitalised (`State`, `Recv-Q`, `Local
+//! Address:Port`, `Mounted on`); each column runs from its name's first
 //! character to the next name's. A row belongs to the table when a space stands before
 //! every column's start. A text may hold several tables, each under its own header (one per
 //! consumer group, say): rows under headers with the same names are counted together.
@@ -45,6 +46,8 @@ fn header_words(line: &str) -> Option<Vec<(usize, &str)>> {
     let mut words = Vec::new();
     let mut named = 0;
     let mut at = 0;
+    // Where the last name ended, for a lower-case word that continues it (`Mounted on`).
+    let mut name_end: Option<usize> = None;
     for word in line.split(' ') {
         if !word.is_empty() {
             // `CPU(cores)`: the unit in brackets may be written in lower case.
@@ -54,11 +57,15 @@ fn header_words(line: &str) -> Option<Vec<(usize, &str)>> {
             };
             let upper = name.bytes().any(|b| b.is_ascii_uppercase());
             let lower = name.bytes().any(|b| b.is_ascii_lowercase());
+            // `State`, `Recv-Q`, `Address:Port` (`ss`, `netstat`, `df`): capitalised names.
+            let capitalised = name.as_bytes().first().is_some_and(u8::is_ascii_uppercase);
+            let continues = lower && !upper && name_end.is_some_and(|end| end + 1 == at);
             let punctuation = !word.bytes().any(|b| b.is_ascii_alphanumeric());
-            if lower || !(upper || punctuation) || word.len() > 40 {
+            if (lower && !capitalised && !continues) || !(upper || punctuation || continues) || word.len() > 40 {
                 return None;
             }
             named += usize::from(upper);
+            name_end = upper.then_some(at + word.len());
             words.push((at, word));
         }
         at += word.len() + 1;
@@ -391,5 +398,35 @@ mod tests {
         }
         assert_eq!(aligned_table(&shifted, 2_000), None);
         assert!(header_words("Name:               gke-node").is_none());
+        // Capitalised words of a log line over the lines of a log: not a header.
+        let mut log = String::new();
+        for i in 0..30 {
+            log.push_str(
+                ["Reached Target Multi-User System.\n", "Started Daily Cleanup  Of Temporary Directories.\n"][i % 2],
+            );
+            log.push_str(&format!(
+                "Dec 31 10:{i:02}:00 web-1 sshd[911]: Accepted publickey for deploy from 10.0.0.{i}\n"
+            ));
+        }
+        assert_eq!(aligned_table(&log, 2_000), None);
+    }
+
+    #[test]
+    fn capitalised_headers_with_names_of_two_words_are_read() {
+        let mut ss = String::from("State      Recv-Q Send-Q      Local Address:Port  Peer Address:Port   Process\n");
+        for i in 0..12 {
+            let state = ["ESTAB", "ESTAB", "TIME-WAIT"][i % 3];
+            ss.push_str(&format!(
+                "{state:<10} 0      {:<5}       10.20.0.116:{:<5}  74.40.89.{i:<3}:48818  users:((\"haproxy\",pid=1187))\n",
+                i * 10,
+                [443, 80][i % 2]
+            ));
+        }
+        let map = aligned_table(&ss, 2_000).unwrap();
+        assert!(map.contains("State, Recv-Q, Send-Q, Local Address:Port, Peer Address:Port, Process"), "{map}");
+        assert!(map.contains("State: ESTAB 8, TIME-WAIT 4"), "{map}");
+        let df = "Filesystem      Size  Used Avail Use% Mounted on";
+        let words: Vec<&str> = header_words(df).unwrap().into_iter().map(|(_, w)| w).collect();
+        assert_eq!(words, ["Filesystem", "Size", "Used", "Avail", "Use%", "Mounted", "on"]);
     }
 }
