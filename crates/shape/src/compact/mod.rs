@@ -213,8 +213,7 @@ impl Compactor {
         c.drop_duplicates(sample);
         c.drop_second_ids(&opaque_keys, sample);
         c.drop_token_links();
-        let worded = std::mem::take(&mut c.worded);
-        c.settle_worded(&worded, sample);
+        c.settle_worded(sample);
         c.key = c.pick_key(sample);
         c.dropped = c.group_dropped();
         c.spans = spans::between_times(&c, sample);

@@ -28,7 +28,8 @@ pub(super) fn named_by_words(values: &[&str]) -> bool {
 impl Compactor {
     /// Random-looking columns kept whole for the words in their values: cut after all when
     /// the words are only the start every record shares.
-    pub(super) fn settle_worded(&mut self, worded: &[String], sample: &[Value]) {
+    pub(super) fn settle_worded(&mut self, sample: &[Value]) {
+        let worded = std::mem::take(&mut self.worded);
         for c in self.columns.iter_mut().filter(|c| worded.contains(&c.name)) {
             let values: Vec<Value> = sample.iter().filter_map(|r| c.read(r)).collect();
             let texts: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
