@@ -12,6 +12,7 @@
 //! upstream data never gets to emit a control token.
 
 mod engine;
+mod packed;
 mod table;
 #[cfg(test)]
 mod tests;
