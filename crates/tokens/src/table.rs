@@ -51,10 +51,7 @@ fn load(compressed: &[u8]) -> Option<BytePairEncoding> {
     }
     let serialized = zstd::bulk::decompress(compressed, usize::try_from(size).ok()?).ok()?;
     let packed: Packed<'_> = rmp_serde::from_slice(&serialized).ok()?;
-    let expanded = packed.expand()?;
-    drop(packed);
-    drop(serialized);
-    rmp_serde::from_slice(&expanded).ok()
+    packed.expand()
 }
 
 #[cfg(test)]

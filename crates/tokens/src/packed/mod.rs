@@ -9,10 +9,13 @@
 //! compresses to about four fifths of the record-by-record form. Together these take the
 //! compressed tables from 8.3 MB to 4.5 MB.
 //!
-//! `build.rs` makes the compact form with [`Packed::from_layout`] (it includes this file by
-//! path, so the file depends on `serde` and `rmp-serde` only) and checks that
-//! [`Packed::expand`] gives back, byte for byte, the table it packed. The runtime expands
-//! once per process, on the first count.
+//! `build.rs` makes the compact form with [`Packed::from_layout`] (it includes this module by
+//! path, so the module depends on `serde` and `rmp-serde` only) and checks that
+//! [`Packed::expand`] gives back exactly the table it packed. The runtime expands once per
+//! process, on the first count: `bpe`'s own deserializer reads the table straight from the
+//! compact form (`expand.rs`), filling in what the compact form leaves out as it goes.
+
+mod expand;
 
 use std::borrow::Cow;
 
@@ -91,104 +94,33 @@ impl Packed<'_> {
         })
     }
 
-    /// `bpe`'s serialized `BytePairEncoding` of this table (MessagePack, fields in order),
-    /// ready for `rmp_serde::from_slice`; `None` if the compact form is inconsistent.
-    pub(crate) fn expand(&self) -> Option<Vec<u8>> {
+    /// The table as `T` (`bpe`'s `BytePairEncoding`, or a mirror of its layout), deserialized
+    /// straight from the compact form: no MessagePack is written or read again. `None` if
+    /// the compact form is inconsistent or `T` does not take `bpe`'s layout.
+    pub(crate) fn expand<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
         let tokens = self.token_lengths.0.len();
-        let split = self.split_table.0.get(..tokens.checked_mul(8)?)?;
-        let (firsts, seconds) = split.split_at(tokens * 4);
-        if self.split_table.0.len() != tokens * 8 || self.next_prefix_match.0.len() != tokens * 4 {
+        // Token starts are sums of at most 255 per token: they fit a u32 below this.
+        if tokens >= (u32::MAX / 256) as usize
+            || self.split_table.0.len() != tokens * 8
+            || self.next_prefix_match.0.len() != tokens * 4
+        {
             return None;
         }
-        let splits = || words(firsts).zip(words(seconds));
-        // A merged token's pair; a token of one byte (split into itself) has none.
-        let pairs = || (0u32..).zip(splits()).filter(|&(id, pair)| pair != (id, id));
         let automaton = &self.longest_searcher.0;
-        // Sized up front: growing a buffer of this size step by step copies it several times.
-        let capacity = automaton.len()
-            + self.overlapping_searcher.0.len()
-            + self.overlapping_searcher_rev.0.len()
-            + tokens * 40
-            + 64;
-        let mut out = Writer(Vec::with_capacity(capacity));
-        out.array(10)?;
-        // No token bytes and no hash index of them: counting reads neither.
-        out.array(0)?;
-        out.array(tokens.checked_add(1)?)?;
-        let mut start = 0u32;
-        out.uint(start);
-        for &length in self.token_lengths.0.iter() {
-            start = start.checked_add(u32::from(length))?;
-            out.uint(start);
-        }
-        out.map(0)?;
-        out.array(tokens)?;
-        for (first, second) in splits() {
-            out.pair(first, second);
-        }
-        out.map(pairs().count())?;
-        for (id, (first, second)) in pairs() {
-            out.pair(first, second);
-            out.uint(id);
-        }
-        out.bin(automaton.len())?;
-        let records_at = out.0.len();
-        out.0.extend_from_slice(automaton);
-        planes_into(automaton, &mut out.0[records_at..], Direction::Join)?;
-        for other in [&self.overlapping_searcher.0, &self.overlapping_searcher_rev.0] {
-            out.bin(other.len())?;
-            out.0.extend_from_slice(other);
-        }
-        out.array(tokens)?;
-        for prefix in words(&self.next_prefix_match.0) {
-            out.uint(prefix);
-        }
-        out.0.push(0xcf);
-        out.0.extend_from_slice(&self.hash_factor.to_be_bytes());
-        Some(out.0)
-    }
-}
-
-/// Little-endian `u32`s, read from `bytes` (a last partial word is left out, which the
-/// callers' length checks catch).
-fn words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
-    bytes.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-}
-
-/// A MessagePack writer for the few kinds `bpe`'s layout uses, each in its fixed-width
-/// form: `rmp_serde` reads any width, and fixed widths need no branching per number (the
-/// table has about a million of them).
-struct Writer(Vec<u8>);
-
-impl Writer {
-    fn uint(&mut self, n: u32) {
-        self.0.push(0xce);
-        self.0.extend_from_slice(&n.to_be_bytes());
-    }
-
-    /// A two-element array of numbers: a pair of tokens.
-    fn pair(&mut self, first: u32, second: u32) {
-        self.0.push(0x92);
-        self.uint(first);
-        self.uint(second);
-    }
-
-    fn header(&mut self, marker: u8, len: usize) -> Option<()> {
-        self.0.push(marker);
-        self.0.extend_from_slice(&u32::try_from(len).ok()?.to_be_bytes());
-        Some(())
-    }
-
-    fn array(&mut self, len: usize) -> Option<()> {
-        self.header(0xdd, len)
-    }
-
-    fn map(&mut self, len: usize) -> Option<()> {
-        self.header(0xdf, len)
-    }
-
-    fn bin(&mut self, len: usize) -> Option<()> {
-        self.header(0xc6, len)
+        let mut records = automaton.to_vec();
+        planes_into(automaton, &mut records, Direction::Join)?;
+        let (firsts, seconds) = self.split_table.0.split_at(tokens * 4);
+        let table = expand::Table {
+            token_lengths: &self.token_lengths.0,
+            firsts,
+            seconds,
+            longest_searcher: &records,
+            overlapping_searcher: &self.overlapping_searcher.0,
+            overlapping_searcher_rev: &self.overlapping_searcher_rev.0,
+            next_prefix_match: &self.next_prefix_match.0,
+            hash_factor: self.hash_factor,
+        };
+        T::deserialize(&table).ok()
     }
 }
 
@@ -283,9 +215,35 @@ fn planes_into(automaton: &[u8], out: &mut [u8], direction: Direction) -> Option
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use proptest::prelude::*;
 
     use super::*;
+
+    /// `bpe`'s layout, as plain types.
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Mirror {
+        all_tokens: Vec<u8>,
+        token_starts: Vec<u32>,
+        bytes_hash_to_token: BTreeMap<u32, u32>,
+        split_table: Vec<(u32, u32)>,
+        pair_lookup: BTreeMap<(u32, u32), u32>,
+        #[serde(deserialize_with = "bin")]
+        longest_searcher: Vec<u8>,
+        #[serde(deserialize_with = "bin")]
+        overlapping_searcher: Vec<u8>,
+        #[serde(deserialize_with = "bin")]
+        overlapping_searcher_rev: Vec<u8>,
+        next_prefix_match: Vec<u32>,
+        hash_factor: u64,
+    }
+
+    /// Reads a `bin` as bytes, as `bpe` reads its automata.
+    fn bin<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        Bytes::deserialize(d).map(|b| b.0.into_owned())
+    }
 
     /// An automaton's outline: `states` and `outputs` records of arbitrary bytes, each array
     /// behind its `u32` count, and `tail` bytes of settings.
@@ -351,7 +309,11 @@ mod tests {
         let packed =
             Packed::from_layout(&parts(&[0, 1, 2, 4], &splits, &[u32::MAX; 3], &automaton)).expect("short tokens pack");
         assert_eq!(packed.token_lengths.0, vec![1, 1, 2]);
-        assert!(packed.expand().is_some());
+        let layout: Mirror = packed.expand().expect("a consistent table expands");
+        assert_eq!(layout.token_starts, vec![0, 1, 2, 4]);
+        assert_eq!(layout.pair_lookup, BTreeMap::from([((0, 1), 2)]));
+        assert_eq!(layout.split_table, splits.to_vec());
+        assert_eq!(layout.longest_searcher, automaton);
     }
 
     #[test]
@@ -366,10 +328,10 @@ mod tests {
         let mut packed = Packed::from_layout(&parts(&[0, 1, 2], &[(0, 0), (1, 1)], &[u32::MAX; 2], &automaton))
             .expect("short tokens pack");
         packed.next_prefix_match.0.to_mut().pop();
-        assert!(packed.expand().is_none());
+        assert!(packed.expand::<Mirror>().is_none());
         let mut packed = Packed::from_layout(&parts(&[0, 1, 2], &[(0, 0), (1, 1)], &[u32::MAX; 2], &automaton))
             .expect("short tokens pack");
         packed.split_table.0.to_mut().truncate(12);
-        assert!(packed.expand().is_none());
+        assert!(packed.expand::<Mirror>().is_none());
     }
 }
