@@ -6,7 +6,9 @@
 #   2. gateway overhead bench/overhead.py  direct, toolshape, mcp-proxy, FastMCP proxy; stdio, HTTP
 #   3. shaping cost     bench/compare.sh   toolshape vs jq vs Python json + tiktoken
 #   4. throughput       bench/load.py      32 concurrent HTTP sessions for 20 s, three servers
-#   5. zero-config      bench/zero-config  answers found without a mask, 24 API shapes, 124 questions
+#   5. zero-config      bench/zero-config  answers found without a mask, 82 API shapes, 570 questions
+#   6. start and memory bench/cold_start.py, bench/memory.py  spawn to tool list and first call;
+#                                          resident memory idle, listed, after 1,000 mixed calls
 #
 # Installs the peers into local folders only, never globally:
 #   bench/.venv         fastmcp, tiktoken (and the mcp SDK they bring): bench/requirements.txt
@@ -19,7 +21,7 @@
 # result tables (markdown) go to bench/out/results-DATE.md with the date and the machine,
 # and the condensed ones BENCHMARKS.md shows to bench/out/DATE/condensed.md (bench/report.py).
 #
-# Usage: bench/run.sh [--quick] [--no-build] [--only context|overhead|compare|load|zero-config]
+# Usage: bench/run.sh [--quick] [--no-build] [--only context|overhead|compare|load|zero-config|footprint]
 #   --quick     fewer samples (a smoke test of the suite, numbers not for publishing)
 #   --no-build  use the release binaries already in target/ (e.g. while the tree does not build)
 set -euo pipefail
@@ -34,7 +36,7 @@ while [ $# -gt 0 ]; do
         --quick) quick=1 ;;
         --no-build) build=0 ;;
         --only) only=$2; shift ;;
-        *) echo "usage: bench/run.sh [--quick] [--no-build] [--only context|overhead|compare|load|zero-config]" >&2; exit 2 ;;
+        *) echo "usage: bench/run.sh [--quick] [--no-build] [--only context|overhead|compare|load|zero-config|footprint]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -143,6 +145,23 @@ if wants zero-config; then
     else
         failure "$OUT/zero-config.log" $? zero-config
     fi
+fi
+
+if wants footprint; then
+    say "6. cold start and memory"
+    section "Cold start over stdio (bench/cold_start.py) and resident memory (bench/memory.py)"
+    status=0
+    python3 bench/cold_start.py --toolshape "$ROOT/target/release/toolshape" \
+        --sample "$ROOT/target/release/toolshape-sample-upstream" --rounds "$((CALLS / 10 + 5))" \
+        >"$OUT/cold_start.md" 2>"$OUT/cold_start.log" || status=$?
+    cat "$OUT/cold_start.md" >>"$RESULTS"
+    if [ "$status" != 0 ]; then failure "$OUT/cold_start.log" "$status" cold_start; fi
+    status=0
+    python3 bench/memory.py --toolshape "$ROOT/target/release/toolshape" \
+        --sample "$ROOT/target/release/toolshape-sample-upstream" --calls 1000 \
+        >"$OUT/memory.md" 2>"$OUT/memory.log" || status=$?
+    cat "$OUT/memory.md" >>"$RESULTS"
+    if [ "$status" != 0 ]; then failure "$OUT/memory.log" "$status" memory; fi
 fi
 
 say "done"
