@@ -313,7 +313,9 @@ async def main() -> int:
                 ("toolshape-http-100kb", "toolshape-http"),
                 ("rust-proxy-100kb", "rust-proxy-http"),
             ):
-                variants[name] = (sessions[session], await tool_named(sessions[session], MEDIUM_TOOL), MEDIUM_ARGS)
+                # A peer left out (--no-rust-proxy) has no session.
+                if session in sessions:
+                    variants[name] = (sessions[session], await tool_named(sessions[session], MEDIUM_TOOL), MEDIUM_ARGS)
         if not a.no_big:
             for name, session in (
                 ("direct-1mb", "direct"),

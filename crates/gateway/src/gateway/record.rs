@@ -61,6 +61,10 @@ impl Recorder {
     }
 }
 
+/// Answers longer than this whose count is still to be made are counted on the blocking
+/// pool; shorter ones where they are (handing them over would cost more than the count).
+const COUNT_INLINE_MAX_BYTES: usize = 16 * 1024;
+
 impl Gateway {
     /// Record the call's span and write its log line once the answer is on its way: the
     /// work is spawned, and yields once before doing anything, so the task that writes the
@@ -73,6 +77,16 @@ impl Gateway {
         };
         self.recorder.pending.spawn(async move {
             tokio::task::yield_now().await;
+            let mut record = record;
+            // A long answer that fit by its bytes is counted on the blocking pool: counting a
+            // megabyte takes tens of milliseconds, and on the single-threaded stdio runtime
+            // the next request would wait for it.
+            if let Some(text) = record.uncounted_text.take_if(|text| text.len() > COUNT_INLINE_MAX_BYTES) {
+                let tokenizer = me.loaded().tokenizer;
+                if let Ok(tokens) = tokio::task::spawn_blocking(move || tokenizer.count(&text)).await {
+                    record.report.tokens_out = Some(tokens as u64);
+                }
+            }
             me.record_call(record);
         });
     }

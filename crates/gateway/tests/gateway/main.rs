@@ -679,3 +679,34 @@ upstreams:
     assert_eq!(kept[0].tool, "result_read");
     assert!(kept[0].tokens_after > 0, "the answer's tokens are counted for the span");
 }
+
+/// A long answer that fits by its bytes is answered before it is counted; its span still
+/// gets the exact count, made off the calling task.
+#[tokio::test]
+async fn a_long_answer_passed_whole_is_counted_exactly_for_its_span() {
+    let port = start_tracker().await;
+    let yaml = format!(
+        r#"
+upstreams:
+  svc: {{ url: "http://127.0.0.1:{port}/mcp", timeout_secs: 5, max_response_bytes: 8388608 }}
+masks:
+  - name: whole
+    handler: svc/huge
+    description: All of a long text.
+    input_schema: {{ type: object, properties: {{}} }}
+    result: {{ budget_tokens: 4000000 }}
+"#
+    );
+    let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).expect("config loads");
+    let spans = Arc::new(KeptSpans::default());
+    let options = GatewayOptions { spans: spans.clone(), ..GatewayOptions::default() };
+    let gateway = Gateway::launch(config, masks, options).await.expect("gateway launches");
+    let outcome = gateway.call("whole", None, &toolshape_gateway::Caller::local("t")).await;
+    assert_eq!(outcome.envelope.status, toolshape_shape::Status::Ok, "{}", &outcome.text[..300]);
+    assert!(outcome.text.len() > 3 << 20, "passed whole: {} bytes", outcome.text.len());
+    gateway.shutdown().await;
+    let kept = spans.0.lock().unwrap();
+    assert_eq!(kept.len(), 1);
+    let exact = toolshape_tokens::Tokenizer::default().count(&outcome.text) as u64;
+    assert_eq!(kept[0].tokens_after, exact, "the span holds the answer's exact count");
+}
