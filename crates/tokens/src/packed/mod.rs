@@ -18,6 +18,7 @@
 mod expand;
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -51,18 +52,44 @@ pub(crate) struct Packed<'a> {
     hash_factor: u64,
 }
 
-/// The fields of `bpe`'s serialized `BytePairEncoding` (bpe 0.2.3) as the compact form needs
-/// them, in `bpe`'s order; the two maps are left out, since counting tables carry no token
-/// bytes (so no hash index) and the pair table is made from the split table.
+/// `bpe`'s serialized `BytePairEncoding` (bpe 0.2.3), field by field in its order. Maps are
+/// ordered, so that the build writes the same table every time. `build.rs` trims the table in
+/// this form and packs it; the tests read expanded tables back into it.
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) struct Parts<'a> {
-    pub(crate) token_starts: &'a [u32],
-    pub(crate) split_table: &'a [(u32, u32)],
-    pub(crate) longest_searcher: &'a [u8],
-    pub(crate) overlapping_searcher: &'a [u8],
-    pub(crate) overlapping_searcher_rev: &'a [u8],
-    pub(crate) next_prefix_match: &'a [u32],
+pub(crate) struct Layout {
+    pub(crate) all_tokens: Vec<u8>,
+    pub(crate) token_starts: Vec<u32>,
+    pub(crate) bytes_hash_to_token: BTreeMap<u32, u32>,
+    pub(crate) split_table: Vec<(u32, u32)>,
+    pub(crate) pair_lookup: BTreeMap<(u32, u32), u32>,
+    pub(crate) longest_searcher: Blob,
+    pub(crate) overlapping_searcher: Blob,
+    pub(crate) overlapping_searcher_rev: Blob,
+    pub(crate) next_prefix_match: Vec<u32>,
     pub(crate) hash_factor: u64,
+}
+
+/// A serialized automaton, owned: MessagePack `bin`, kept as it is.
+#[derive(PartialEq)]
+pub(crate) struct Blob(pub(crate) Vec<u8>);
+
+impl std::fmt::Debug for Blob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Blob({} bytes)", self.0.len())
+    }
+}
+
+impl Serialize for Blob {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Blob {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Bytes::deserialize(d).map(|bytes| Blob(bytes.0.into_owned()))
+    }
 }
 
 impl Packed<'_> {
@@ -70,8 +97,8 @@ impl Packed<'_> {
     #[cfg_attr(not(test), allow(dead_code))]
     /// The compact form of a counting table; `None` if a token is longer than 255 bytes or
     /// the automaton's arrays are not where its layout puts them.
-    pub(crate) fn from_layout(parts: &Parts<'_>) -> Option<Packed<'static>> {
-        let token_lengths = parts
+    pub(crate) fn from_layout(layout: &Layout) -> Option<Packed<'static>> {
+        let token_lengths = layout
             .token_starts
             .windows(2)
             .map(|w| w[1].checked_sub(w[0]).and_then(|n| u8::try_from(n).ok()))
@@ -79,18 +106,18 @@ impl Packed<'_> {
         Some(Packed {
             token_lengths: Bytes(Cow::Owned(token_lengths)),
             split_table: Bytes(Cow::Owned(
-                (parts.split_table.iter().map(|pair| pair.0))
-                    .chain(parts.split_table.iter().map(|pair| pair.1))
+                (layout.split_table.iter().map(|pair| pair.0))
+                    .chain(layout.split_table.iter().map(|pair| pair.1))
                     .flat_map(u32::to_le_bytes)
                     .collect(),
             )),
-            longest_searcher: Bytes(Cow::Owned(planes(parts.longest_searcher, Direction::Split)?)),
-            overlapping_searcher: Bytes(Cow::Owned(parts.overlapping_searcher.to_vec())),
-            overlapping_searcher_rev: Bytes(Cow::Owned(parts.overlapping_searcher_rev.to_vec())),
+            longest_searcher: Bytes(Cow::Owned(planes(&layout.longest_searcher.0, Direction::Split)?)),
+            overlapping_searcher: Bytes(Cow::Owned(layout.overlapping_searcher.0.clone())),
+            overlapping_searcher_rev: Bytes(Cow::Owned(layout.overlapping_searcher_rev.0.clone())),
             next_prefix_match: Bytes(Cow::Owned(
-                parts.next_prefix_match.iter().copied().flat_map(u32::to_le_bytes).collect(),
+                layout.next_prefix_match.iter().copied().flat_map(u32::to_le_bytes).collect(),
             )),
-            hash_factor: parts.hash_factor,
+            hash_factor: layout.hash_factor,
         })
     }
 
@@ -215,35 +242,9 @@ fn planes_into(automaton: &[u8], out: &mut [u8], direction: Direction) -> Option
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
     use proptest::prelude::*;
 
     use super::*;
-
-    /// `bpe`'s layout, as plain types.
-    #[derive(Deserialize)]
-    #[allow(dead_code)]
-    struct Mirror {
-        all_tokens: Vec<u8>,
-        token_starts: Vec<u32>,
-        bytes_hash_to_token: BTreeMap<u32, u32>,
-        split_table: Vec<(u32, u32)>,
-        pair_lookup: BTreeMap<(u32, u32), u32>,
-        #[serde(deserialize_with = "bin")]
-        longest_searcher: Vec<u8>,
-        #[serde(deserialize_with = "bin")]
-        overlapping_searcher: Vec<u8>,
-        #[serde(deserialize_with = "bin")]
-        overlapping_searcher_rev: Vec<u8>,
-        next_prefix_match: Vec<u32>,
-        hash_factor: u64,
-    }
-
-    /// Reads a `bin` as bytes, as `bpe` reads its automata.
-    fn bin<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        Bytes::deserialize(d).map(|b| b.0.into_owned())
-    }
 
     /// An automaton's outline: `states` and `outputs` records of arbitrary bytes, each array
     /// behind its `u32` count, and `tail` bytes of settings.
@@ -289,14 +290,21 @@ mod tests {
         assert_eq!(&split[4..10], &[1, 2, 1, 2, 1, 2]);
     }
 
-    fn parts<'a>(starts: &'a [u32], splits: &'a [(u32, u32)], prefixes: &'a [u32], automaton: &'a [u8]) -> Parts<'a> {
-        Parts {
-            token_starts: starts,
-            split_table: splits,
-            longest_searcher: automaton,
-            overlapping_searcher: automaton,
-            overlapping_searcher_rev: automaton,
-            next_prefix_match: prefixes,
+    fn layout(starts: &[u32], splits: &[(u32, u32)], prefixes: &[u32], automaton: &[u8]) -> Layout {
+        Layout {
+            all_tokens: Vec::new(),
+            token_starts: starts.to_vec(),
+            bytes_hash_to_token: BTreeMap::new(),
+            split_table: splits.to_vec(),
+            pair_lookup: (0u32..)
+                .zip(splits)
+                .filter(|&(id, &pair)| pair != (id, id))
+                .map(|(id, &pair)| (pair, id))
+                .collect(),
+            longest_searcher: Blob(automaton.to_vec()),
+            overlapping_searcher: Blob(automaton.to_vec()),
+            overlapping_searcher_rev: Blob(automaton.to_vec()),
+            next_prefix_match: prefixes.to_vec(),
             hash_factor: 7,
         }
     }
@@ -306,32 +314,30 @@ mod tests {
         // Tokens `a`, `b`, `ab`: the third was merged from the first two.
         let splits = [(0, 0), (1, 1), (0, 1)];
         let automaton = automaton(&[[0; RECORD]], &[[0; RECORD]], &[0]);
-        let packed =
-            Packed::from_layout(&parts(&[0, 1, 2, 4], &splits, &[u32::MAX; 3], &automaton)).expect("short tokens pack");
+        let packed = Packed::from_layout(&layout(&[0, 1, 2, 4], &splits, &[u32::MAX; 3], &automaton))
+            .expect("short tokens pack");
         assert_eq!(packed.token_lengths.0, vec![1, 1, 2]);
-        let layout: Mirror = packed.expand().expect("a consistent table expands");
-        assert_eq!(layout.token_starts, vec![0, 1, 2, 4]);
-        assert_eq!(layout.pair_lookup, BTreeMap::from([((0, 1), 2)]));
-        assert_eq!(layout.split_table, splits.to_vec());
-        assert_eq!(layout.longest_searcher, automaton);
+        let expanded: Layout = packed.expand().expect("a consistent table expands");
+        assert_eq!(expanded.pair_lookup, BTreeMap::from([((0, 1), 2)]));
+        assert_eq!(expanded, layout(&[0, 1, 2, 4], &splits, &[u32::MAX; 3], &automaton));
     }
 
     #[test]
     fn a_token_longer_than_a_byte_can_count_is_refused() {
         let automaton = automaton(&[], &[], &[]);
-        assert!(Packed::from_layout(&parts(&[0, 300], &[(0, 0)], &[u32::MAX], &automaton)).is_none());
+        assert!(Packed::from_layout(&layout(&[0, 300], &[(0, 0)], &[u32::MAX], &automaton)).is_none());
     }
 
     #[test]
     fn inconsistent_lengths_do_not_expand() {
         let automaton = automaton(&[], &[], &[]);
-        let mut packed = Packed::from_layout(&parts(&[0, 1, 2], &[(0, 0), (1, 1)], &[u32::MAX; 2], &automaton))
+        let mut packed = Packed::from_layout(&layout(&[0, 1, 2], &[(0, 0), (1, 1)], &[u32::MAX; 2], &automaton))
             .expect("short tokens pack");
         packed.next_prefix_match.0.to_mut().pop();
-        assert!(packed.expand::<Mirror>().is_none());
-        let mut packed = Packed::from_layout(&parts(&[0, 1, 2], &[(0, 0), (1, 1)], &[u32::MAX; 2], &automaton))
+        assert!(packed.expand::<Layout>().is_none());
+        let mut packed = Packed::from_layout(&layout(&[0, 1, 2], &[(0, 0), (1, 1)], &[u32::MAX; 2], &automaton))
             .expect("short tokens pack");
         packed.split_table.0.to_mut().truncate(12);
-        assert!(packed.expand::<Mirror>().is_none());
+        assert!(packed.expand::<Layout>().is_none());
     }
 }
