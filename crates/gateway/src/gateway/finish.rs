@@ -22,10 +22,10 @@ use super::{Caller, FailureKind, Gateway, Outcome};
 use crate::cursor::{Cursor, CursorKey, SnapshotId};
 use crate::read;
 
-/// Results and failures up to this size are shaped on the calling task: handing a small one
-/// to the blocking pool and back costs more than shaping it, while a large one would hold up
-/// the other calls of this runtime thread.
-const INLINE_SHAPE_MAX_BYTES: usize = 16 * 1024;
+/// Results and failures up to this size are shaped (and answers counted) on the calling
+/// task: handing a small one to the blocking pool and back costs more than the work, while a
+/// large one would hold up the other calls of this runtime thread.
+pub(super) const INLINE_SHAPE_MAX_BYTES: usize = 16 * 1024;
 
 /// Bytes shared without copying: a stored value from `start` on.
 #[derive(Clone)]

@@ -9,6 +9,7 @@ use tokio_util::task::TaskTracker;
 use toolshape_shape::{ShapeReport, Status};
 use toolshape_telemetry::{DEFAULT_EXACT_COUNT_LIMIT, SearchCall, Span, SpanSink, TokensBefore};
 
+use super::finish::INLINE_SHAPE_MAX_BYTES;
 use super::media::MediaStats;
 use super::trust::Mark;
 use super::{FailureKind, Gateway};
@@ -61,10 +62,6 @@ impl Recorder {
     }
 }
 
-/// Answers longer than this whose count is still to be made are counted on the blocking
-/// pool; shorter ones where they are (handing them over would cost more than the count).
-const COUNT_INLINE_MAX_BYTES: usize = 16 * 1024;
-
 impl Gateway {
     /// Record the call's span and write its log line once the answer is on its way: the
     /// work is spawned, and yields once before doing anything, so the task that writes the
@@ -81,7 +78,7 @@ impl Gateway {
             // A long answer that fit by its bytes is counted on the blocking pool: counting a
             // megabyte takes tens of milliseconds, and on the single-threaded stdio runtime
             // the next request would wait for it.
-            if let Some(text) = record.uncounted_text.take_if(|text| text.len() > COUNT_INLINE_MAX_BYTES) {
+            if let Some(text) = record.uncounted_text.take_if(|text| text.len() > INLINE_SHAPE_MAX_BYTES) {
                 let tokenizer = me.loaded().tokenizer;
                 if let Ok(tokens) = tokio::task::spawn_blocking(move || tokenizer.count(&text)).await {
                     record.report.tokens_out = Some(tokens as u64);
