@@ -153,21 +153,28 @@ fn row(h: &Header, line: &str) -> Option<Value> {
 
 /// A table's rows learned for facets. A table with no field that names a row (`ps aux`:
 /// the PID is a number spread wide, like a measure) names them by its first column whose
-/// values are all different, so a largest value still says which row holds it.
+/// values are all different, so a largest value still says which row holds it; failing
+/// that, by its first column whose values nearly all differ (`ss`: the peer's address,
+/// shared only by the listening sockets' `0.0.0.0:*`).
 pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
     let mut c = Compactor::learn(rows);
     if c.key.is_none() {
-        // Nine rows in ten hold it and no two hold the same value: a log's `request_id`,
-        // which the lines of another kind among them lack.
-        let names_rows = |i: usize| {
+        // How many rows hold column `i`, and how many different values they hold.
+        let spread = |i: usize| {
             let values: Vec<String> = rows.iter().filter_map(|r| c.value(i, r)).map(|v| v.to_string()).collect();
-            let distinct: std::collections::HashSet<&String> = values.iter().collect();
-            values.len() * 10 >= rows.len() * 9 && distinct.len() == values.len()
+            let distinct = values.iter().collect::<std::collections::HashSet<&String>>().len();
+            (values.len(), distinct)
         };
-        c.key = (0..c.columns.len()).find(|&i| {
-            let col = &c.columns[i];
-            col.holds != Holds::Times && !col.is_text() && (col.unique || names_rows(i))
-        });
+        let candidates: Vec<(usize, (usize, usize))> = (0..c.columns.len())
+            .filter(|&i| c.columns[i].holds != Holds::Times && !c.columns[i].is_text())
+            .map(|i| (i, spread(i)))
+            // Nine rows in ten hold it: a log's `request_id`, which the lines of another
+            // kind among them lack.
+            .filter(|(_, (held, _))| held * 10 >= rows.len() * 9)
+            .collect();
+        let unique = candidates.iter().find(|(i, (held, distinct))| c.columns[*i].unique || distinct == held);
+        let nearly = || candidates.iter().find(|(_, (held, distinct))| distinct * 10 >= held * 9);
+        c.key = unique.or_else(nearly).map(|(i, _)| *i);
     }
     c
 }
@@ -409,6 +416,18 @@ mod tests {
             ));
         }
         assert_eq!(aligned_table(&log, 2_000), None);
+    }
+
+    #[test]
+    fn rows_are_named_by_a_column_whose_values_nearly_all_differ() {
+        let mut ss = String::from("State      Recv-Q Send-Q  Peer Address:Port\n");
+        for i in 0..40 {
+            let (state, peer) =
+                if i < 3 { ("LISTEN", "0.0.0.0:*".to_owned()) } else { ("ESTAB", format!("74.40.89.{i}:48818")) };
+            ss.push_str(&format!("{state:<10} 0      {:<7} {peer}\n", i % 8 * 10));
+        }
+        let map = aligned_table(&ss, 2_000).unwrap();
+        assert!(map.contains("Send-Q: max 70 (Peer Address:Port 74.40.89.7:48818)"), "{map}");
     }
 
     #[test]

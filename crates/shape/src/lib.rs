@@ -51,6 +51,7 @@ mod plan;
 mod records;
 mod report;
 mod shaper;
+mod spaced;
 mod suggest;
 mod text;
 mod text_parts;

@@ -16,6 +16,7 @@ use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::outline::outline;
 use crate::plan::{RenderMode, ShapePlan, TextKeep};
 use crate::report::{ShapeError, ShapeReport, Shaped, SnapshotHead};
+use crate::spaced::spaced_table;
 
 /// The share of the budget, in percent, a text's map may take in the summary (as
 /// characters, at about four per token).
@@ -228,7 +229,11 @@ impl<'a, 'c> TextPage<'a, 'c> {
         // test run) gets its line patterns in another quarter at most.
         let exceptions = mapped.then(|| exceptions_phrase(head, room / 4)).flatten();
         let left = room.saturating_sub(exceptions.as_ref().map_or(0, |e| e.len() + 2));
-        let outlined = mapped.then(|| outline(head, left)).flatten();
+        // A table with no header is read as one unless the text is a log: a log's lines
+        // are said by their levels and patterns.
+        let outlined = mapped
+            .then(|| outline(head, left).or_else(|| levels.is_none().then(|| spaced_table(head, left)).flatten()))
+            .flatten();
         let patterns =
             (mapped && outlined.is_none()).then(|| patterns_phrase(head, room / 4, levels.is_some())).flatten();
         let map =

@@ -34,6 +34,9 @@ pub(super) struct Counter {
     pub(super) part: Option<Part>,
     /// Other fields counted within each part ([`Within`]); the one that tells most is said.
     pub(super) within: Vec<Within>,
+    /// Values are counted with their runs of digits written `*` ([`digits_as_star`]): the
+    /// values all differed, but only in their numbers.
+    pub(super) masked: bool,
 }
 
 /// Records after which a column whose values were all different stops being counted.
@@ -52,6 +55,7 @@ impl Counter {
             first_holder: HashMap::default(),
             part: None,
             within: Vec::new(),
+            masked: false,
         }
     }
 
@@ -111,18 +115,69 @@ impl Counter {
         self.give_up_if_unique();
     }
 
-    /// Stop counting a field whose values were all different so far: an id.
+    /// Stop counting a field whose values were all different so far: an id. Unless the
+    /// values differ only in their numbers and repeat once those are written `*`
+    /// (`users:(("haproxy",pid=1187,fd=3203))`, a process and a descriptor each): then
+    /// what is counted from now on is that pattern, which tells the process.
     fn give_up_if_unique(&mut self) {
-        if !self.learned && self.present >= UNIQUE_AFTER && self.counts.len() as u64 >= self.present {
-            self.given_up = true;
-            self.counts = HashMap::default();
-            self.first_holder = HashMap::default();
-            self.split = None;
+        if self.learned || self.present < UNIQUE_AFTER || (self.counts.len() as u64) < self.present {
+            return;
         }
+        if !self.masked && self.part.is_none() {
+            let patterns = self.patterns();
+            // One pattern in every record says nothing either (an id with a prefix), nor
+            // do patterns without a letter.
+            if patterns.len() >= 2 && named(&patterns) && (patterns.len() as u64) * 2 <= self.present {
+                self.counts = patterns;
+                self.masked = true;
+                self.first_holder = HashMap::default();
+                self.split = None;
+                return;
+            }
+        }
+        self.given_up = true;
+        self.counts = HashMap::default();
+        self.first_holder = HashMap::default();
+        self.split = None;
+    }
+
+    /// The counts with each value's runs of digits written `*`.
+    fn patterns(&self) -> HashMap<String, (u64, u64)> {
+        let mut patterns: HashMap<String, (u64, u64)> = HashMap::default();
+        for (value, &(n, first)) in &self.counts {
+            let e = patterns.entry(digits_as_star(value).into_owned()).or_insert((0, first));
+            e.0 += n;
+            e.1 = e.1.min(first);
+        }
+        patterns
+    }
+
+    /// The same counts by pattern ([`digits_as_star`]), when values that mostly differ
+    /// repeat once their numbers are written `*`, and every value was counted.
+    fn by_pattern(&self) -> Option<Counter> {
+        if self.masked || self.given_up || self.part.is_some() || self.other > 0 {
+            return None;
+        }
+        let counts = self.patterns();
+        // Patterns without a letter (`*`, `*.*.*.*:*`) name nothing: numbers, addresses.
+        if counts.len() >= self.counts.len() || !named(&counts) {
+            return None;
+        }
+        Some(Counter {
+            counts,
+            masked: true,
+            present: self.present,
+            split: None,
+            first_holder: HashMap::default(),
+            within: Vec::new(),
+            ..Counter::new(self.column, self.learned)
+        })
     }
 
     /// Count one value; the first record that held it, when it is counted on its own.
     fn count(&mut self, s: &str, record: u64) -> Option<u64> {
+        let masked = if self.masked { digits_as_star(s) } else { std::borrow::Cow::Borrowed(s) };
+        let s: &str = &masked;
         if let Some((n, first)) = self.counts.get_mut(s) {
             *n += 1;
             Some(*first)
@@ -156,15 +211,24 @@ impl Counter {
         repeated * 2 >= self.present
     }
 
-    pub(super) fn clause(&self, name: &str, records: u64, top: usize) -> Option<String> {
+    /// The clause of the counts, and whether it counts patterns rather than values.
+    pub(super) fn clause(&self, name: &str, records: u64, top: usize) -> Option<(String, bool)> {
         // One value in every record says nothing a constant would not; nor do values every
         // record holds (a list with the same items in each).
         if self.counts.values().all(|(n, _)| *n >= records) && self.other == 0 {
             return None;
         }
         if !self.worth_saying() {
-            return None;
+            return self.by_pattern().filter(Counter::worth_saying)?.clause(name, records, top);
         }
+        // Counted by pattern: the name says so, since no listed value is a value as such.
+        let patterned;
+        let name = if self.masked {
+            patterned = format!("{name} (digits as *)");
+            patterned.as_str()
+        } else {
+            name
+        };
         let mut ranked: Vec<(&String, &u64)> = self.counts.iter().map(|(v, (n, _))| (v, n)).collect();
         ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         // A note of one or two more values costs about what they would: they are shown.
@@ -200,6 +264,34 @@ impl Counter {
         if more > 0 || self.other > 0 {
             c.push_str(&format!(" (+{} more values)", thousands(more as u64 + u64::from(self.other > 0))));
         }
-        Some(c)
+        Some((c, self.masked))
     }
+}
+
+/// Whether every pattern holds a letter: what it names (a process, a chart) is left
+/// when its numbers are written `*`.
+fn named(patterns: &HashMap<String, (u64, u64)>) -> bool {
+    patterns.keys().all(|p| p.chars().any(char::is_alphabetic))
+}
+
+/// `s` with every run of ASCII digits written `*`: the pattern values that differ only in
+/// their numbers share.
+pub(super) fn digits_as_star(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.bytes().any(|b| b.is_ascii_digit()) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut in_digits = false;
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('*');
+            }
+            in_digits = true;
+        } else {
+            out.push(c);
+            in_digits = false;
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }

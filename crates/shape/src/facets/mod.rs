@@ -53,6 +53,15 @@ enum Acc {
     },
 }
 
+/// Where a clause goes in the phrase, first first (the sort is stable: within each, the
+/// order the facets were made in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Order {
+    Common,
+    Rare,
+    Patterns,
+}
+
 /// Facets over a stream of records.
 pub(crate) struct Facets<'c> {
     compactor: &'c Compactor,
@@ -234,9 +243,10 @@ impl<'c> Facets<'c> {
     fn phrase_with(&self, max_chars: usize, top: usize) -> Option<(String, usize)> {
         let key_name = self.compactor.key.and_then(|k| self.compactor.columns.get(k)).map(|c| c.name.as_str());
         let mut clauses: Vec<String> = Vec::new();
-        // Whether each clause is of a field fewer than half the records have: said after
-        // the others, which tell about most records.
-        let mut sparse: Vec<bool> = Vec::new();
+        // Where each clause goes: first those of fields most records have, then those of
+        // fields fewer than half have, then counts by pattern ([`Counter::by_pattern`]),
+        // which tell less than any value does.
+        let mut sparse: Vec<Order> = Vec::new();
         // Fields that split the records the same way as one said before (a project, its
         // folder and its network): named with it, not counted again.
         let mut splits: Vec<(u64, usize)> = Vec::new();
@@ -257,7 +267,7 @@ impl<'c> Facets<'c> {
                         Some(_) => continue,
                         None => field.clone(),
                     };
-                    let Some(c) = counter.clause(&name, self.records, top) else {
+                    let Some((c, by_pattern)) = counter.clause(&name, self.records, top) else {
                         continue;
                     };
                     match counter.part {
@@ -280,7 +290,11 @@ impl<'c> Facets<'c> {
                     if let Some(split) = split {
                         splits.push((split, clauses.len()));
                     }
-                    sparse.push(counter.present * 2 < self.records);
+                    sparse.push(match (by_pattern, counter.present * 2 < self.records) {
+                        (true, _) => Order::Patterns,
+                        (false, true) => Order::Rare,
+                        (false, false) => Order::Common,
+                    });
                     c
                 }
                 Acc::Span { span, min: Some(min), max: Some(max) } if max.0 > min.0 => {
@@ -297,14 +311,14 @@ impl<'c> Facets<'c> {
                         continue;
                     }
                     spans_said.push(body.clone());
-                    sparse.push(false);
+                    sparse.push(Order::Common);
                     format!("{} − {}: {body}", name(span.end), name(span.start))
                 }
                 Acc::Span { .. } => continue,
                 Acc::Presence { column, present }
                     if *present > 0 && *present * 2 < self.records && !counted.contains(column) =>
                 {
-                    sparse.push(true);
+                    sparse.push(Order::Rare);
                     format!(
                         "{} ({} of {} records)",
                         self.compactor.columns[*column].name,
@@ -321,7 +335,7 @@ impl<'c> Facets<'c> {
                     let name = &self.compactor.columns[*column].name;
                     let (hi, lo) = if *times { ("latest", "earliest") } else { ("max", "min") };
                     let rare = *present * 2 < self.records;
-                    sparse.push(rare);
+                    sparse.push(if rare { Order::Rare } else { Order::Common });
                     // A field few records have is often the answer to "how many have it"
                     // (the requests that were cold starts, the runs that failed).
                     let held = if rare {
@@ -337,11 +351,11 @@ impl<'c> Facets<'c> {
         if clauses.is_empty() {
             return None;
         }
-        let (mut clauses, rare): (Vec<String>, Vec<String>) = {
-            let (common, rare): (Vec<_>, Vec<_>) = clauses.into_iter().zip(sparse).partition(|(_, rare)| !rare);
-            (common.into_iter().map(|(c, _)| c).collect(), rare.into_iter().map(|(c, _)| c).collect())
+        let clauses: Vec<String> = {
+            let mut ordered: Vec<(String, Order)> = clauses.into_iter().zip(sparse).collect();
+            ordered.sort_by_key(|(_, order)| *order);
+            ordered.into_iter().map(|(c, _)| c).collect()
         };
-        clauses.extend(rare);
         let over = if self.skipped > 0 {
             format!(" (over the first {} records)", thousands(self.records))
         } else {

@@ -263,3 +263,49 @@ fn a_range_few_records_have_says_how_many_have_it() {
     assert!(p.contains("init (5 of 40 records): max 232 (request r32)"), "{p}");
     assert!(p.contains("duration: max 49"), "{p}");
 }
+
+#[test]
+fn values_that_differ_only_in_their_numbers_are_counted_by_pattern() {
+    let procs = ["haproxy", "haproxy", "haproxy", "sshd", "nginx"];
+    let recs: Vec<Value> = (0..300)
+        .map(|i| {
+            let mut r = json!({
+                "state": (["ESTAB", "LISTEN"][i % 2]),
+                "peer": format!("10.0.{}.{}:{}", i % 7, i % 250, 40_000 + i),
+            });
+            // A socket in TIME-WAIT has no process: the field does not name the records.
+            if i % 6 != 5 {
+                r["process"] = json!(format!("users:((\"{}\",pid={},fd={}))", procs[i % 5], 900 + i % 5, 3 + i));
+            }
+            r
+        })
+        .collect();
+    let c = Compactor::learn(&recs[..50]);
+    let mut f = Facets::new(&c);
+    recs.iter().for_each(|r| f.add(r));
+    let p = f.phrase(10_000).unwrap_or_default();
+    let held = |name: &str| {
+        let pattern = format!("users:((\"{name}\",pid=*,fd=*))");
+        let n =
+            recs.iter().filter(|r| r["process"].as_str().is_some_and(|p| p.contains(&format!("\"{name}\"")))).count();
+        format!("{} {n}", Value::String(pattern))
+    };
+    let expected =
+        format!("process (digits as *), most first: {}, {}, {}", held("haproxy"), held("nginx"), held("sshd"));
+    assert!(p.contains(&expected), "{expected} in {p}");
+    // An address written with its numbers as `*` names nothing: not counted by pattern.
+    assert!(!p.contains("peer (digits as *)"), "{p}");
+    // Counts by pattern come after every count of values.
+    assert!(p.find("state").unwrap_or(usize::MAX) < p.find("process").unwrap_or(0), "{p}");
+}
+
+#[test]
+fn a_pattern_every_record_shares_is_not_counted() {
+    let recs: Vec<Value> =
+        (0..200).map(|i| json!({"ref": format!("order-{}", 10_000 + i * 37), "kind": (["a", "b"][i % 2])})).collect();
+    let c = Compactor::learn(&recs[..10]);
+    let mut f = Facets::new(&c);
+    recs.iter().for_each(|r| f.add(r));
+    let p = f.phrase(10_000).unwrap_or_default();
+    assert!(!p.contains("ref"), "{p}");
+}
