@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -18,6 +18,7 @@ mod questions_eighth;
 mod questions_ninth;
 mod questions_seventh;
 mod questions_sixth;
+mod questions_tenth;
 mod report;
 mod runner;
 mod variants;
@@ -42,7 +43,7 @@ struct Args {
     #[arg(long, default_value = "before,default")]
     variants: String,
     /// Which part of the catalog: `dev`, `held`, `fresh`, `unseen`, `blind`, `sixth`,
-    /// `seventh`, `eighth`, `ninth` or `all`.
+    /// `seventh`, `eighth`, `ninth`, `tenth` or `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -78,8 +79,13 @@ fn main() -> Result<()> {
         "seventh" => Some(Split::Seventh),
         "eighth" => Some(Split::Eighth),
         "ninth" => Some(Split::Ninth),
+        "tenth" => Some(Split::Tenth),
         "all" => None,
-        other => bail!("--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth or all, not {other}"),
+        other => {
+            bail!(
+                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth or all, not {other}"
+            )
+        }
     };
     if let Some(name) = &args.raw {
         let Some(shape) = toolshape_fixtures::apis::by_name(name) else { bail!("no shape called {name}") };

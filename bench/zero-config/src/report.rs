@@ -114,6 +114,7 @@ fn half(s: Split) -> &'static str {
         Split::Seventh => "seventh",
         Split::Eighth => "eighth",
         Split::Ninth => "ninth",
+        Split::Tenth => "tenth",
     }
 }
 
@@ -123,8 +124,8 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let questions = rows.iter().filter(|r| r.variant == variants[0].name && r.smart).count();
     let _ = writeln!(
         out,
-        "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth), {} \
-         questions.\n",
+        "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
+         {} tenth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -135,6 +136,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Seventh).count(),
         shapes.values().filter(|s| **s == Split::Eighth).count(),
         shapes.values().filter(|s| **s == Split::Ninth).count(),
+        shapes.values().filter(|s| **s == Split::Tenth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -154,6 +156,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Seventh),
             Some(Split::Eighth),
             Some(Split::Ninth),
+            Some(Split::Tenth),
             None,
         ] {
             let pick = |smart: bool| {
