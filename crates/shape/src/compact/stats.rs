@@ -368,7 +368,9 @@ pub(crate) fn carries_token(s: &str) -> bool {
 
 /// A string that reads as random: no whitespace, at least 16 characters of letters and
 /// digits (with `-`, `_`, `=`, `+`, `/`, `:`, `.`), and mostly not a word: digits mixed
-/// with letters throughout, as in hashes, UUIDs, tokens and base64 ids.
+/// with letters throughout, as in hashes, UUIDs, tokens and base64 ids, or letters whose
+/// case changes every few letters, as a base64 id that happens to hold no digit does
+/// (`WFR_kwLOJlZzZtNaqkB`; one GitHub node id in about fourteen).
 pub(crate) fn is_opaque(s: &str) -> bool {
     if s.len() < 16 || has_whitespace(s) {
         return false;
@@ -378,6 +380,9 @@ pub(crate) fn is_opaque(s: &str) -> bool {
     }
     let digits = s.bytes().filter(u8::is_ascii_digit).count();
     let letters = s.bytes().filter(u8::is_ascii_alphabetic).count();
+    if digits == 0 && letters >= 12 {
+        return case_changes_often(s);
+    }
     if digits == 0 || letters == 0 {
         return false;
     }
@@ -388,6 +393,20 @@ pub(crate) fn is_opaque(s: &str) -> bool {
     let alnum: Vec<u8> = s.bytes().filter(u8::is_ascii_alphanumeric).collect();
     let switches = alnum.windows(2).filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit()).count();
     (upper && lower) || hex || (digits * 8 >= s.len() && switches * 5 >= s.len())
+}
+
+/// Whether `s`'s letters switch case as random letters do (about every other pair of
+/// neighbours): in two pairs in five at least, with capitals next to each other and lower
+/// case before a capital twice or more each. A PascalCase name switches often too
+/// (`NewReplicaSetAvailable`, seven times in 21 pairs), but its capitals stand alone; one
+/// with an acronym (`HTTPServerErrorOnRead`, seven in 20) switches less.
+fn case_changes_often(s: &str) -> bool {
+    let letters: Vec<u8> = s.bytes().filter(u8::is_ascii_alphabetic).collect();
+    let pairs = letters.windows(2);
+    let changes = pairs.clone().filter(|w| w[0].is_ascii_uppercase() != w[1].is_ascii_uppercase()).count();
+    let capitals_together = pairs.clone().filter(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase()).count();
+    let rising = pairs.filter(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase()).count();
+    changes * 5 >= letters.len().saturating_sub(1) * 2 && capitals_together >= 2 && rising >= 2
 }
 
 /// Whether `s`, random-looking as a whole, holds two or more words between its separators:
@@ -680,6 +699,7 @@ mod tests {
             "5b10a2844c20165700ede21g",
             "0f8fad5b-d9cb-469f-a165-70867728950e",
             "ch_3RzmKrkbKgrSqxrFuXsLvQFG",
+            "WFR_kwLOJlZzZtNaqkB",
         ] {
             assert!(is_opaque(s), "{s}");
         }
@@ -690,6 +710,11 @@ mod tests {
             "2025-12-31T10:00:00Z",
             "/v1/projects/members",
             "checkout.shop.svc",
+            "getUserAccountSettings",
+            "PaymentIntentSucceeded",
+            "KUBE-SVC-ERIFXISQEP",
+            "NewReplicaSetAvailable",
+            "HTTPServerErrorOnRead",
         ] {
             assert!(!is_opaque(s), "{s}");
         }
