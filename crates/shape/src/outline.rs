@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::aligned::{aligned_table, cell_value, learn_rows};
+use crate::compact::{duration_millis, quantity};
 use crate::facets::Facets;
 use crate::key_blocks::key_blocks;
 use crate::line_fields::line_fields;
@@ -227,15 +228,22 @@ fn csv(text: &str, room: usize) -> Option<String> {
     let mut lines = text.lines().enumerate().filter(|(_, l)| !is_rule(l));
     let (header_at, header) = lines.next()?;
     let delim = [',', '\t', ';', '|'].into_iter().max_by_key(|d| split_row(header, *d).len())?;
-    let columns = split_row(header, delim);
-    if columns.len() < 2 || columns.iter().any(|c| c.is_empty() || c.len() > 64) {
+    let first = split_row(header, delim);
+    if first.len() < 2 || first.iter().any(|c| c.is_empty() || c.len() > 64) {
         return None;
     }
-    let body: Vec<&str> = lines.map(|(_, l)| l).filter(|l| !l.is_empty()).collect();
+    let mut body: Vec<&str> = lines.map(|(_, l)| l).filter(|l| !l.is_empty()).collect();
     let probe = body.len().min(200);
-    let regular = body[..probe].iter().filter(|l| split_row(l, delim).len() == columns.len()).count();
+    let regular = body[..probe].iter().filter(|l| split_row(l, delim).len() == first.len()).count();
     if probe < 3 || regular * 10 < probe * 9 {
         return None;
+    }
+    // A first line typed like the rows below it is a row (`du`, `wc -l`, `sha256sum`
+    // written with tabs): the columns are numbered and it is counted with the others.
+    let headed = is_header(&first, &body[..probe], delim);
+    let columns: Vec<String> = if headed { first } else { (1..=first.len()).map(|k| format!("column {k}")).collect() };
+    if !headed {
+        body.insert(0, header);
     }
     let record = |l: &str| -> Value {
         let m: Map<String, Value> = columns
@@ -255,18 +263,48 @@ fn csv(text: &str, room: usize) -> Option<String> {
     for l in &rows {
         facets.add(&record(l));
     }
-    let head = format!(
-        "table of {} rows × {} columns, header on line {}: {}",
-        thousands(rows.len() as u64),
-        columns.len(),
-        header_at + 1,
-        columns.join(", ")
-    );
+    let head = if headed {
+        format!(
+            "table of {} rows × {} columns, header on line {}: {}",
+            thousands(rows.len() as u64),
+            columns.len(),
+            header_at + 1,
+            columns.join(", ")
+        )
+    } else {
+        format!(
+            "table of {} rows × {} columns, no header, first row on line {}",
+            thousands(rows.len() as u64),
+            columns.len(),
+            header_at + 1
+        )
+    };
     let left = room.saturating_sub(head.len() + 2);
     Some(match facets.phrase(left) {
         Some(f) if left > 40 => format!("{head}; {f}"),
         _ => head,
     })
+}
+
+/// Whether the first line of a delimited text names its columns, judged against the rows
+/// below it: a column whose rows hold numbers (or sizes, shares and spans of time) nine in
+/// ten votes for a header when the first line's cell there is not one, and against when
+/// it is. A header unless the votes against win: a table of words alone keeps its first
+/// line as the header, as it nearly always is one.
+fn is_header(first: &[String], rows: &[&str], delim: char) -> bool {
+    let numeric = |v: &str| {
+        let v = v.trim();
+        cell_value(v).is_number() || quantity(v).is_some() || duration_millis(v).is_some()
+    };
+    let rows: Vec<Vec<String>> = rows.iter().map(|l| split_row(l, delim)).filter(|r| r.len() == first.len()).collect();
+    let mut votes = 0i32;
+    for (k, cell) in first.iter().enumerate() {
+        let numbers = rows.iter().filter(|r| numeric(&r[k])).count();
+        if numbers * 10 >= rows.len() * 9 && !rows.is_empty() {
+            votes += if numeric(cell) { -1 } else { 1 };
+        }
+    }
+    votes >= 0
 }
 
 /// A line that only draws a table's rules: `------+-----`, `+----+`, `|---|:--:|`.
@@ -352,6 +390,23 @@ mod tests {
             "elements: link 12, banner 1, button 1, main 1, navigation 1; landmarks by line: 1 banner, \
              2 navigation \"Main\", 17 main"
         );
+    }
+
+    #[test]
+    fn a_first_line_typed_like_the_rows_is_a_row() {
+        let du: String = (0..30).map(|i| format!("{}K\t./data/file-{i}.bin\n", 4 + i * 7 % 13)).collect();
+        let map = csv(&du, 2_000).unwrap();
+        assert!(map.starts_with("table of 30 rows × 2 columns, no header, first row on line 1"), "{map}");
+        assert!(
+            map.contains("column 1: max 16K (column 2 ./data/file-11.bin), min 4K (column 2 ./data/file-0.bin)"),
+            "{map}"
+        );
+        // A header over numbers, and a header over words alone, stay headers.
+        let sizes = format!("size\tpath\n{du}");
+        assert!(csv(&sizes, 2_000).unwrap().starts_with("table of 30 rows × 2 columns, header on line 1: size, path"));
+        let words: String =
+            std::iter::once("name,team\n".to_owned()).chain((0..20).map(|i| format!("ada{i},core\n"))).collect();
+        assert!(csv(&words, 2_000).unwrap().contains("header on line 1: name, team"));
     }
 
     #[test]
