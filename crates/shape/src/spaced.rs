@@ -89,14 +89,16 @@ fn split_cells(line: &str, columns: usize) -> Option<Vec<&str>> {
 }
 
 /// Whether at least two columns hold what a table's do: numbers in nine rows in ten, or
-/// values repeated (at most one distinct value per four rows).
+/// values repeated (at most one distinct value per four rows), and not one value in every
+/// row: lines written from one template with a counter (`line 7: the service handles
+/// request 7`) have many columns of one value and say nothing as a table.
 fn reads_as_table(cells: &[(usize, Vec<&str>)], columns: usize) -> bool {
     let rows = cells.len();
     let tabular = (0..columns)
         .filter(|&k| {
             let numbers = cells.iter().filter(|(_, r)| r[k].parse::<f64>().is_ok_and(f64::is_finite)).count();
             let distinct = cells.iter().map(|(_, r)| r[k]).collect::<HashSet<_>>().len();
-            numbers * 10 >= rows * 9 || distinct * 4 <= rows
+            distinct >= 2 && (numbers * 10 >= rows * 9 || distinct * 4 <= rows)
         })
         .count();
     tabular >= 2
@@ -157,6 +159,8 @@ mod tests {
         assert_eq!(spaced_table(&short, 2_000), None);
         let ragged: String = (0..30).map(|i| format!("{}\n", "word ".repeat(1 + i % 9))).collect();
         assert_eq!(spaced_table(&ragged, 2_000), None);
+        let counted: String = (1..=60).map(|i| format!("line {i}: the service handles request {i}\n")).collect();
+        assert_eq!(spaced_table(&counted, 2_000), None, "one template with a counter is not a table");
     }
 
     proptest::proptest! {
