@@ -226,6 +226,9 @@ fn inner_records<'a>(items: Vec<&'a RawValue>, mut wrapper: Wrapper, at: &str) -
 /// the records are their items, in order. Members without the list (a zone with nothing in
 /// it) are left out, and the note says where the records are.
 fn grouped_records<'a>(members: &[(String, &'a RawValue)], wrapper: &mut Wrapper, at: &str) -> Option<Located<'a>> {
+    if members.len() >= 3 && members.iter().all(|(_, v)| v.get().starts_with('[')) {
+        return listed_groups(members, wrapper, at);
+    }
     let total: usize = members.iter().map(|(_, v)| v.get().len()).sum();
     if members.len() < 2 || !members.iter().all(|(_, v)| v.get().starts_with('{')) {
         return None;
@@ -252,6 +255,39 @@ fn grouped_records<'a>(members: &[(String, &'a RawValue)], wrapper: &mut Wrapper
     }
     let at = if at.is_empty() { String::new() } else { format!("{at}.") };
     wrapper.notes.push(format!("records={at}*.{name}[] ({} groups of {})", lists.len(), members.len()));
+    Some(Located::Records { items: records, wrapper: std::mem::take(wrapper) })
+}
+
+/// Records grouped in an object of lists (PyPI's `releases`: `{"0.1.0": [{file}, …],
+/// "0.2.0": [{file}, …]}`): when three or more members are all lists, the lists of objects
+/// among them (two or more) hold most of the bytes, and their first objects have the same
+/// fields nine in ten, the records are their items, in order. Lists of values (a
+/// forecast's series) are not records, nor are lists of different things side by side.
+fn listed_groups<'a>(members: &[(String, &'a RawValue)], wrapper: &mut Wrapper, at: &str) -> Option<Located<'a>> {
+    let total: usize = members.iter().map(|(_, v)| v.get().len()).sum();
+    let lists: Vec<Vec<&'a RawValue>> = members
+        .iter()
+        .filter(|(_, v)| v.get().starts_with("[{"))
+        .map(|(_, v)| serde_json::from_str::<Vec<&RawValue>>(v.get()).ok())
+        .collect::<Option<_>>()?;
+    let bytes: usize = lists.iter().flatten().map(|r| r.get().len()).sum();
+    if lists.len() < 2 || bytes * 2 < total {
+        return None;
+    }
+    let fields = |r: &RawValue| raw_members(r).map(|m| m.into_iter().map(|(k, _)| k).collect::<Vec<_>>());
+    let first = fields(lists[0].first()?)?;
+    let alike = lists.iter().filter(|l| l.first().and_then(|r| fields(r)).is_some_and(|f| f == first)).count();
+    if alike * 10 < lists.len() * 9 {
+        return None;
+    }
+    // The groups are named as the object holding them is: `from 59 of the 60 releases`.
+    let (path, noun) = match at.rsplit_once('.') {
+        _ if at.is_empty() => (String::new(), "groups"),
+        Some((_, last)) => (format!("{at}."), last),
+        None => (format!("{at}."), at),
+    };
+    wrapper.notes.push(format!("records={path}*[] (from {} of the {} {noun})", lists.len(), members.len()));
+    let records = lists.into_iter().flatten().collect();
     Some(Located::Records { items: records, wrapper: std::mem::take(wrapper) })
 }
 
@@ -392,6 +428,37 @@ mod tests {
         if let Located::Records { wrapper, .. } = l {
             assert_eq!(wrapper.notes, vec!["total_count=1412", "incomplete_results=false"]);
         }
+    }
+
+    #[test]
+    fn records_in_an_object_of_lists_are_read_in_order() {
+        let file = |n: u32| format!(r#"{{"filename": "p-{n}.whl", "size": {}, "pad": "{}"}}"#, n * 10, "x".repeat(60));
+        let text = format!(
+            r#"{{"info": {{"name": "p"}}, "releases": {{"0.1": [{}, {}], "0.2": [], "0.3": [{}]}}}}"#,
+            file(1),
+            file(2),
+            file(3)
+        );
+        let Located::Records { items, wrapper } = locate(&text, None, true) else { panic!("records") };
+        let sizes: Vec<u64> =
+            items.iter().map(|i| serde_json::from_str::<Value>(i.get()).unwrap()["size"].as_u64().unwrap()).collect();
+        assert_eq!(sizes, [10, 20, 30]);
+        assert!(
+            wrapper.notes.iter().any(|n| n == "records=releases.*[] (from 2 of the 3 releases)"),
+            "{:?}",
+            wrapper.notes
+        );
+        // Series of values, and lists of different things side by side, are not records.
+        let series = r#"{"hourly": {"time": [1, 2, 3], "temp": [4, 5, 6], "rain": [0, 0, 1]}}"#;
+        assert!(records_len(&locate(series, None, true)).is_none());
+        let mixed = format!(
+            r#"{{"a": [{}], "b": [{{"other": 1, "pad": "{pad}"}}], "c": [{{"third": 2, "pad": "{pad}"}}]}}"#,
+            file(1),
+            pad = "y".repeat(60)
+        );
+        assert!(
+            !matches!(locate(&mixed, None, true), Located::Records { ref wrapper, .. } if wrapper.notes.iter().any(|n| n.starts_with("records=")))
+        );
     }
 
     #[test]
