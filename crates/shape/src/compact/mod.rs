@@ -17,7 +17,9 @@
 //! - the same value as an earlier field in every record: left out;
 //! - an object that recurs across records (a user, a status, a project): collapsed to the
 //!   member that names it (`user.login`, `status.name`), chosen as the member whose values
-//!   go one to one with the object's and read most like a name;
+//!   go one to one with the object's and read most like a name; the rest is left out as
+//!   `user.*`, and the members whose values repeat are kept for facets alone
+//!   ([`Compactor::members`]);
 //! - an object of its own per record: its members become fields (`metadata.name`);
 //! - a list holding one object: that object's members; a list of `{key, value}` pairs: an
 //!   object; a list of objects: the names of its items; a list too long to read at once:
@@ -187,6 +189,10 @@ pub(crate) struct Compactor {
     links: Vec<(String, bool)>,
     /// Long random-looking columns with words in their values ([`paths`]).
     worded: Vec<String>,
+    /// The other members of objects collapsed to their name (a package's `ecosystem`
+    /// beside its `name`): never shown, but counted by facets where their values repeat,
+    /// numbered after [`Compactor::columns`] ([`Compactor::column_at`]).
+    pub(crate) members: Vec<Column>,
 }
 
 impl Compactor {
@@ -227,7 +233,9 @@ impl Compactor {
         let mut out: Vec<String> = Vec::new();
         for p in &self.dropped {
             let key = last(p);
-            let everywhere = self.dropped.iter().filter(|q| last(q) == key).count() > 1
+            // `user.*` and `assignee.*` are two objects' other members, not one key.
+            let everywhere = key != "*"
+                && self.dropped.iter().filter(|q| last(q) == key).count() > 1
                 && !self.columns.iter().any(|c| last(&c.name) == key);
             let entry = if everywhere { format!("*.{key}") } else { p.clone() };
             if !out.contains(&entry) {
@@ -285,6 +293,7 @@ impl Compactor {
             if recurs(node)
                 && let Some(id) = naming_member(node)
             {
+                self.collapsed_members(node, &path, &name, &id, n);
                 let mut p = path.clone();
                 p.push(Step::Key(id.clone()));
                 let holds = holds(node.child(&id).unwrap_or(node), n);
@@ -516,16 +525,59 @@ impl Compactor {
         (Value::Object(out), cut)
     }
 
+    /// Column `i`: a shown column, or past them one of the [`Compactor::members`].
+    pub(crate) fn column_at(&self, i: usize) -> Option<&Column> {
+        self.columns.get(i).or_else(|| self.members.get(i.checked_sub(self.columns.len())?))
+    }
+
     /// The value of column `i` in `record` (compacted), if any.
     pub(crate) fn value(&self, i: usize, record: &Value) -> Option<Value> {
-        self.columns.get(i)?.read(&self.as_record(record))
+        self.column_at(i)?.read(&self.as_record(record))
     }
 
     /// The value of column `i` in `record` as the compact view reads it, but not cut: what
     /// facets count and name records by (two ids that share their first characters are
     /// still two values).
     pub(crate) fn full_value(&self, i: usize, record: &Value) -> Option<Value> {
-        self.columns.get(i)?.read_with(&self.as_record(record), false).map(|(v, _)| v)
+        self.column_at(i)?.read_with(&self.as_record(record), false).map(|(v, _)| v)
+    }
+
+    /// Keep the members of an object collapsed to `id` whose values repeat, scalars of the
+    /// object or of an object in it (a package's `ecosystem`), as [`Compactor::members`].
+    fn collapsed_members(&mut self, node: &Node, path: &[Step], name: &str, id: &str, n: usize) {
+        let mut found: Vec<(Vec<Step>, String, &Node)> = Vec::new();
+        // The other members are left out of the view like any field, and listed so, at
+        // once (`user.*`, beside the `user.login` shown): the full records have them.
+        if node.children.iter().any(|(k, _)| k != id) {
+            self.dropped.push(format!("{name}.*"));
+        }
+        for (key, child) in node.children.iter().filter(|(k, _)| k != id) {
+            let mut p = path.to_vec();
+            p.push(Step::Key(key.clone()));
+            if child.objects * 10 >= child.present * 9 && child.present > 0 {
+                for (inner, grandchild) in &child.children {
+                    let mut q = p.clone();
+                    q.push(Step::Key(inner.clone()));
+                    found.push((q, format!("{name}.{key}.{inner}"), grandchild));
+                }
+            } else {
+                found.push((p, format!("{name}.{key}"), child));
+            }
+        }
+        for (path, name, child) in found {
+            // Values a reader counts: no links, random ids or long text.
+            let plain =
+                child.urls == 0 && child.opaque * 2 < child.present && child.long_text == 0 && child.avg_bytes() <= 64;
+            if plain && child.scalars * 10 >= child.present * 9 && holds(child, n) == Holds::Categories {
+                self.members.push(Column {
+                    name,
+                    path,
+                    extract: Extract::Value,
+                    holds: Holds::Categories,
+                    unique: false,
+                });
+            }
+        }
     }
 
     /// The constants said once, as one phrase (`kind=calendar#event, locked=false`): those

@@ -507,3 +507,30 @@ fn a_record_s_own_title_names_it_before_a_name_most_records_hold_once() {
     let c = Compactor::learn(&sample);
     assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("title"));
 }
+
+#[test]
+fn an_object_collapsed_to_its_name_lists_its_other_members_and_counts_those_that_repeat() {
+    let recs: Vec<Value> = (0..40)
+        .map(|i| {
+            let (name, ecosystem) = [("lodash", "npm"), ("axios", "npm"), ("django", "pip"), ("semver", "npm")][i % 4];
+            json!({
+                "number": 100 + i,
+                "state": (["open", "fixed"][i % 2]),
+                "dependency": {"package": {"ecosystem": ecosystem, "name": name}, "scope": (["runtime", "development"][i % 3 % 2])},
+                "advisory": {"ghsa": format!("GHSA-{:04}", i % 10), "severity": (["high", "low"][i % 10 % 2]), "score": i % 10},
+            })
+        })
+        .collect();
+    let c = Compactor::learn(&recs);
+    // The advisory recurs and is named by its id; its severity is not shown but counted.
+    assert!(c.columns.iter().any(|col| col.name == "advisory.ghsa"), "{:?}", c.columns);
+    assert!(c.dropped.contains(&"advisory.*".to_owned()), "{:?}", c.dropped);
+    assert!(!c.apply(&recs[0]).to_string().contains("severity"));
+    let members: Vec<&str> = c.members.iter().map(|m| m.name.as_str()).collect();
+    assert!(members.contains(&"advisory.severity"), "{members:?}");
+    let mut f = crate::facets::Facets::new(&c);
+    recs.iter().for_each(|r| f.add(r));
+    let p = f.phrase(10_000).unwrap_or_default();
+    let high = recs.iter().filter(|r| r["advisory"]["severity"] == "high").count();
+    assert!(p.contains(&format!("advisory.severity: high {high}, low {}", recs.len() - high)), "{p}");
+}

@@ -159,8 +159,9 @@ impl Counter {
             return None;
         }
         let counts = self.patterns();
-        // Patterns without a letter (`*`, `*.*.*.*:*`) name nothing: numbers, addresses.
-        if counts.len() >= self.counts.len() || !named(&counts) {
+        // Patterns without a letter (`*`, `*.*.*.*:*`) name nothing: numbers, addresses;
+        // nor does one pattern they all share (ids with a prefix).
+        if counts.len() >= self.counts.len() || counts.len() < 2 || !named(&counts) {
             return None;
         }
         Some(Counter {

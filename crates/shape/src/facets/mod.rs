@@ -59,6 +59,7 @@ enum Acc {
 enum Order {
     Common,
     Rare,
+    Members,
     Patterns,
 }
 
@@ -121,6 +122,10 @@ impl<'c> Facets<'c> {
                 accs.push(Acc::Presence { column: i, present: 0 });
             }
         }
+        // Members of objects the view collapsed to their names (a package's ecosystem):
+        // counted, after the fields shown.
+        let shown = compactor.columns.len();
+        accs.extend((0..compactor.members.len()).map(|j| Acc::Counts(Counter::new(shown + j, true))));
         Facets { compactor, accs, records: 0, skipped: 0, values: Vec::new() }
     }
 
@@ -150,7 +155,7 @@ impl<'c> Facets<'c> {
         // kept from record to record).
         let mut values = std::mem::take(&mut self.values);
         values.clear();
-        values.resize(self.compactor.columns.len(), None);
+        values.resize(self.compactor.columns.len() + self.compactor.members.len(), None);
         for acc in &mut self.accs {
             match acc {
                 Acc::Presence { column, present } => {
@@ -244,8 +249,8 @@ impl<'c> Facets<'c> {
         let key_name = self.compactor.key.and_then(|k| self.compactor.columns.get(k)).map(|c| c.name.as_str());
         let mut clauses: Vec<String> = Vec::new();
         // Where each clause goes: first those of fields most records have, then those of
-        // fields fewer than half have, then counts by pattern ([`Counter::by_pattern`]),
-        // which tell less than any value does.
+        // fields fewer than half have, then those of members the view does not show, then
+        // counts by pattern ([`Counter::by_pattern`]), which tell less than any value does.
         let mut sparse: Vec<Order> = Vec::new();
         // Fields that split the records the same way as one said before (a project, its
         // folder and its network): named with it, not counted again.
@@ -261,7 +266,7 @@ impl<'c> Facets<'c> {
         for acc in &self.accs {
             let clause = match acc {
                 Acc::Counts(counter) => {
-                    let field = &self.compactor.columns[counter.column].name;
+                    let Some(field) = self.compactor.column_at(counter.column).map(|c| &c.name) else { continue };
                     let name = match counter.part {
                         Some(part) if parts_said < part::MAX_SAID && counter.sorts(self.records) => part.label(field),
                         Some(_) => continue,
@@ -276,6 +281,12 @@ impl<'c> Facets<'c> {
                     }
                     // Two values split nearly anything alike (a flag and its inverse).
                     let split = counter.split.filter(|_| counter.counts.len() >= 3);
+                    let member = counter.column >= self.compactor.columns.len();
+                    // A member the view does not show that splits the records as a field
+                    // said before (the user's id beside `user.login`) tells nothing more.
+                    if member && split.is_some_and(|split| splits.iter().any(|(s, _)| *s == split)) {
+                        continue;
+                    }
                     if let Some(split) = split
                         && let Some((_, at)) = splits.iter().find(|(s, _)| *s == split)
                     {
@@ -290,15 +301,16 @@ impl<'c> Facets<'c> {
                     if let Some(split) = split {
                         splits.push((split, clauses.len()));
                     }
-                    sparse.push(match (by_pattern, counter.present * 2 < self.records) {
-                        (true, _) => Order::Patterns,
-                        (false, true) => Order::Rare,
-                        (false, false) => Order::Common,
+                    sparse.push(match (by_pattern, member, counter.present * 2 < self.records) {
+                        (true, _, _) => Order::Patterns,
+                        (false, true, _) => Order::Members,
+                        (false, false, true) => Order::Rare,
+                        (false, false, false) => Order::Common,
                     });
                     c
                 }
                 Acc::Span { span, min: Some(min), max: Some(max) } if max.0 > min.0 => {
-                    let name = |i: usize| &self.compactor.columns[i].name;
+                    let name = |i: usize| self.compactor.column_at(i).map_or("", |c| c.name.as_str());
                     let body = format!(
                         "max {}{}, min {}{}",
                         duration_text(max.0),
@@ -321,7 +333,7 @@ impl<'c> Facets<'c> {
                     sparse.push(Order::Rare);
                     format!(
                         "{} ({} of {} records)",
-                        self.compactor.columns[*column].name,
+                        self.compactor.column_at(*column).map_or("", |c| c.name.as_str()),
                         thousands(*present),
                         thousands(self.records)
                     )
@@ -332,7 +344,7 @@ impl<'c> Facets<'c> {
                     if min.0 == max.0 {
                         continue;
                     }
-                    let name = &self.compactor.columns[*column].name;
+                    let name = self.compactor.column_at(*column).map_or("", |c| c.name.as_str());
                     let (hi, lo) = if *times { ("latest", "earliest") } else { ("max", "min") };
                     let rare = *present * 2 < self.records;
                     sparse.push(if rare { Order::Rare } else { Order::Common });
