@@ -489,6 +489,32 @@ pub(crate) mod tests {
         asked
     }
 
+    /// Asserts that every answer of `split`'s questions (the strings a read must hold,
+    /// the holder of an extreme, a lookup's needle) is in the raw result.
+    pub(crate) fn answers_are_in_the_raw_result(split: Split) {
+        for shape in CATALOG.iter().filter(|s| s.split == split) {
+            let result = shape.generate(1);
+            let raw = String::from_utf8_lossy(&result.bytes()).into_owned();
+            for q in questions(shape, &result) {
+                let must = match &q.check {
+                    Check::Together(must) => must.clone(),
+                    Check::Extreme { id, .. } => vec![id.clone()],
+                    Check::Count { .. } => Vec::new(),
+                };
+                for m in must {
+                    // JSON escapes a few characters of a title; the parsed value holds them bare.
+                    let found = raw.contains(&m)
+                        || matches!(&result, Generated::Json(_))
+                            && raw.contains(&serde_json::to_string(&m).unwrap_or_default());
+                    assert!(found, "{}: {} needs {m:?}", shape.name, q.text);
+                }
+                if let Some(needle) = &q.needle {
+                    assert!(raw.contains(needle.as_str()), "{}: {}", shape.name, q.text);
+                }
+            }
+        }
+    }
+
     #[test]
     fn every_unseen_shape_is_asked_every_kind_of_question() {
         assert!(asks_every_kind(Split::Unseen) > 0);

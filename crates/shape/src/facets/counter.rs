@@ -277,7 +277,7 @@ fn named(patterns: &HashMap<String, (u64, u64)>) -> bool {
 
 /// `s` with every run of ASCII digits written `*`: the pattern values that differ only in
 /// their numbers share.
-pub(super) fn digits_as_star(s: &str) -> std::borrow::Cow<'_, str> {
+fn digits_as_star(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.bytes().any(|b| b.is_ascii_digit()) {
         return std::borrow::Cow::Borrowed(s);
     }
