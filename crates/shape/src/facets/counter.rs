@@ -123,17 +123,12 @@ impl Counter {
         if self.learned || self.present < UNIQUE_AFTER || (self.counts.len() as u64) < self.present {
             return;
         }
-        if !self.masked && self.part.is_none() {
-            let patterns = self.patterns();
-            // One pattern in every record says nothing either (an id with a prefix), nor
-            // do patterns without a letter.
-            if patterns.len() >= 2 && named(&patterns) && (patterns.len() as u64) * 2 <= self.present {
-                self.counts = patterns;
-                self.masked = true;
-                self.first_holder = HashMap::default();
-                self.split = None;
-                return;
-            }
+        if let Some(patterns) = self.patterns().filter(|p| (p.len() as u64) * 2 <= self.present) {
+            self.counts = patterns;
+            self.masked = true;
+            self.first_holder = HashMap::default();
+            self.split = None;
+            return;
         }
         self.given_up = true;
         self.counts = HashMap::default();
@@ -141,31 +136,32 @@ impl Counter {
         self.split = None;
     }
 
-    /// The counts with each value's runs of digits written `*`.
-    fn patterns(&self) -> HashMap<String, (u64, u64)> {
+    /// The counts with each value's runs of digits written `*`, when that says something:
+    /// fewer values than before, two or more, each with a letter left. One pattern they all
+    /// share is an id with a prefix; patterns without a letter (`*`, `*.*.*.*:*`) are
+    /// numbers and addresses, and name nothing. Values already counted by pattern, or
+    /// parts of a name, are not.
+    fn patterns(&self) -> Option<HashMap<String, (u64, u64)>> {
+        if self.masked || self.part.is_some() {
+            return None;
+        }
         let mut patterns: HashMap<String, (u64, u64)> = HashMap::default();
         for (value, &(n, first)) in &self.counts {
             let e = patterns.entry(digits_as_star(value).into_owned()).or_insert((0, first));
             e.0 += n;
             e.1 = e.1.min(first);
         }
-        patterns
+        let named = patterns.keys().all(|p| p.chars().any(char::is_alphabetic));
+        (named && patterns.len() >= 2 && patterns.len() < self.counts.len()).then_some(patterns)
     }
 
-    /// The same counts by pattern ([`digits_as_star`]), when values that mostly differ
-    /// repeat once their numbers are written `*`, and every value was counted.
+    /// The same counts by pattern ([`Counter::patterns`]), when every value was counted.
     fn by_pattern(&self) -> Option<Counter> {
-        if self.masked || self.given_up || self.part.is_some() || self.other > 0 {
-            return None;
-        }
-        let counts = self.patterns();
-        // Patterns without a letter (`*`, `*.*.*.*:*`) name nothing: numbers, addresses;
-        // nor does one pattern they all share (ids with a prefix).
-        if counts.len() >= self.counts.len() || counts.len() < 2 || !named(&counts) {
+        if self.given_up || self.other > 0 {
             return None;
         }
         Some(Counter {
-            counts,
+            counts: self.patterns()?,
             masked: true,
             present: self.present,
             split: None,
@@ -267,12 +263,6 @@ impl Counter {
         }
         Some((c, self.masked))
     }
-}
-
-/// Whether every pattern holds a letter: what it names (a process, a chart) is left
-/// when its numbers are written `*`.
-fn named(patterns: &HashMap<String, (u64, u64)>) -> bool {
-    patterns.keys().all(|p| p.chars().any(char::is_alphabetic))
 }
 
 /// `s` with every run of ASCII digits written `*`: the pattern values that differ only in
