@@ -92,7 +92,11 @@ impl Compactor {
                 .min_by_key(|(_, r)| r.5)
                 .map(|c| c.0)
         };
+        // A field of a member object (`lastModifyingUser.permissionId`, unique in a page
+        // by chance) names that object; the record's own title names the record.
+        let member_field = |&(_, rank): &(usize, Rank)| rank.2 > 1;
         match best {
+            Some(b) if member_field(&b) && own_title().is_some() => own_title(),
             Some(b) if !machine_only(&b) => Some(b.0),
             _ => own_title().or_else(|| self.nearly_unique_name(sample)).or(best.map(|b| b.0)),
         }

@@ -161,6 +161,37 @@ fn a_name_is_the_key_before_an_address() {
     assert_eq!(c.columns[c.key.unwrap()].name, "name");
 }
 
+/// Regression: Drive files were named by their last editor's `permissionId` (unique in the
+/// page by chance) because the file's own name has spaces; the record's own title names it.
+#[test]
+fn a_member_object_s_id_does_not_name_the_record_when_it_has_its_own_title() {
+    let recs: Vec<Value> = (0..30)
+        .map(|i| {
+            let editor = ["Ada Berg", "Li Chen"][i % 2];
+            // A random-looking id, as Drive's are (`1MoEpKYtMAgi3uyIux…`).
+            let alphabet = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+            let mut x = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let id: String = (0..43)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    alphabet[(x % 62) as usize] as char
+                })
+                .collect();
+            json!({
+                "id": format!("1{id}"),
+                "name": format!("Board update {i} (final)"),
+                "lastModifyingUser": {"displayName": editor, "permissionId": format!("{:020}", 7_000_000_000_u64 * (i as u64 + 1) + 13)},
+                "size": format!("{}", 1000 + i * 37),
+                "webViewLink": format!("https://docs.example.com/document/d/1{id}/edit"),
+            })
+        })
+        .collect();
+    let c = Compactor::learn(&recs);
+    assert_eq!(c.columns[c.key.unwrap()].name, "name");
+}
+
 #[test]
 fn a_list_of_one_value_is_that_value_and_can_name_the_record() {
     let recs: Vec<Value> = (0..20)
