@@ -157,7 +157,7 @@ fn matching_lines<'a>(lines: Vec<&'a str>, re: &Regex) -> Vec<&'a str> {
 fn narrow_members(members: Map<String, Value>, re: &Regex) -> Map<String, Value> {
     let mut out = Map::new();
     for (key, value) in members {
-        let member_text = format!("{}:{value}", Value::String(key.clone()));
+        let member_text = member_text(&key, &value);
         if !re.is_match(&member_text) {
             continue;
         }
@@ -187,21 +187,50 @@ fn narrow_items(items: Vec<Value>, re: &Regex) -> Vec<Value> {
         .filter(|v| re.is_match(&v.to_string()))
         .map(|v| match v {
             Value::Object(inner) if inner_len(&inner) > WHOLE_MEMBER_BYTES => {
-                let scalars: Map<String, Value> =
-                    inner.iter().filter(|(_, v)| is_short_member(v)).map(|(k, v)| (k.clone(), v.clone())).collect();
-                let mut narrowed = narrow_members(inner.clone(), re);
-                // In the record's own order: its scalars, and what matched.
-                let mut out = Map::new();
-                for key in inner.keys() {
-                    if let Some(v) = narrowed.remove(key).or_else(|| scalars.get(key).cloned()) {
-                        out.insert(key.clone(), v);
-                    }
-                }
-                Value::Object(out)
+                // Found by one of its own values (its key, id or name): the read is about this
+                // record, so each large branch keeps its short values too (an issue's
+                // `fields.summary` beside the `fields.watches` link that holds its key).
+                let named = inner.iter().any(|(k, v)| {
+                    !v.is_object() && !v.is_array() && is_short_member(v) && re.is_match(&member_text(k, v))
+                });
+                Value::Object(keep_short_and_matching(inner, re, named))
             }
             other => other,
         })
         .collect()
+}
+
+/// `record`'s short members and, narrowed, those that match, in its own order; with
+/// `branches`, a large object member keeps its own short members as well.
+fn keep_short_and_matching(record: Map<String, Value>, re: &Regex, branches: bool) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (key, value) in record {
+        if is_short_member(&value) {
+            out.insert(key, value);
+            continue;
+        }
+        let matches = re.is_match(&member_text(&key, &value));
+        match value {
+            Value::Object(inner) if branches => {
+                let kept = keep_short_and_matching(inner, re, false);
+                if !kept.is_empty() {
+                    out.insert(key, Value::Object(kept));
+                }
+            }
+            value if matches => {
+                if let Some((k, v)) = narrow_members(Map::from_iter([(key, value)]), re).into_iter().next() {
+                    out.insert(k, v);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A member as a pattern sees it: `"key":value`.
+fn member_text(key: &str, value: &Value) -> String {
+    format!("{}:{value}", Value::String(key.to_owned()))
 }
 
 /// A value that is not null or empty and is at most [`RECORD_SCALAR_BYTES`] as JSON.
@@ -425,6 +454,31 @@ mod tests {
         let stored = json!([record(1), record(2)]);
         let v = view(&stored, pattern("vm-2\\b"));
         assert_eq!(v, json!([{"name": "vm-2", "hardwareProfile": {"vmSize": "Standard_F8s_v2", "extra": null}}]));
+    }
+
+    /// Regression: a Jira issue found by its key came back with only the members whose
+    /// links held the key (`fields.watches`), without its summary.
+    #[test]
+    fn a_large_record_found_by_its_own_key_keeps_the_short_values_of_its_branches() {
+        let record = |n: u64| {
+            json!({"key": format!("PAY-{n}"), "fields": {
+                "summary": format!("issue {n}"),
+                "watches": {"self": format!("https://x/issue/PAY-{n}/watchers"), "watchCount": 1},
+                "description": "d".repeat(6000),
+            }})
+        };
+        let stored = json!([record(1), record(2)]);
+        let v = view(&stored, pattern("PAY-2\\b"));
+        assert_eq!(
+            v,
+            json!([{"key": "PAY-2", "fields": {"summary": "issue 2", "watches": {"self": "https://x/issue/PAY-2/watchers", "watchCount": 1}}}])
+        );
+        // Found only deep inside, a record keeps what matched there and its own short values.
+        let v = view(&stored, pattern("PAY-2/watchers"));
+        assert_eq!(
+            v,
+            json!([{"key": "PAY-2", "fields": {"watches": {"self": "https://x/issue/PAY-2/watchers", "watchCount": 1}}}])
+        );
     }
 
     #[test]
