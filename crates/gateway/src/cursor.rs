@@ -140,11 +140,18 @@ impl CursorKey {
         body.extend_from_slice(&cursor.scope);
         match cursor.resume {
             Resume::Handle => body.push(0),
-            Resume::Records { offset, end: None } => {
+            Resume::Records { offset, end: None, facets: None } => {
                 body.push(1);
                 put_varint(&mut body, offset);
             }
-            Resume::Records { offset, end: Some(end) } => {
+            Resume::Records { offset, end, facets: Some(facets) } => {
+                body.push(7);
+                put_varint(&mut body, offset);
+                // 0 for no end; else the end plus one.
+                put_varint(&mut body, end.map_or(0, |e| e.saturating_add(1)));
+                put_varint(&mut body, facets);
+            }
+            Resume::Records { offset, end: Some(end), facets: None } => {
                 body.push(5);
                 put_varint(&mut body, offset);
                 put_varint(&mut body, end);
@@ -206,7 +213,7 @@ impl CursorKey {
         let kind = take_byte(&mut rest)?;
         let resume = match kind {
             0 => Resume::Handle,
-            1 => Resume::Records { offset: take_varint(&mut rest)?, end: None },
+            1 => Resume::Records { offset: take_varint(&mut rest)?, end: None, facets: None },
             2 => Resume::Text { offset: take_varint(&mut rest)?, end: None },
             3 => {
                 let offset = take_varint(&mut rest)?;
@@ -215,7 +222,12 @@ impl CursorKey {
             4 => Resume::Fields { offset: take_varint(&mut rest)? },
             5 => {
                 let offset = take_varint(&mut rest)?;
-                Resume::Records { offset, end: Some(take_varint(&mut rest)?) }
+                Resume::Records { offset, end: Some(take_varint(&mut rest)?), facets: None }
+            }
+            7 => {
+                let offset = take_varint(&mut rest)?;
+                let end = take_varint(&mut rest)?.checked_sub(1);
+                Resume::Records { offset, end, facets: Some(take_varint(&mut rest)?) }
             }
             6 => {
                 let offset = take_varint(&mut rest)?;
@@ -280,9 +292,12 @@ mod tests {
         let scope = CursorKey::scope_tag("s");
         for r in [
             Resume::Handle,
-            Resume::Records { offset: 0, end: None },
-            Resume::Records { offset: u64::MAX, end: None },
-            Resume::Records { offset: 20, end: Some(99) },
+            Resume::Records { offset: 0, end: None, facets: None },
+            Resume::Records { offset: u64::MAX, end: None, facets: None },
+            Resume::Records { offset: 20, end: Some(99), facets: None },
+            Resume::Records { offset: 7, end: Some(99), facets: Some(12) },
+            Resume::Records { offset: 7, end: None, facets: Some(0) },
+            Resume::Records { offset: 3, end: Some(u64::MAX - 1), facets: Some(40) },
             Resume::Text { offset: 81_234, end: None },
             Resume::Text { offset: 5, end: Some(9_000_000) },
             Resume::TextBefore { offset: 4_096, before_end: 7_311 },
@@ -314,7 +329,7 @@ mod tests {
     fn refuses_tampering_expiry_scope_and_other_keys() {
         let key = CursorKey::from_secret(b"k");
         let scope = CursorKey::scope_tag("s");
-        let text = key.encode(&sample(Resume::Records { offset: 20, end: None }));
+        let text = key.encode(&sample(Resume::Records { offset: 20, end: None, facets: None }));
         let mut bytes = URL_SAFE_NO_PAD.decode(&text).unwrap();
         bytes[20] ^= 1;
         assert_eq!(key.decode(&URL_SAFE_NO_PAD.encode(&bytes), &scope, 0), Err(CursorError::Tampered));

@@ -18,6 +18,10 @@ pub enum Resume {
         /// Where to stop (exclusive), when the last records were already shown.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         end: Option<u64>,
+        /// The first facet an earlier page had no room for: this page's summary goes on
+        /// from it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facets: Option<u64>,
     },
     /// From byte `offset` of the (redacted) text, up to `end` when a tail was already shown.
     Text {
@@ -65,10 +69,13 @@ impl Continuation for OffsetContinuation {
     fn next(&self, resume: &Resume) -> Next {
         let mut arguments = self.base.clone();
         match resume {
-            Resume::Records { offset, end } => {
+            Resume::Records { offset, end, facets } => {
                 arguments.insert("offset".into(), (*offset).into());
                 if let Some(end) = end {
                     arguments.insert("end".into(), (*end).into());
+                }
+                if let Some(facets) = facets {
+                    arguments.insert("facets".into(), (*facets).into());
                 }
             }
             Resume::Text { offset, end } => {

@@ -61,7 +61,8 @@ pub(crate) struct Describe<'a> {
 }
 
 impl Describe<'_> {
-    fn qualifiers(&self) -> String {
+    /// What the summary adds after the count; `paging`: a next page of records follows.
+    fn qualifiers_for(&self, paging: bool) -> String {
         let mut q = String::new();
         if let Some(f) = &self.plan.filter {
             q.push_str(&format!(" matching `{}` (of {})", f.as_str(), thousands(self.before_filter)));
@@ -84,7 +85,7 @@ impl Describe<'_> {
             q.push_str(&format!(" ({})", self.wrapper.notes.join(", ")));
         }
         if let Some(a) = self.auto {
-            q.push_str(&a.qualifiers());
+            q.push_str(&a.qualifiers(paging));
         }
         if let Some(p) = &self.wrapper.path_missing {
             q.push_str(&format!(" [records path `{p}` not found; records located automatically]"));
@@ -95,9 +96,14 @@ impl Describe<'_> {
     pub(crate) fn complete(&self, shown: u64) -> String {
         let noun = if self.total == 1 { singular(self.plan.noun()) } else { Cow::Borrowed(self.plan.noun()) };
         if self.start > 0 {
-            format!("{noun} {} of {}{}", member_range(self.start, shown), thousands(self.total), self.qualifiers())
+            format!(
+                "{noun} {} of {}{}",
+                member_range(self.start, shown),
+                thousands(self.total),
+                self.qualifiers_for(false)
+            )
         } else {
-            format!("{} {noun}{}", thousands(self.total), self.qualifiers())
+            format!("{} {noun}{}", thousands(self.total), self.qualifiers_for(false))
         }
     }
 
@@ -109,7 +115,7 @@ impl Describe<'_> {
                 f.as_str(),
                 thousands(self.before_filter)
             ),
-            None => format!("no {noun}{}", self.qualifiers()),
+            None => format!("no {noun}{}", self.qualifiers_for(false)),
         }
     }
 
@@ -119,7 +125,7 @@ impl Describe<'_> {
             thousands(self.total),
             self.plan.noun(),
             fmt_bytes(bytes_in),
-            self.qualifiers()
+            self.qualifiers_for(false)
         )
     }
 
@@ -159,8 +165,9 @@ impl Describe<'_> {
                     fields: None,
                     original: original.clone(),
                 }),
-                next: (left > 0)
-                    .then(|| ctx.continuation.next(&Resume::Records { offset: self.start + shown, end: None })),
+                next: (left > 0).then(|| {
+                    ctx.continuation.next(&Resume::Records { offset: self.start + shown, end: None, facets: None })
+                }),
             };
         }
         // Where this run of pages stops: before the last record when the first read showed
@@ -178,7 +185,7 @@ impl Describe<'_> {
             } else {
                 format!("{} of {} {noun}", thousands(shown), thousands(self.total))
             };
-            format!("{range}{}; more with next", self.qualifiers())
+            format!("{range}{}; more with next", self.qualifiers_for(true))
         } else if !fields_cut.is_empty() || !dropped.is_empty() {
             format!("{}; compact view, full records with next", self.complete(shown))
         } else {
@@ -201,7 +208,11 @@ impl Describe<'_> {
         // offered again (that would loop); `omitted` says it stayed too large.
         let full = matches!(ctx.resume, Some(Resume::Fields { .. }));
         let next = if left > 0 {
-            Some(ctx.continuation.next(&Resume::Records { offset: self.start + shown, end: end_arg }))
+            Some(ctx.continuation.next(&Resume::Records {
+                offset: self.start + shown,
+                end: end_arg,
+                facets: self.auto.and_then(AutoView::facets_next).map(|f| f as u64),
+            }))
         } else if partial && !full {
             Some(ctx.continuation.next(&Resume::Fields { offset: self.start }))
         } else {
@@ -339,7 +350,7 @@ pub(crate) fn object_envelope(
     });
     let full = matches!(ctx.resume, Some(Resume::Fields { .. }));
     let next = if left > 0 {
-        Some(ctx.continuation.next(&Resume::Records { offset: start + shown, end: None }))
+        Some(ctx.continuation.next(&Resume::Records { offset: start + shown, end: None, facets: None }))
     } else if partial && !full {
         Some(ctx.continuation.next(&Resume::Fields { offset: start }))
     } else {

@@ -376,7 +376,14 @@ impl Shaper {
             Some(Resume::Records { end: Some(end), .. }) => end.clamp(start, total),
             _ => total,
         };
-        let auto = AutoView::learn(plan, &self.record_shaper(), &self.redactor, items, &order, ctx.resume.is_none());
+        // A first read says the facets from the first; a page goes on with those an earlier
+        // page had no room for.
+        let facets_from = match &ctx.resume {
+            None => Some(0),
+            Some(Resume::Records { facets, .. }) => facets.and_then(|f| usize::try_from(f).ok()),
+            Some(_) => None,
+        };
+        let auto = AutoView::learn(plan, &self.record_shaper(), &self.redactor, items, &order, facets_from);
         let describe = Describe {
             plan,
             wrapper,

@@ -207,7 +207,8 @@ proptest! {
             }
             let offset = a["offset"].as_u64().unwrap();
             let end = a.get("end").and_then(Value::as_u64);
-            let page = shape(&pages, &stored, Some(Resume::Records { offset, end }));
+            let facets = a.get("facets").and_then(Value::as_u64);
+            let page = shape(&pages, &stored, Some(Resume::Records { offset, end, facets }));
             let more = shown(&page.envelope.data);
             prop_assert!(!more.is_empty(), "a page must make progress: {}", page.text);
             ids.extend(more.iter().map(|r| r["id"].as_str().unwrap().to_owned()));
@@ -221,6 +222,55 @@ proptest! {
         got.sort();
         prop_assert_eq!(got, want, "ids read: {:?}", ids);
     }
+}
+
+/// Facets the first read has no room for are not lost: the pages after it go on with them,
+/// each where the last stopped, until every field's counts were said.
+#[test]
+fn facets_left_out_of_the_first_read_come_with_the_next_pages() {
+    let records: Vec<Value> = (0..80)
+        .map(|i| {
+            let mut m = Map::new();
+            m.insert("id".into(), json!(format!("r{i:03}")));
+            for f in 0..30 {
+                // Each field splits the records its own way (fields that split them alike are
+                // said together).
+                m.insert(format!("field{f:02}"), json!(format!("v{}", (i / (f + 1)) % 3)));
+            }
+            Value::Object(m)
+        })
+        .collect();
+    let shaper = Shaper::new(plan(1200)).unwrap();
+    let input = serde_json::to_vec(&records).unwrap();
+    let first = shape(&shaper, &input, None);
+    let summary = |s: &Shaped| s.envelope.summary.clone();
+    assert!(summary(&first).contains("more facets with next"), "{}", summary(&first));
+    let stored = snapshot(&shaper, &input);
+    let pages = shaper.for_pages();
+    let mut said = vec![summary(&first)];
+    let mut next = first.envelope.next.clone();
+    while let Some(n) = next {
+        let a = &n.arguments;
+        let Some(offset) = a.get("offset").and_then(Value::as_u64) else { break };
+        if a.get("full_fields").is_some() {
+            break;
+        }
+        let resume = Resume::Records {
+            offset,
+            end: a.get("end").and_then(Value::as_u64),
+            facets: a.get("facets").and_then(Value::as_u64),
+        };
+        let page = shape(&pages, &stored, Some(resume));
+        said.push(summary(&page));
+        next = page.envelope.next.clone();
+        assert!(said.len() < 100, "no end");
+    }
+    for f in 0..30 {
+        let clause = format!("field{f:02}");
+        let pages_saying: Vec<usize> = (0..said.len()).filter(|p| said[*p].contains(&clause)).collect();
+        assert_eq!(pages_saying.len(), 1, "field{f:02} is said once, on {pages_saying:?}: {said:#?}");
+    }
+    assert!(!said.last().unwrap().contains("more facets with next"), "the last page leaves none: {said:#?}");
 }
 
 #[test]

@@ -86,7 +86,7 @@ fn resume_from(e: &Envelope) -> Option<Resume> {
     if a.get("full_fields").is_some() {
         return None;
     }
-    Some(Resume::Records { offset, end: None })
+    Some(Resume::Records { offset, end: None, facets: None })
 }
 
 fn arb_string() -> impl Strategy<Value = String> {
@@ -490,7 +490,7 @@ fn following_next_always_terminates_on_an_oversized_field() {
         resume = Some(if a.get("full_fields").is_some() {
             Resume::Fields { offset }
         } else {
-            Resume::Records { offset, end }
+            Resume::Records { offset, end, facets: None }
         });
     }
     panic!("next never ended");

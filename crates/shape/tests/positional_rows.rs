@@ -48,8 +48,10 @@ fn cells_are_named_by_the_schema_on_every_page() {
     let records: Vec<Value> = serde_json::from_slice(&stored).unwrap();
     assert_eq!(records.len(), 600);
     assert_eq!(records[1], json!({"order_id": "ord_00001", "channel": "email", "revenue": "7.5"}));
-    let page =
-        shaper.for_pages().shape(&stored, &ctx(&next, Some(Resume::Records { offset: 300, end: None }))).unwrap();
+    let page = shaper
+        .for_pages()
+        .shape(&stored, &ctx(&next, Some(Resume::Records { offset: 300, end: None, facets: None })))
+        .unwrap();
     assert!(page.text.contains("ord_00300"), "{}", page.text);
 }
 
@@ -92,8 +94,10 @@ fn an_object_of_records_under_their_ids_is_read_as_records_on_every_page() {
     let records: Vec<Value> = serde_json::from_slice(&stored).unwrap();
     assert_eq!(records.len(), 200);
     assert_eq!(records[3]["key"], json!("-OS0003xq"));
-    let page =
-        shaper.for_pages().shape(&stored, &ctx(&next, Some(Resume::Records { offset: 150, end: None }))).unwrap();
+    let page = shaper
+        .for_pages()
+        .shape(&stored, &ctx(&next, Some(Resume::Records { offset: 150, end: None, facets: None })))
+        .unwrap();
     assert!(page.text.contains("-OS0150xq"), "{}", page.text);
 
     // A document with a few object members of different kinds stays a document.

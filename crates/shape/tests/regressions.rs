@@ -145,7 +145,7 @@ mod same_cursor_same_page {
         ) {
             let render = if prose { RenderMode::Prose } else { RenderMode::Json };
             let shaper = Shaper::new(ShapePlan { budget_tokens: budget, render, ..ShapePlan::default() }).unwrap();
-            let resume = (offset > 0).then_some(Resume::Records { offset, end: None });
+            let resume = (offset > 0).then_some(Resume::Records { offset, end: None, facets: None });
             check_same_page(&shaper, &payload, resume, Tokenizer::new(encoding), [&first, &second]);
         }
 

@@ -63,6 +63,10 @@ pub(crate) struct ShapeArgs {
     /// `next`).
     #[arg(long, requires = "byte", conflicts_with = "end", allow_negative_numbers = true, value_parser = parse_position)]
     before_end: Option<u64>,
+    /// Go on with the summary's facets from facet N, which an earlier page had no room for
+    /// (from a previous `next`).
+    #[arg(long, requires = "offset", allow_negative_numbers = true, value_parser = parse_position)]
+    facets: Option<u64>,
     /// Show the records from `--offset` without field caps.
     #[arg(long)]
     full_fields: bool,
@@ -143,7 +147,7 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
             return Err(Failure::usage(anyhow!("give --offset (records) or --byte (text), not both")));
         }
         (Some(offset), None) if args.full_fields => Some(Resume::Fields { offset }),
-        (Some(offset), None) => Some(Resume::Records { offset, end: args.end }),
+        (Some(offset), None) => Some(Resume::Records { offset, end: args.end, facets: args.facets }),
         (None, Some(offset)) => Some(match args.before_end {
             Some(before_end) => Resume::TextBefore { offset, before_end },
             None => Resume::Text { offset, end: args.end },

@@ -233,10 +233,17 @@ impl<'c> Facets<'c> {
     /// where the room holds every clause anyway: the room a short phrase leaves is used
     /// for the values a question about a less frequent one needs.
     pub(crate) fn phrase(&self, max_chars: usize) -> Option<String> {
-        let (base, shown) = self.phrase_with(max_chars, TOP)?;
+        Some(self.phrase_from(0, max_chars)?.with_note("a larger budget"))
+    }
+
+    /// The facets from the `skip`-th clause on (those an earlier page did not hold), at most
+    /// `max_chars` with room kept for a note of what is left, which the caller writes: a
+    /// page of records says the rest come with `next`, a text says a larger budget shows them.
+    pub(crate) fn phrase_from(&self, skip: usize, max_chars: usize) -> Option<FacetsPart> {
+        let base = self.phrase_with(max_chars, TOP, skip)?;
         for top in [TOP * 3, TOP * 2] {
-            if let Some((wider, n)) = self.phrase_with(max_chars, top)
-                && n == shown
+            if let Some(wider) = self.phrase_with(max_chars, top, skip)
+                && wider.shown == base.shown
             {
                 return Some(wider);
             }
@@ -244,8 +251,8 @@ impl<'c> Facets<'c> {
         Some(base)
     }
 
-    /// The phrase with at most `top` values per count, and how many clauses it shows.
-    fn phrase_with(&self, max_chars: usize, top: usize) -> Option<(String, usize)> {
+    /// The phrase of the clauses from the `skip`-th on, with at most `top` values per count.
+    fn phrase_with(&self, max_chars: usize, top: usize, skip: usize) -> Option<FacetsPart> {
         let key_name = self.compactor.key.and_then(|k| self.compactor.columns.get(k)).map(|c| c.name.as_str());
         let mut clauses: Vec<String> = Vec::new();
         // Where each clause goes: first those of fields most records have, then those of
@@ -360,13 +367,13 @@ impl<'c> Facets<'c> {
             };
             clauses.push(clause);
         }
-        if clauses.is_empty() {
+        if clauses.len() <= skip {
             return None;
         }
         let clauses: Vec<String> = {
             let mut ordered: Vec<(String, Order)> = clauses.into_iter().zip(sparse).collect();
             ordered.sort_by_key(|(_, order)| *order);
-            ordered.into_iter().map(|(c, _)| c).collect()
+            ordered.into_iter().skip(skip).map(|(c, _)| c).collect()
         };
         let over = if self.skipped > 0 {
             format!(" (over the first {} records)", thousands(self.records))
@@ -379,28 +386,66 @@ impl<'c> Facets<'c> {
         let note_room = format!("; {} more facets with a larger budget", clauses.len()).len();
         let limit =
             if whole + over.len() <= max_chars { max_chars } else { max_chars.saturating_sub(note_room + over.len()) };
-        let mut out = String::new();
+        let mut text = String::new();
         let mut left = clauses.len();
         for c in &clauses {
-            let sep = if out.is_empty() { 0 } else { 2 };
-            if out.len() + sep + c.len() > limit {
+            let sep = if text.is_empty() { 0 } else { 2 };
+            if text.len() + sep + c.len() > limit {
                 break;
             }
             if sep > 0 {
-                out.push_str("; ");
+                text.push_str("; ");
             }
-            out.push_str(c);
+            text.push_str(c);
             left -= 1;
         }
-        if left > 0 {
-            out.push_str(&format!(
-                "{}{} more facets with a larger budget",
-                if out.is_empty() { "" } else { "; " },
-                left
-            ));
+        // A page that goes on from an earlier one moves on even when its first clause is
+        // larger than its room: that clause is shown cut, marked, rather than offered again
+        // and again.
+        if skip > 0
+            && left == clauses.len()
+            && let Some(first) = clauses.first()
+        {
+            let mut end = limit.saturating_sub(CUT_MARK.len()).min(first.len());
+            while !first.is_char_boundary(end) {
+                end -= 1;
+            }
+            text = format!("{}{CUT_MARK}", &first[..end]);
+            left -= 1;
         }
-        out.push_str(&over);
-        Some((out, clauses.len() - left))
+        Some(FacetsPart { text, shown: clauses.len() - left, next: skip + clauses.len() - left, left, over })
+    }
+}
+
+/// What ends a clause cut to its page's room.
+const CUT_MARK: &str = " …";
+
+/// Part of the facets phrase: the clauses one page holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FacetsPart {
+    /// The clauses shown, joined (no note of what is left).
+    pub(crate) text: String,
+    /// Clauses shown.
+    pub(crate) shown: usize,
+    /// The position of the first clause not shown, for the next page's `skip`.
+    pub(crate) next: usize,
+    /// Clauses left for later pages.
+    pub(crate) left: usize,
+    /// The note that the facets were counted over the first records only, if they were.
+    pub(crate) over: String,
+}
+
+impl FacetsPart {
+    /// The clauses with the note of how many are left and where to find them (`how`: "next",
+    /// "a larger budget").
+    pub(crate) fn with_note(&self, how: &str) -> String {
+        let mut out = self.text.clone();
+        if self.left > 0 {
+            let sep = if out.is_empty() { "" } else { "; " };
+            out.push_str(&format!("{sep}{} more facets with {how}", self.left));
+        }
+        out.push_str(&self.over);
+        out
     }
 }
 

@@ -52,12 +52,52 @@ fn a_larger_room_never_shows_fewer_facets_and_no_room_is_overrun() {
     recs.iter().for_each(|r| f.add(r));
     let mut shown_before = 0;
     for room in 60..600 {
-        let (p, shown) = f.phrase_with(room, TOP).expect("a phrase");
+        let part = f.phrase_with(room, TOP, 0).expect("a phrase");
+        let (p, shown) = (part.with_note("a larger budget"), part.shown);
         assert!(p.len() <= room, "{} chars in a room of {room}: {p}", p.len());
         assert!(shown >= shown_before, "room {room} shows {shown} facets, a smaller one {shown_before}");
         shown_before = shown;
     }
     assert!(shown_before >= 4, "{shown_before}");
+}
+
+/// The facets a first page has no room for go on in the pages after it: each page starts
+/// where the last stopped, every clause is said once, in order, and nothing is lost.
+#[test]
+fn facets_left_out_go_on_from_where_the_last_page_stopped() {
+    let recs = records();
+    let c = Compactor::learn(&recs[..10]);
+    let mut f = Facets::new(&c);
+    recs.iter().for_each(|r| f.add(r));
+    let whole = f.phrase_with(usize::MAX, TOP, 0).expect("a phrase");
+    assert_eq!(whole.left, 0);
+    let mut paged_whole = 0;
+    for room in [60, 90, 150, 250] {
+        let (mut said, mut skip, mut pages) = (Vec::new(), 0, 0);
+        while let Some(part) = f.phrase_with(room, TOP, skip) {
+            assert!(part.shown > 0 || part.left > 0, "room {room}: an empty page");
+            assert!(part.with_note("next").len() <= room, "room {room}: {}", part.with_note("next"));
+            said.push(part.text.clone());
+            pages += 1;
+            if part.left == 0 {
+                break;
+            }
+            assert!(part.next > skip, "room {room}: the pages do not move on");
+            skip = part.next;
+            assert!(pages < 50, "room {room}: no end");
+        }
+        let joined: Vec<&str> = said.iter().filter(|t| !t.is_empty()).map(String::as_str).collect();
+        // Where every clause fits a page, the pages say exactly the whole; a clause larger
+        // than a page is cut, marked, and the next page goes on after it.
+        if whole.text.split("; ").all(|c| c.len() + " more facets with a larger budget".len() + 4 <= room) {
+            assert_eq!(joined.join("; "), whole.text, "room {room}");
+            paged_whole += usize::from(pages > 1);
+        } else {
+            assert!(joined.iter().any(|t| t.ends_with(" …")), "room {room}: {joined:?}");
+        }
+    }
+    assert!(paged_whole > 0, "no room paged whole clauses");
+    assert!(f.phrase_with(60, TOP, whole.shown).is_none(), "no page past the last clause");
 }
 
 #[test]
