@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -15,6 +15,7 @@ mod question;
 mod questions;
 mod questions_blind;
 mod questions_eighth;
+mod questions_eleventh;
 mod questions_ninth;
 mod questions_seventh;
 mod questions_sixth;
@@ -43,7 +44,7 @@ struct Args {
     #[arg(long, default_value = "before,default")]
     variants: String,
     /// Which part of the catalog: `dev`, `held`, `fresh`, `unseen`, `blind`, `sixth`,
-    /// `seventh`, `eighth`, `ninth`, `tenth` or `all`.
+    /// `seventh`, `eighth`, `ninth`, `tenth`, `eleventh` or `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -80,10 +81,11 @@ fn main() -> Result<()> {
         "eighth" => Some(Split::Eighth),
         "ninth" => Some(Split::Ninth),
         "tenth" => Some(Split::Tenth),
+        "eleventh" => Some(Split::Eleventh),
         "all" => None,
         other => {
             bail!(
-                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth or all, not {other}"
+                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh or all, not {other}"
             )
         }
     };

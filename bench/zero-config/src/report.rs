@@ -115,6 +115,7 @@ fn half(s: Split) -> &'static str {
         Split::Eighth => "eighth",
         Split::Ninth => "ninth",
         Split::Tenth => "tenth",
+        Split::Eleventh => "eleventh",
     }
 }
 
@@ -125,7 +126,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth), {} questions.\n",
+         {} tenth, {} eleventh), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -137,6 +138,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Eighth).count(),
         shapes.values().filter(|s| **s == Split::Ninth).count(),
         shapes.values().filter(|s| **s == Split::Tenth).count(),
+        shapes.values().filter(|s| **s == Split::Eleventh).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -157,6 +159,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Eighth),
             Some(Split::Ninth),
             Some(Split::Tenth),
+            Some(Split::Eleventh),
             None,
         ] {
             let pick = |smart: bool| {
