@@ -50,6 +50,7 @@ mod path;
 mod plan;
 mod records;
 mod report;
+mod sections;
 mod shaper;
 mod spaced;
 mod suggest;

@@ -16,6 +16,7 @@ use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::outline::outline;
 use crate::plan::{RenderMode, ShapePlan, TextKeep};
 use crate::report::{ShapeError, ShapeReport, Shaped, SnapshotHead};
+use crate::sections::sections_map;
 use crate::spaced::spaced_table;
 
 /// The share of the budget, in percent, a text's map may take in the summary (as
@@ -230,14 +231,19 @@ impl<'a, 'c> TextPage<'a, 'c> {
         let exceptions = mapped.then(|| exceptions_phrase(head, room / 4)).flatten();
         let left = room.saturating_sub(exceptions.as_ref().map_or(0, |e| e.len() + 2));
         // A table with no header is read as one unless the text is a log: a log's lines
-        // are said by their levels and patterns.
-        let outlined = mapped
-            .then(|| outline(head, left).or_else(|| levels.is_none().then(|| spaced_table(head, left)).flatten()))
+        // are said by their levels and patterns. Sections (a heading and the lines under it)
+        // come first: a scan's blocks split at spaces too, but their first words are not a
+        // column. Sections leave room for the line patterns, which count what they hold.
+        let outlined = mapped.then(|| outline(head, left)).flatten();
+        let plain = mapped && outlined.is_none() && levels.is_none();
+        let sectioned = plain.then(|| sections_map(head, left / 2)).flatten();
+        let spaced = (plain && sectioned.is_none()).then(|| spaced_table(head, left)).flatten();
+        let patterns = (mapped && outlined.is_none() && spaced.is_none())
+            .then(|| patterns_phrase(head, room / 4, levels.is_some()))
             .flatten();
-        let patterns =
-            (mapped && outlined.is_none()).then(|| patterns_phrase(head, room / 4, levels.is_some())).flatten();
+        let outlined = outlined.or(spaced);
         let map =
-            [outlined, patterns, exceptions].into_iter().flatten().reduce(|a, b| format!("{a}; {b}")).map(
+            [outlined, sectioned, patterns, exceptions].into_iter().flatten().reduce(|a, b| format!("{a}; {b}")).map(
                 |m| match gap {
                     Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),
                     None => m,

@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 
 use crate::key_blocks::blocks;
 use crate::line_fields::MAX_LINES;
+use crate::sections::sections;
 
 /// Longest `query` accepted, in characters.
 pub const MAX_QUERY_CHARS: usize = 500;
@@ -27,6 +28,9 @@ pub const MAX_PATTERN_CHARS: usize = 200;
 /// An object member at most this large (compact JSON) is kept whole when a pattern matches
 /// anywhere in it; a larger one is narrowed to what matches inside.
 pub const WHOLE_MEMBER_BYTES: usize = 4096;
+/// A record of a text whose heading a pattern matches is kept whole up to this many times
+/// [`WHOLE_MEMBER_BYTES`].
+const HEADING_GROWTH: usize = 4;
 /// A record narrowed by a pattern keeps its own members up to this size (JSON).
 const RECORD_SCALAR_BYTES: usize = 512;
 /// Most bytes a view may have, as a multiple of the stored result (plus a floor): a query
@@ -125,14 +129,20 @@ pub fn make_view(stored: &[u8], spec: &ViewSpec) -> Result<Vec<u8>, ViewError> {
 }
 
 /// The lines of a text that `re` matches. In a text of `Key: value` records (`git log`,
-/// `kubectl describe`), a match keeps its whole record when it is at most
+/// `kubectl describe`) or of sections (a heading and the lines under it: a linter's file and
+/// its problems, a scanned host), a match keeps its whole record when it is at most
 /// [`WHOLE_MEMBER_BYTES`], as a small record of a list is kept whole: the line holding a
-/// commit's hash says nothing of its author or message. Lines before the first record, and
-/// lines of a larger record, are kept alone.
+/// commit's hash says nothing of its author or message. A match in the heading keeps it
+/// whole up to [`HEADING_GROWTH`] times that. Lines before the first record, and lines of a
+/// larger record, are kept alone.
 fn matching_lines<'a>(lines: Vec<&'a str>, re: &Regex) -> Vec<&'a str> {
     let matches = |l: &str| re.is_match(l.trim_end_matches(['\n', '\r']));
     let bare: Vec<&str> = lines.iter().map(|l| l.trim_end_matches(['\n', '\r'])).collect();
-    let starts = (lines.len() <= MAX_LINES).then(|| blocks(&bare)).flatten().map(|b| b.first_lines).unwrap_or_default();
+    let small = lines.len() <= MAX_LINES;
+    let starts = small
+        .then(|| blocks(&bare).map(|b| b.first_lines).or_else(|| sections(&bare).map(|s| s.starts)))
+        .flatten()
+        .unwrap_or_default();
     // The text in segments: what comes before the first record, then each record up to the
     // next one's start.
     let bounds: Vec<usize> = std::iter::once(0).chain(starts.iter().copied()).chain([lines.len()]).collect();
@@ -140,7 +150,11 @@ fn matching_lines<'a>(lines: Vec<&'a str>, re: &Regex) -> Vec<&'a str> {
     for (n, pair) in bounds.windows(2).enumerate() {
         let segment = &lines[pair[0]..pair[1]];
         let is_record = n > 0;
-        if is_record && segment.iter().map(|l| l.len()).sum::<usize>() <= WHOLE_MEMBER_BYTES {
+        let bytes = segment.iter().map(|l| l.len()).sum::<usize>();
+        // A record found by its heading (a file's path, a host's address) is what the read
+        // is about: kept whole up to a larger size.
+        let by_heading = is_record && segment.first().is_some_and(|l| matches(l));
+        if is_record && bytes <= WHOLE_MEMBER_BYTES * if by_heading { HEADING_GROWTH } else { 1 } {
             if segment.iter().any(|l| matches(l)) {
                 kept.extend_from_slice(segment);
             }
@@ -355,7 +369,17 @@ mod tests {
 
     #[test]
     fn a_large_record_and_plain_text_keep_only_matching_lines() {
+        // Found by its heading, a record is kept whole up to four times the size of one
+        // found by a line inside it; larger, only the matching lines.
         let got = text_view(&git_log(200), "2f3bb7e0790");
+        assert!(
+            got.starts_with("commit 2f3bb7e0790")
+                && got.contains("change 2.199")
+                && got.ends_with("1 file changed\n\n")
+        );
+        let got = text_view(&git_log(200), "change 2.17$");
+        assert_eq!(got, "    fix: change 2.17\n");
+        let got = text_view(&git_log(900), "2f3bb7e0790");
         assert_eq!(got, "commit 2f3bb7e07904d3ca49b3facdfaeb18bbb06c420d\n");
         let log: String = (0..40).map(|i| format!("2025-12-01 INFO request {i} done\n")).collect();
         assert_eq!(text_view(&log, "request 17 "), "2025-12-01 INFO request 17 done\n");
@@ -395,8 +419,9 @@ mod tests {
             let matching = all.iter().filter(|l| l.to_lowercase().contains(&needle)).count();
             let kept_matching = kept.iter().filter(|l| l.to_lowercase().contains(&needle)).count();
             proptest::prop_assert_eq!(kept_matching, matching);
-            // Without records, exactly the matching lines.
-            if blocks(&text.lines().collect::<Vec<_>>()).is_none() {
+            // Without records or sections, exactly the matching lines.
+            let bare: Vec<&str> = text.lines().collect();
+            if blocks(&bare).is_none() && sections(&bare).is_none() {
                 proptest::prop_assert_eq!(kept.len(), matching);
             }
         }

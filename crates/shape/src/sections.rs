@@ -1,0 +1,228 @@
+//! Text made of sections, each a heading line and the lines that belong to it: a linter's
+//! report (a file's path, its problems indented below), a port scan (one block per host
+//! between blank lines), a playbook run (a block per task), firewall chains, a configuration
+//! file's top-level blocks, a source file's definitions.
+//!
+//! The first read's map says how many sections there are, which are the largest (with the
+//! line each starts at, to jump to) and, where the headings start with a few words that
+//! repeat, how many start with each (`TASK 31, PLAY 3`). A `pattern` read keeps a section
+//! whole when its heading matches ([`crate::view`]): looking up a host or a file brings back
+//! what is listed under it.
+//!
+//! Two layouts are recognised, by layout alone, in this order:
+//! - **blocks**: runs of lines between blank lines, where most runs begin with the same word;
+//! - **indented**: lines at the text's margin, each followed by lines indented deeper (not
+//!   numbers aligned to the right, which indent a line less the longer they are).
+
+use std::collections::HashMap;
+
+use crate::line_fields::MAX_LINES;
+use crate::numfmt::thousands;
+
+/// Sections a text needs, at least.
+const MIN_SECTIONS: usize = 3;
+/// Largest sections listed in the map, at most.
+const TOP: usize = 6;
+/// The longest heading written whole; a longer one keeps its start.
+const HEADING_CHARS: usize = 100;
+/// First words counted, at most: more, and the headings are names rather than kinds.
+const MAX_KINDS: usize = 12;
+
+/// Where a text's sections start, and how many lines each holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Sections {
+    /// The zero-based line of each section's heading, in order.
+    pub(crate) starts: Vec<usize>,
+    /// The non-blank lines of each section, its heading included.
+    pub(crate) sizes: Vec<usize>,
+    /// Whether the sections are runs between blank lines (else headings with indented lines).
+    pub(crate) blocks: bool,
+}
+
+/// The sections of `lines`, or `None` when the text is not made of them.
+pub(crate) fn sections(lines: &[&str]) -> Option<Sections> {
+    let lines = &lines[..lines.len().min(MAX_LINES)];
+    blocks(lines).or_else(|| indented(lines))
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start_matches([' ', '\t']).len()
+}
+
+fn blank(line: &str) -> bool {
+    line.trim().is_empty()
+}
+
+/// Headings at the margin, each followed by deeper lines. Most lines must sit under a
+/// heading, deeper than it, and the margin lines that head nothing (a closing brace, a
+/// last total) must be fewer than the headings.
+fn indented(lines: &[&str]) -> Option<Sections> {
+    let filled: Vec<usize> = (0..lines.len()).filter(|i| !blank(lines[*i])).collect();
+    let margin = filled.iter().map(|i| indent(lines[*i])).min()?;
+    let mut starts = Vec::new();
+    let mut loose = 0usize;
+    for (n, &i) in filled.iter().enumerate() {
+        if indent(lines[i]) != margin {
+            continue;
+        }
+        match filled.get(n + 1) {
+            Some(&next) if indent(lines[next]) > margin => starts.push(i),
+            _ => loose += 1,
+        }
+    }
+    // Numbers aligned to the right (`iptables -v`'s counters, `wc -l`) indent a line by
+    // less when its number is longer: the line below ends its first word where the heading
+    // does, as a column, not a level, does.
+    let first_word_end = |l: &str| indent(l) + l.split_whitespace().next().map_or(0, str::len);
+    let aligned = starts
+        .iter()
+        .filter(|&&i| {
+            let next = filled.iter().find(|&&j| j > i).copied().unwrap_or(i);
+            first_word_end(lines[next]) == first_word_end(lines[i])
+        })
+        .count();
+    if aligned * 2 >= starts.len() {
+        return None;
+    }
+    let deeper = filled.len() - starts.len() - loose;
+    let before_first = filled.iter().take_while(|i| Some(*i) < starts.first()).count();
+    if starts.len() < MIN_SECTIONS
+        || loose >= starts.len()
+        || deeper * 2 < filled.len()
+        || before_first * 5 > filled.len()
+    {
+        return None;
+    }
+    Some(Sections { sizes: sizes(lines, &starts), starts, blocks: false })
+}
+
+/// Runs of lines between blank lines, most beginning with the same word, of two lines or
+/// more on average.
+fn blocks(lines: &[&str]) -> Option<Sections> {
+    let mut starts = Vec::new();
+    let mut after_blank = true;
+    for (i, l) in lines.iter().enumerate() {
+        if blank(l) {
+            after_blank = true;
+        } else if after_blank {
+            starts.push(i);
+            after_blank = false;
+        }
+    }
+    if starts.len() < MIN_SECTIONS {
+        return None;
+    }
+    let mut firsts: HashMap<&str, usize> = HashMap::new();
+    for s in &starts {
+        *firsts.entry(first_word(lines[*s])).or_default() += 1;
+    }
+    let most = firsts.values().copied().max().unwrap_or(0);
+    if most * 2 < starts.len() || most < MIN_SECTIONS {
+        return None;
+    }
+    // The runs before the first whose first word leads another run too are a preamble (a
+    // scanner's banner), not sections.
+    let first = starts.iter().position(|s| firsts.get(first_word(lines[*s])).is_some_and(|n| *n >= 2))?;
+    let starts: Vec<usize> = starts[first..].to_vec();
+    let sizes = sizes(lines, &starts);
+    let filled: usize = sizes.iter().sum();
+    if filled < starts.len() * 2 {
+        return None;
+    }
+    Some(Sections { sizes, starts, blocks: true })
+}
+
+/// The first word of a heading, its digits aside (`Chain`, `TASK`, `Nmap`).
+fn first_word(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
+/// The non-blank lines from each start to the next.
+fn sizes(lines: &[&str], starts: &[usize]) -> Vec<usize> {
+    starts
+        .iter()
+        .enumerate()
+        .map(|(n, &s)| {
+            let end = starts.get(n + 1).copied().unwrap_or(lines.len());
+            lines[s..end].iter().filter(|l| !blank(l)).count()
+        })
+        .collect()
+}
+
+/// The map of the sections of `text`, at most `room` characters.
+pub(crate) fn sections_map(text: &str, room: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
+    let s = sections(&lines)?;
+    let layout = if s.blocks {
+        "runs of lines between blank lines"
+    } else {
+        "a line at the margin, the lines indented under it"
+    };
+    let mut out =
+        format!("{} sections ({layout}), the first at line {}", thousands(s.starts.len() as u64), s.starts[0] + 1);
+    let mut order: Vec<usize> = (0..s.starts.len()).collect();
+    order.sort_by_key(|n| (std::cmp::Reverse(s.sizes[*n]), *n));
+    // The largest, when sizes differ: what a question about the section with the most
+    // entries asks for.
+    if s.sizes[order[0]] > s.sizes[order[order.len() - 1]] {
+        let listed: Vec<String> = order
+            .iter()
+            .take(TOP)
+            .map(|n| {
+                format!(
+                    "{} {} lines (line {})",
+                    heading(lines[s.starts[*n]]),
+                    s.sizes[*n],
+                    thousands(s.starts[*n] as u64 + 1)
+                )
+            })
+            .collect();
+        out.push_str(&format!("; sections, most lines first: {}", listed.join(", ")));
+    }
+    if let Some(kinds) = first_words(&lines, &s.starts) {
+        out.push_str(&format!("; sections by first word: {kinds}"));
+    }
+    if out.len() > room {
+        // Whole clauses only: the count alone, then nothing.
+        let count = out.split("; ").next().unwrap_or("").to_owned();
+        return (count.len() <= room).then_some(count);
+    }
+    Some(out)
+}
+
+/// Headings counted by their first word, when a few words lead them and repeat.
+fn first_words(lines: &[&str], starts: &[usize]) -> Option<String> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for s in starts {
+        *counts.entry(first_word(lines[*s])).or_default() += 1;
+    }
+    if counts.len() < 2 || counts.len() > MAX_KINDS || counts.values().all(|n| *n == 1) {
+        return None;
+    }
+    let mut listed: Vec<(&str, usize)> = counts.into_iter().collect();
+    listed.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    Some(listed.iter().map(|(w, n)| format!("{} {n}", quoted(w))).collect::<Vec<_>>().join(", "))
+}
+
+/// A heading for the map: trimmed, whole up to [`HEADING_CHARS`], quoted when it holds a
+/// character that would end a clause.
+fn heading(line: &str) -> String {
+    let t = line.trim();
+    let t = match t.char_indices().nth(HEADING_CHARS) {
+        Some((at, _)) => format!("{}…", &t[..at]),
+        None => t.to_owned(),
+    };
+    quoted(&t)
+}
+
+fn quoted(v: &str) -> String {
+    if v.is_empty() || v.contains([';', ',', '"']) {
+        serde_json::Value::String(v.to_owned()).to_string()
+    } else {
+        v.to_owned()
+    }
+}
+
+#[cfg(test)]
+#[path = "sections_tests.rs"]
+mod tests;

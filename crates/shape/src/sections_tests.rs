@@ -1,0 +1,111 @@
+//! Tests of [`super`]: which texts are sections, and what their map says.
+
+use super::*;
+
+fn linter_report() -> String {
+    let mut out = String::new();
+    for (f, problems) in [("src/a.ts", 2), ("src/b.tsx", 5), ("src/c.ts", 1), ("src/d.ts", 3)] {
+        out.push_str(&format!("/repo/{f}\n"));
+        for p in 0..problems {
+            out.push_str(&format!("  {}:{}  error  Unexpected any  no-explicit-any\n", 10 + p, 4));
+        }
+        out.push('\n');
+    }
+    out.push_str("✖ 11 problems (11 errors, 0 warnings)\n");
+    out
+}
+
+fn scan() -> String {
+    let mut out = String::from("Starting scan at 14:25\n");
+    for (host, ports) in [(11, 2), (13, 4), (17, 1), (19, 3)] {
+        out.push_str(&format!("\nScan report for 10.0.0.{host}\nHost is up.\nPORT STATE SERVICE\n"));
+        for p in 0..ports {
+            out.push_str(&format!("{}/tcp open svc{p}\n", 20 + p));
+        }
+    }
+    out.push_str("\nScan done: 4 hosts up\n");
+    out
+}
+
+#[test]
+fn a_linter_report_is_sections_of_indented_problems() {
+    let text = linter_report();
+    let lines: Vec<&str> = text.lines().collect();
+    let s = sections(&lines).expect("sections");
+    assert!(!s.blocks);
+    assert_eq!(s.starts, vec![0, 4, 11, 14]);
+    assert_eq!(s.sizes, vec![3, 6, 2, 5], "the last section keeps the total line after it");
+    let map = sections_map(&text, 1000).unwrap();
+    assert!(
+        map.starts_with("4 sections (a line at the margin, the lines indented under it), the first at line 1"),
+        "{map}"
+    );
+    assert!(map.contains("most lines first: /repo/src/b.tsx 6 lines (line 5)"), "{map}");
+}
+
+#[test]
+fn a_scan_is_blocks_led_by_one_word_after_its_banner() {
+    let text = scan();
+    let lines: Vec<&str> = text.lines().collect();
+    let s = sections(&lines).expect("sections");
+    assert!(s.blocks);
+    assert_eq!(s.starts.len(), 5, "four hosts and the closing line, not the banner: {s:?}");
+    assert_eq!(lines[s.starts[0]], "Scan report for 10.0.0.11");
+    let map = sections_map(&text, 1000).unwrap();
+    assert!(map.contains("most lines first: Scan report for 10.0.0.13 7 lines"), "{map}");
+    assert!(!map.contains("by first word"), "one word leads every heading: nothing to count: {map}");
+}
+
+#[test]
+fn prose_code_blocks_and_plain_lists_are_not_sections() {
+    let prose = "The first paragraph says one thing.\nIt goes on.\n\nAnother paragraph starts here.\nAnd ends.\n\nA third one.\nShort.\n";
+    assert_eq!(sections(&prose.lines().collect::<Vec<_>>()), None);
+    let flat: String = (0..50).map(|i| format!("item {i}\n")).collect();
+    assert_eq!(sections(&flat.lines().collect::<Vec<_>>()), None);
+    // Mostly margin lines, a few indented: a list with notes, not sections.
+    let mostly_flat: String =
+        (0..30).map(|i| if i % 10 == 0 { format!("x{i}\n  note\n") } else { format!("x{i}\n") }).collect();
+    assert_eq!(sections(&mostly_flat.lines().collect::<Vec<_>>()), None);
+}
+
+/// Regression: `iptables -L -v` right-aligns its counters, so a rule with a larger counter
+/// sat nearer the margin than the rules below it and was taken for a heading.
+#[test]
+fn numbers_aligned_to_the_right_are_a_column_not_headings() {
+    let counts: String = [1_000_000, 12, 7, 2_500_000, 3, 44, 1_200_000, 9, 81, 3_000_000, 5]
+        .iter()
+        .map(|n| format!("{n:>8} rules/chain-{n}.conf\n"))
+        .collect();
+    assert_eq!(sections(&counts.lines().collect::<Vec<_>>()), None, "{counts}");
+    // Chains between blank lines are sections, whatever their counters' alignment.
+    let mut chains = String::new();
+    for c in ["INPUT", "FORWARD", "KUBE-SVC-A", "KUBE-SVC-B"] {
+        chains
+            .push_str(&format!("Chain {c} (1 references)\n pkts bytes target\n 1534K 503M DNAT\n    0     0 MASQ\n\n"));
+    }
+    let s = sections(&chains.lines().collect::<Vec<_>>()).expect("sections");
+    assert!(s.blocks);
+    assert_eq!(s.starts, vec![0, 5, 10, 15]);
+}
+
+#[test]
+fn the_map_keeps_to_its_room_in_whole_clauses() {
+    let text = linter_report();
+    let whole = sections_map(&text, 10_000).unwrap();
+    for room in 0..whole.len() {
+        if let Some(m) = sections_map(&text, room) {
+            assert!(m.len() <= room, "{room}: {m}");
+            assert!(whole.starts_with(&m));
+        }
+    }
+}
+
+#[test]
+fn headings_are_counted_by_first_word_when_words_repeat() {
+    let mut text = String::new();
+    for (i, h) in ["PLAY [base]", "TASK [a]", "TASK [b]", "TASK [c]", "PLAY [web]", "TASK [d]"].iter().enumerate() {
+        text.push_str(&format!("{h} ****\nok: [host-{i}]\nchanged: [host-{}]\n\n", i + 1));
+    }
+    let map = sections_map(&text, 1000).unwrap();
+    assert!(map.contains("sections by first word: TASK 4, PLAY 2"), "{map}");
+}
