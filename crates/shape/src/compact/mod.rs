@@ -48,7 +48,7 @@ use self::key::holds_opaque_part;
 pub(crate) use self::quantity::quantity;
 pub(crate) use self::spans::{Span, duration_text};
 use self::stats::{Node, is_empty};
-pub(crate) use self::stats::{decimal_value, duration_millis};
+pub(crate) use self::stats::{decimal_value, duration_millis, is_opaque};
 use crate::numfmt::thousands;
 
 /// Records the fields are learned from, at most.

@@ -65,6 +65,24 @@ impl Counter {
         Counter { part: Some(part), within, ..Counter::new(column, false) }
     }
 
+    /// Whether most of the counted records hold a value that reads as words (a list's
+    /// name, a runtime's) rather than as an id: a random-looking one (`cus_1V8vLDn8gOgvot`),
+    /// hexadecimal digits (`4f1c2e9a7b`) or a number.
+    pub(super) fn reads_as_words(&self) -> bool {
+        let (mut words, mut all) = (0u64, 0u64);
+        for (value, (n, _)) in &self.counts {
+            all += n;
+            let hex = value.len() >= 6
+                && value.bytes().all(|b| b.is_ascii_hexdigit())
+                && value.bytes().any(|b| b.is_ascii_digit());
+            let id = hex || crate::compact::is_opaque(value) || !value.chars().any(char::is_alphabetic);
+            if !id {
+                words += n;
+            }
+        }
+        all > 0 && words * 2 > all
+    }
+
     /// Whether a part's counts sort the records: nearly every record has the part, and it
     /// takes a few kinds.
     pub(super) fn sorts(&self, records: u64) -> bool {

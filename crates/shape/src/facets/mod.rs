@@ -261,7 +261,7 @@ impl<'c> Facets<'c> {
         let mut sparse: Vec<Order> = Vec::new();
         // Fields that split the records the same way as one said before (a project, its
         // folder and its network): named with it, not counted again.
-        let mut splits: Vec<(u64, usize)> = Vec::new();
+        let mut splits: Vec<Alike> = Vec::new();
         let mut spans_said: Vec<String> = Vec::new();
         // Columns whose values were counted: their presence goes without saying.
         let mut counted: Vec<usize> = Vec::new();
@@ -291,22 +291,37 @@ impl<'c> Facets<'c> {
                     let member = counter.column >= self.compactor.columns.len();
                     // A member the view does not show that splits the records as a field
                     // said before (the user's id beside `user.login`) tells nothing more.
-                    if member && split.is_some_and(|split| splits.iter().any(|(s, _)| *s == split)) {
+                    let words = counter.reads_as_words();
+                    if member
+                        && split.is_some_and(|split| splits.iter().any(|a| a.split == split && (a.words || !words)))
+                    {
                         continue;
                     }
                     if let Some(split) = split
-                        && let Some((_, at)) = splits.iter().find(|(s, _)| *s == split)
+                        && let Some(alike) = splits.iter_mut().find(|a| a.split == split)
                     {
-                        let first: &mut String = &mut clauses[*at];
-                        if !first.ends_with(')') || !first.contains(" (split alike: ") {
-                            first.push_str(&format!(" (split alike: {name})"));
+                        // The values a reader asks about are names, not ids: a list's name is
+                        // counted, with its id said alike, whichever came first.
+                        if words && !alike.words {
+                            let shown = std::mem::replace(&mut alike.name, name);
+                            alike.others.insert(0, shown);
+                            alike.base = c;
+                            alike.words = true;
                         } else {
-                            first.insert_str(first.len() - 1, &format!(", {name}"));
+                            alike.others.push(name);
                         }
+                        clauses[alike.at] = alike.clause();
                         continue;
                     }
                     if let Some(split) = split {
-                        splits.push((split, clauses.len()));
+                        splits.push(Alike {
+                            split,
+                            at: clauses.len(),
+                            name,
+                            base: c.clone(),
+                            words,
+                            others: Vec::new(),
+                        });
                     }
                     sparse.push(match (by_pattern, member, counter.present * 2 < self.records) {
                         (true, _, _) => Order::Patterns,
@@ -414,6 +429,31 @@ impl<'c> Facets<'c> {
             left -= 1;
         }
         Some(FacetsPart { text, shown: clauses.len() - left, next: skip + clauses.len() - left, left, over })
+    }
+}
+
+/// Fields that split the records alike, said in one clause.
+struct Alike {
+    /// The split's hash.
+    split: u64,
+    /// Where the clause sits among the clauses.
+    at: usize,
+    /// The field whose values are counted, and its clause.
+    name: String,
+    base: String,
+    /// Whether its values read as words (names) rather than ids.
+    words: bool,
+    /// The other fields, named after it.
+    others: Vec<String>,
+}
+
+impl Alike {
+    fn clause(&self) -> String {
+        if self.others.is_empty() {
+            self.base.clone()
+        } else {
+            format!("{} (split alike: {})", self.base, self.others.join(", "))
+        }
     }
 }
 

@@ -349,3 +349,33 @@ fn a_pattern_every_record_shares_is_not_counted() {
     let p = f.phrase(10_000).unwrap_or_default();
     assert!(!p.contains("ref"), "{p}");
 }
+
+/// Regression: Mailchimp campaigns were counted by their list's id (`4f1c2e9a7b 28`), the
+/// list's name only said to split them alike, so "how many went to Newsletter Subscribers"
+/// had no answer. Of fields that split the records alike, the one whose values read as
+/// words is counted, whichever comes first.
+#[test]
+fn of_fields_split_alike_the_names_are_counted_not_the_ids() {
+    let lists = [
+        ("4f1c2e9a7b", "Northwind Customers"),
+        ("b7d03a61c2", "Newsletter Subscribers"),
+        ("0e9f5d3b18", "Beta Testers"),
+    ];
+    let recs: Vec<Value> = (0..30)
+        .map(|i| {
+            let (id, name) = lists[[0, 0, 1, 2][i % 4]];
+            json!({"id": format!("c{i:03}"), "status": (["sent", "save"][i % 2]), "recipients": {"list_id": id, "list_is_active": true, "list_name": name, "recipient_count": 1000 + i * 17}})
+        })
+        .collect();
+    let p = phrase_of(&recs, 10, 10_000).unwrap();
+    let named = recs.iter().filter(|r| r["recipients"]["list_name"] == "Newsletter Subscribers").count();
+    assert!(p.contains(&format!("Newsletter Subscribers {named}")), "{p}");
+    assert!(p.contains("(split alike: recipients.list_id)"), "{p}");
+    assert!(!p.contains("b7d03a61c2"), "{p}");
+    // Names that hold digits (`python3.12`) are names too: the first said stays.
+    let recs: Vec<Value> = (0..30)
+        .map(|i| json!({"name": format!("fn-{i}"), "Runtime": (["python3.12", "nodejs20.x", "java21"][i % 3]), "Handler": (["app.handler", "index.handler", "Main::run"][i % 3])}))
+        .collect();
+    let p = phrase_of(&recs, 10, 10_000).unwrap();
+    assert!(p.contains("Runtime, most first: ") && p.contains("(split alike: Handler)"), "{p}");
+}
