@@ -215,7 +215,8 @@ fn narrow_items(items: Vec<Value>, re: &Regex) -> Vec<Value> {
 }
 
 /// `record`'s short members and, narrowed, those that match, in its own order; with
-/// `branches`, a large object member keeps its own short members as well.
+/// `branches`, its large members too, down to their short values at every depth (objects
+/// and lists of them), so only long leaves (a description, a certificate) are left out.
 fn keep_short_and_matching(record: Map<String, Value>, re: &Regex, branches: bool) -> Map<String, Value> {
     let mut out = Map::new();
     for (key, value) in record {
@@ -226,9 +227,23 @@ fn keep_short_and_matching(record: Map<String, Value>, re: &Regex, branches: boo
         let matches = re.is_match(&member_text(&key, &value));
         match value {
             Value::Object(inner) if branches => {
-                let kept = keep_short_and_matching(inner, re, false);
+                let kept = keep_short_and_matching(inner, re, true);
                 if !kept.is_empty() {
                     out.insert(key, Value::Object(kept));
+                }
+            }
+            Value::Array(items) if branches => {
+                let kept: Vec<Value> = items
+                    .into_iter()
+                    .filter_map(|item| match item {
+                        Value::Object(m) => Some(Value::Object(keep_short_and_matching(m, re, true))),
+                        v if is_short_member(&v) => Some(v),
+                        _ => None,
+                    })
+                    .filter(|v| !matches!(v, Value::Object(m) if m.is_empty()))
+                    .collect();
+                if !kept.is_empty() {
+                    out.insert(key, Value::Array(kept));
                 }
             }
             value if matches => {
@@ -503,6 +518,27 @@ mod tests {
         assert_eq!(
             v,
             json!([{"key": "PAY-2", "fields": {"watches": {"self": "https://x/issue/PAY-2/watchers", "watchCount": 1}}}])
+        );
+    }
+
+    /// Regression: a MongoDB Atlas cluster found by its name lost its `replicationSpecs`
+    /// (a list of objects, larger than a short member), where its instance size sits.
+    #[test]
+    fn a_record_found_by_its_name_keeps_the_short_values_inside_its_lists() {
+        let record = |name: &str| {
+            json!({"name": name, "replicationSpecs": [{"zoneName": "Zone 1", "regionConfigs": [
+                {"electableSpecs": {"instanceSize": "M80", "diskSizeGB": 640}, "certificate": "c".repeat(3000)},
+                {"readOnlySpecs": {"instanceSize": "M40"}, "notes": "n".repeat(2000)},
+            ]}]})
+        };
+        let stored = json!([record("search-prod"), record("orders-prod")]);
+        let v = view(&stored, pattern("search-prod"));
+        assert_eq!(
+            v,
+            json!([{"name": "search-prod", "replicationSpecs": [{"zoneName": "Zone 1", "regionConfigs": [
+                {"electableSpecs": {"instanceSize": "M80", "diskSizeGB": 640}},
+                {"readOnlySpecs": {"instanceSize": "M40"}},
+            ]}]}])
         );
     }
 
