@@ -95,11 +95,44 @@ impl Compactor {
         // A field of a member object (`lastModifyingUser.permissionId`, unique in a page
         // by chance) names that object; the record's own title names the record.
         let member_field = |&(_, rank): &(usize, Rank)| rank.2 > 1;
+        // Hexadecimal digits (`9a8b9547c7`) name a record to a machine: a proper name
+        // (`Flash Sale – Oct #31`, a campaign's title in its settings) names it to a reader.
+        let proper_name = || {
+            candidates
+                .iter()
+                .filter(|(i, r)| {
+                    r.0 == 0 && r.1 == 0 && r.2 <= 2 && r.3 == 0 && r.4 == 0 && !self.hex_values(*i, sample)
+                })
+                .filter(|(i, _)| self.readable_values(*i, sample))
+                // The first in the record's order: an API puts what names a thing first.
+                .min_by_key(|(i, r)| (r.2, *i))
+                .map(|c| c.0)
+        };
         match best {
             Some(b) if member_field(&b) && own_title().is_some() => own_title(),
+            Some(b) if self.hex_values(b.0, sample) && proper_name().is_some() => proper_name(),
             Some(b) if !machine_only(&b) => Some(b.0),
             _ => own_title().or_else(|| self.nearly_unique_name(sample)).or(best.map(|b| b.0)),
         }
+    }
+
+    /// Whether the sample's values of column `i` are hexadecimal digits (most with letters
+    /// and digits both: a random one may have no letter), as ids handed out by a machine are.
+    fn hex_values(&self, i: usize, sample: &[Value]) -> bool {
+        let texts: Vec<String> =
+            sample.iter().filter_map(|r| self.columns[i].read(r)?.as_str().map(str::to_owned)).collect();
+        let mixed = texts
+            .iter()
+            .filter(|t| t.bytes().any(|b| b.is_ascii_digit()) && t.bytes().any(|b| b.is_ascii_alphabetic()))
+            .count();
+        !texts.is_empty()
+            && mixed * 2 > texts.len()
+            && texts.iter().all(|t| t.len() >= 6 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+    }
+
+    /// Whether every sample value of column `i` reads as a name ([`readable_name`]).
+    fn readable_values(&self, i: usize, sample: &[Value]) -> bool {
+        sample.iter().all(|r| self.columns[i].read(r).is_some_and(|v| v.as_str().is_some_and(readable_name)))
     }
 
     /// The shallowest, then shortest, readable field that every record of the sample holds

@@ -192,6 +192,27 @@ fn a_member_object_s_id_does_not_name_the_record_when_it_has_its_own_title() {
     assert_eq!(c.columns[c.key.unwrap()].name, "name");
 }
 
+/// Regression: Mailchimp campaigns were named by their hexadecimal `id` (`9a8b9547c7`), so
+/// "which campaign had the highest open rate" had no name a reader knows; the campaign's
+/// title in its settings names it, before a slug that comes after it.
+#[test]
+fn a_proper_name_names_records_before_a_hexadecimal_id() {
+    let recs: Vec<Value> = (0..40u64)
+        .map(|i| {
+            // Ten hexadecimal digits, one in a few with no letter, as random ones are.
+            let id = if i % 7 == 3 { format!("{:010}", i * 7_919_333) } else { format!("{:010x}", i * 0x9e37_79b9 + 0xa1) };
+            let month = ["May", "Jun", "Jul"][(i % 3) as usize];
+            json!({"id": id, "settings": {"title": format!("Flash Sale – {month} #{i}"), "from_name": "Northwind"}, "tracking": {"google_analytics": format!("sale_{i}")}, "opens": i * 13})
+        })
+        .collect();
+    let c = Compactor::learn(&recs);
+    assert_eq!(c.columns[c.key.unwrap()].name, "settings.title");
+    // A hexadecimal id with no proper name beside it keeps its place.
+    let bare: Vec<Value> = recs.iter().map(|r| json!({"id": r["id"], "opens": r["opens"]})).collect();
+    let c = Compactor::learn(&bare);
+    assert_eq!(c.columns[c.key.unwrap()].name, "id");
+}
+
 #[test]
 fn a_list_of_one_value_is_that_value_and_can_name_the_record() {
     let recs: Vec<Value> = (0..20)
