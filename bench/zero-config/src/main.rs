@@ -136,11 +136,12 @@ fn main() -> Result<()> {
     ))
 }
 
-/// Write `text` to standard output.
+/// Write `text` to standard output. A reader that stops early (`| head`) is not an error.
 fn emit(text: &str) -> Result<()> {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
 }
