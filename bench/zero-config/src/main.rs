@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -20,6 +20,7 @@ mod questions_ninth;
 mod questions_seventh;
 mod questions_sixth;
 mod questions_tenth;
+mod questions_twelfth;
 mod report;
 mod runner;
 mod variants;
@@ -44,7 +45,7 @@ struct Args {
     #[arg(long, default_value = "before,default")]
     variants: String,
     /// Which part of the catalog: `dev`, `held`, `fresh`, `unseen`, `blind`, `sixth`,
-    /// `seventh`, `eighth`, `ninth`, `tenth`, `eleventh` or `all`.
+    /// `seventh`, `eighth`, `ninth`, `tenth`, `eleventh`, `twelfth` or `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -82,10 +83,11 @@ fn main() -> Result<()> {
         "ninth" => Some(Split::Ninth),
         "tenth" => Some(Split::Tenth),
         "eleventh" => Some(Split::Eleventh),
+        "twelfth" => Some(Split::Twelfth),
         "all" => None,
         other => {
             bail!(
-                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh or all, not {other}"
+                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth or all, not {other}"
             )
         }
     };

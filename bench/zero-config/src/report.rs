@@ -116,6 +116,7 @@ fn half(s: Split) -> &'static str {
         Split::Ninth => "ninth",
         Split::Tenth => "tenth",
         Split::Eleventh => "eleventh",
+        Split::Twelfth => "twelfth",
     }
 }
 
@@ -126,7 +127,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -139,6 +140,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Ninth).count(),
         shapes.values().filter(|s| **s == Split::Tenth).count(),
         shapes.values().filter(|s| **s == Split::Eleventh).count(),
+        shapes.values().filter(|s| **s == Split::Twelfth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -160,6 +162,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Ninth),
             Some(Split::Tenth),
             Some(Split::Eleventh),
+            Some(Split::Twelfth),
             None,
         ] {
             let pick = |smart: bool| {
