@@ -28,14 +28,16 @@ pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
     if room < 40 {
         return None;
     }
+    // Records written as `Key: value` lines come before Markdown headings: LDIF names each
+    // record in a `# …` comment line above it, which is not a heading.
     diff(text, room)
         .or_else(|| csv(text, room))
         .or_else(|| yaml_records(text, room))
+        .or_else(|| key_blocks(text, room))
         .or_else(|| markdown(text, room))
         .or_else(|| landmarks(text, room))
         .or_else(|| line_fields(text, room))
         .or_else(|| aligned_table(text, room))
-        .or_else(|| key_blocks(text, room))
 }
 
 /// Entries joined with `, ` while they fit `room` (after `head`), and a count of the rest.
@@ -363,6 +365,25 @@ mod tests {
         );
         // Short of room, deeper levels go first.
         assert!(outline(md, 90).unwrap().contains("7 ## Setup"));
+    }
+
+    /// Regression: `ldapsearch` output (LDIF) names each entry in a `# …` comment above it,
+    /// and those comments were read as Markdown headings, so the entries' attributes were
+    /// never counted ("how many people work in Sales").
+    #[test]
+    fn ldif_entries_are_records_not_headings() {
+        let mut ldif = String::from("# extended LDIF\n#\n# LDAPv3\n#\n\n");
+        for (i, ou) in ["Sales", "Support", "Sales", "Finance", "Sales", "Support"].iter().enumerate() {
+            ldif.push_str(&format!(
+                "# user{i}, People, example\ndn: uid=user{i},ou=People,dc=example\nobjectClass: inetOrgPerson\nuid: user{i}\ncn: User {i}\nou: {ou}\n\n"
+            ));
+        }
+        let o = outline(&ldif, 2000).unwrap();
+        assert!(o.starts_with("6 records of `Key: value` lines"), "{o}");
+        assert!(o.contains("Sales 3"), "{o}");
+        // A Markdown guide stays headings.
+        let md = "# Guide\n\nSome text: here.\n\n## Setup\n\nRun: this.\n\n## Usage\n\nMore: text.\n";
+        assert!(outline(md, 2000).unwrap().starts_with("3 headings"), "{}", outline(md, 2000).unwrap());
     }
 
     #[test]
