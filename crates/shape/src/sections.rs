@@ -10,7 +10,8 @@
 //! what is listed under it.
 //!
 //! Two layouts are recognised, by layout alone, in this order:
-//! - **blocks**: runs of lines between blank lines, where most runs begin with the same word;
+//! - **blocks**: runs of lines between blank lines, where most runs begin with the same word
+//!   or with an id (a word holding a digit: a mail queue's entries);
 //! - **indented**: lines at the text's margin, each followed by lines indented deeper (not
 //!   numbers aligned to the right, which indent a line less the longer they are).
 
@@ -114,7 +115,7 @@ fn blocks(lines: &[&str]) -> Option<Sections> {
     }
     let mut firsts: HashMap<&str, usize> = HashMap::new();
     for s in &starts {
-        *firsts.entry(first_word(lines[*s])).or_default() += 1;
+        *firsts.entry(lead(lines[*s])).or_default() += 1;
     }
     let most = firsts.values().copied().max().unwrap_or(0);
     if most * 2 < starts.len() || most < MIN_SECTIONS {
@@ -122,7 +123,7 @@ fn blocks(lines: &[&str]) -> Option<Sections> {
     }
     // The runs before the first whose first word leads another run too are a preamble (a
     // scanner's banner), not sections.
-    let first = starts.iter().position(|s| firsts.get(first_word(lines[*s])).is_some_and(|n| *n >= 2))?;
+    let first = starts.iter().position(|s| firsts.get(lead(lines[*s])).is_some_and(|n| *n >= 2))?;
     let starts: Vec<usize> = starts[first..].to_vec();
     let sizes = sizes(lines, &starts);
     let filled: usize = sizes.iter().sum();
@@ -132,9 +133,16 @@ fn blocks(lines: &[&str]) -> Option<Sections> {
     Some(Sections { sizes, starts, blocks: true })
 }
 
-/// The first word of a heading, its digits aside (`Chain`, `TASK`, `Nmap`).
+/// The first word of a heading (`Chain`, `TASK`, `Nmap`).
 fn first_word(line: &str) -> &str {
     line.split_whitespace().next().unwrap_or("")
+}
+
+/// What leads a run, for telling whether runs start alike: its first word, or `*` for a
+/// word holding a digit (a queue id, a number), as ids differ from run to run.
+fn lead(line: &str) -> &str {
+    let w = first_word(line);
+    if w.bytes().any(|b| b.is_ascii_digit()) { "*" } else { w }
 }
 
 /// The non-blank lines from each start to the next.

@@ -100,6 +100,24 @@ fn the_map_keeps_to_its_room_in_whole_clauses() {
     }
 }
 
+/// Runs led by ids (a mail queue's entries, each from its queue id) are sections too, and a
+/// lookup by id then brings back the whole entry.
+#[test]
+fn runs_led_by_ids_are_sections() {
+    let mut q = String::from("-Queue ID-  --Size-- ----Arrival Time---- -Sender/Recipient-------\n");
+    for (id, size) in [("827AC642347", 20841), ("C6EAC14B86", 20274), ("34F1EA22E4C", 10200), ("E8BF5F6BE6", 35790)] {
+        q.push_str(&format!("{id}    {size} Wed Dec 31 00:52:30  noreply@example.org\n(host mx said: 450 try later)\n        ada@example.com\n\n"));
+    }
+    let lines: Vec<&str> = q.lines().collect();
+    let s = sections(&lines).expect("sections");
+    assert!(s.blocks);
+    // The first entry shares its run with the header line above it: that run is led by
+    // the header's word, not by an id, and stays a preamble.
+    assert_eq!(s.starts, vec![5, 9, 13], "{s:?}");
+    let map = sections_map(&q, 1000).unwrap();
+    assert!(!map.contains("by first word"), "ids are not kinds: {map}");
+}
+
 #[test]
 fn headings_are_counted_by_first_word_when_words_repeat() {
     let mut text = String::new();
