@@ -39,6 +39,16 @@ pub(crate) fn count(text: &str, labels: &[&str], n: usize, field: Option<&str>) 
     }
 }
 
+/// Pairs of `(score, name)` for every record with both, for [`extreme`].
+pub(crate) fn scored_by<T>(list: &[Value], score: impl Fn(&Value) -> Option<T>, name: &str) -> Vec<(T, String)> {
+    list.iter().filter_map(|x| Some((score(x)?, value(x, name).map(text)?))).collect()
+}
+
+/// The records of `list` for which `keep` holds.
+pub(crate) fn only(list: &[Value], keep: impl Fn(&Value) -> bool) -> Vec<Value> {
+    list.iter().filter(|x| keep(x)).cloned().collect()
+}
+
 /// The holder of the largest (or smallest) score, `None` when two share it.
 pub(crate) fn extreme<T: PartialOrd>(
     text: &str,

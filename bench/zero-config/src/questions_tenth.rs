@@ -14,8 +14,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
-use crate::question::{Kind, Question, Records, text, value};
-use crate::questions_blind::{about, count, extreme, lines, most_frequent, together};
+use crate::question::{Kind, Question, Records, value};
+use crate::questions_blind::{about, count, extreme, lines, most_frequent, scored_by, together};
 
 /// Every question about a tenth-part shape's JSON result; `None` for other shapes.
 pub(crate) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {
@@ -28,11 +28,6 @@ pub(crate) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {
         _ => return None,
     };
     Some(qs.into_iter().flatten().collect())
-}
-
-/// Pairs of `(score, name)` for every record with both, for [`extreme`].
-fn scored_by<T>(list: &[Value], score: impl Fn(&Value) -> Option<T>, name: &str) -> Vec<(T, String)> {
-    list.iter().filter_map(|x| Some((score(x)?, value(x, name).map(text)?))).collect()
 }
 
 /// Seconds since 1970 of an RFC 3339 UTC time (`2025-12-31T23:43:36Z`), for durations.

@@ -12,8 +12,8 @@
 
 use serde_json::{Value, json};
 
-use crate::question::{Kind, Question, Records, text, value};
-use crate::questions_blind::{about, count, extreme, lines, most_frequent, together};
+use crate::question::{Kind, Question, Records, value};
+use crate::questions_blind::{about, count, extreme, lines, most_frequent, only, scored_by, together};
 
 #[path = "questions_twelfth_text.rs"]
 mod readers;
@@ -32,16 +32,6 @@ pub(crate) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {
         _ => return None,
     };
     Some(qs.into_iter().flatten().collect())
-}
-
-/// Pairs of `(score, name)` for every record with both, for [`extreme`].
-fn scored_by<T>(list: &[Value], score: impl Fn(&Value) -> Option<T>, name: &str) -> Vec<(T, String)> {
-    list.iter().filter_map(|x| Some((score(x)?, value(x, name).map(text)?))).collect()
-}
-
-/// The records of `list` for which `keep` holds.
-fn only(list: &[Value], keep: impl Fn(&Value) -> bool) -> Vec<Value> {
-    list.iter().filter(|x| keep(x)).cloned().collect()
 }
 
 /// The first action of a Jenkins build holding `field`.
