@@ -63,8 +63,11 @@ pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<Stri
     if ranked.len() < 2 || (!log && (covered as f64) < MIN_SHARE * lines as f64) {
         return None;
     }
+    // Up to three times as many as the coverage counts, as the room allows: a pattern
+    // further down the list (`-> Seq Scan on *`, 8 of a plan's 735 lines) answers a count
+    // as well as the first does.
     let listed: Vec<(String, u64)> =
-        ranked.iter().take(TOP).map(|(pattern, n)| (Value::String(pattern.join(" ")).to_string(), *n)).collect();
+        ranked.iter().take(TOP * 3).map(|(pattern, n)| (Value::String(pattern.join(" ")).to_string(), *n)).collect();
     counted_list("line patterns, most first: ", &listed, ranked.len(), room, "patterns")
 }
 
@@ -160,6 +163,25 @@ mod tests {
         let p = patterns_phrase(&named, 1_000, false).unwrap();
         assert!(p.contains(r#""--- PASS: * *" 32"#), "{p}");
         assert!(p.contains(r#""--- FAIL: * *" 8"#), "{p}");
+    }
+
+    /// Regression: only the six most common patterns were listed even when the room held
+    /// more, so a plan's `Seq Scan` nodes (the eighth pattern) were never counted.
+    #[test]
+    fn patterns_past_the_sixth_are_listed_when_the_room_holds_them() {
+        let kinds = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
+        let mut text = String::new();
+        for (k, kind) in kinds.iter().enumerate() {
+            for i in 0..(20 - 2 * k) {
+                text.push_str(&format!("step {kind} node took {i} ms\n"));
+            }
+        }
+        let wide = patterns_phrase(&text, 2_000, false).unwrap();
+        assert!(wide.contains(r#""step hotel node took * ms" 6"#), "{wide}");
+        assert!(!wide.contains("more patterns"), "{wide}");
+        // Short of room, the most common come first and the rest are counted.
+        let narrow = patterns_phrase(&text, 200, false).unwrap();
+        assert!(narrow.len() <= 200 && narrow.contains("more patterns") && !narrow.contains("hotel"), "{narrow}");
     }
 
     #[test]
