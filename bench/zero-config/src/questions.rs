@@ -494,6 +494,24 @@ pub(crate) mod tests {
         asked
     }
 
+    /// Asserts that `split` asks every kind of every shape, at least 72 questions in all and
+    /// nine of each shape at every seed of `seeds`.
+    pub(crate) fn asks_nine_of_every_shape(split: Split, seeds: &[u64]) {
+        let asked = asks_every_kind(split);
+        assert!(asked >= 72, "{split:?} asks {asked} questions");
+        for shape in CATALOG.iter().filter(|s| s.split == split) {
+            for &seed in seeds {
+                let qs = questions(shape, &shape.generate(seed));
+                assert!(qs.len() >= 9, "{} gets {} questions at seed {seed}", shape.name, qs.len());
+            }
+        }
+    }
+
+    /// The checks of `qs`, in order: what the parts' reader tests compare.
+    pub(crate) fn checks(qs: &[Question]) -> Vec<&crate::question::Check> {
+        qs.iter().map(|q| &q.check).collect()
+    }
+
     /// Asserts that every answer of `split`'s questions (the strings a read must hold,
     /// the holder of an extreme, a lookup's needle) is in the raw result.
     pub(crate) fn answers_are_in_the_raw_result(split: Split) {

@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::*;
 use crate::question::Check;
+use crate::questions::tests::checks;
 
 #[test]
 fn the_eighth_part_asks_at_least_eight_questions_of_every_shape_and_kind() {
@@ -17,10 +18,6 @@ fn the_eighth_part_asks_at_least_eight_questions_of_every_shape_and_kind() {
         let qs = crate::questions::questions(shape, &shape.generate(1));
         assert!(qs.len() >= 8, "{} gets {} questions", shape.name, qs.len());
     }
-}
-
-fn checks(qs: &[Question]) -> Vec<&Check> {
-    qs.iter().map(|q| &q.check).collect()
 }
 
 #[test]

@@ -3,30 +3,22 @@
 //! the records, and the readers of nmap reports, lint output, playbook runs and nginx
 //! dumps computing their answers from the lines.
 
-use toolshape_fixtures::apis::{CATALOG, Split};
+use toolshape_fixtures::apis::Split;
 
 use serde_json::json;
 
 use super::*;
 use crate::question::Check;
+use crate::questions::tests::checks;
 
 #[test]
 fn the_eleventh_part_asks_at_least_nine_questions_of_every_shape_and_kind() {
-    let asked = crate::questions::tests::asks_every_kind(Split::Eleventh);
-    assert!(asked >= 72, "the eleventh part asks {asked} questions");
-    for shape in CATALOG.iter().filter(|s| s.split == Split::Eleventh) {
-        let qs = crate::questions::questions(shape, &shape.generate(1));
-        assert!(qs.len() >= 9, "{} gets {} questions", shape.name, qs.len());
-    }
+    crate::questions::tests::asks_nine_of_every_shape(Split::Eleventh, &[1]);
 }
 
 #[test]
 fn every_answer_is_in_the_raw_result() {
     crate::questions::tests::answers_are_in_the_raw_result(Split::Eleventh);
-}
-
-fn checks(qs: &[Question]) -> Vec<&Check> {
-    qs.iter().map(|q| &q.check).collect()
 }
 
 #[test]

@@ -7,15 +7,12 @@ use serde_json::json;
 
 use super::*;
 use crate::question::Check;
+use crate::questions::tests::checks;
 
 #[test]
 fn the_seventh_part_asks_at_least_45_questions_of_every_kind() {
     let asked = crate::questions::tests::asks_every_kind(Split::Seventh);
     assert!(asked >= 45, "the seventh part asks {asked} questions");
-}
-
-fn checks(qs: &[Question]) -> Vec<&Check> {
-    qs.iter().map(|q| &q.check).collect()
 }
 
 #[test]

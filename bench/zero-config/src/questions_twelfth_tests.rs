@@ -3,32 +3,22 @@
 //! the records, and the readers of network statistics, mail queues, LDIF and query plans
 //! computing their answers from the lines.
 
-use toolshape_fixtures::apis::{CATALOG, Split};
+use toolshape_fixtures::apis::Split;
 
 use serde_json::json;
 
 use super::*;
 use crate::question::Check;
+use crate::questions::tests::checks;
 
 #[test]
 fn the_twelfth_part_asks_at_least_nine_questions_of_every_shape_and_kind() {
-    let asked = crate::questions::tests::asks_every_kind(Split::Twelfth);
-    assert!(asked >= 72, "the twelfth part asks {asked} questions");
-    for shape in CATALOG.iter().filter(|s| s.split == Split::Twelfth) {
-        for seed in [1, 2, 5] {
-            let qs = crate::questions::questions(shape, &shape.generate(seed));
-            assert!(qs.len() >= 9, "{} gets {} questions at seed {seed}", shape.name, qs.len());
-        }
-    }
+    crate::questions::tests::asks_nine_of_every_shape(Split::Twelfth, &[1, 2, 5]);
 }
 
 #[test]
 fn every_answer_is_in_the_raw_result() {
     crate::questions::tests::answers_are_in_the_raw_result(Split::Twelfth);
-}
-
-fn checks(qs: &[Question]) -> Vec<&Check> {
-    qs.iter().map(|q| &q.check).collect()
 }
 
 #[test]
