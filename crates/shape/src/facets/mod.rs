@@ -291,7 +291,9 @@ impl<'c> Facets<'c> {
                     let member = counter.column >= self.compactor.columns.len();
                     // A member the view does not show that splits the records as a field
                     // said before (the user's id beside `user.login`) tells nothing more.
-                    let words = counter.reads_as_words();
+                    // Whether its values are names matters only to a field that splits the
+                    // records (reading every counted value costs, on every first read).
+                    let words = split.is_some() && counter.reads_as_words();
                     if member
                         && split.is_some_and(|split| splits.iter().any(|a| a.split == split && (a.words || !words)))
                     {
