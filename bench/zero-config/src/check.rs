@@ -122,15 +122,15 @@ impl Read {
                 })
             }
             Check::Extreme { id, max } => {
-                let words = if *max {
-                    "max|maximum|largest|highest|most|top|peak|latest|slowest"
-                } else {
-                    "min|minimum|smallest|lowest|least|fewest|earliest"
-                };
+                let (words, opposite) = if *max { (MAX_WORDS, MIN_WORDS) } else { (MIN_WORDS, MAX_WORDS) };
                 let id = regex::escape(&plain_numbers(id));
-                Regex::new(&format!(r"(?i)\b({words})\b.{{0,80}}?(^|[^\w]){id}([^\w]|$)"))
-                    .ok()
-                    .is_some_and(|re| self.units.iter().any(|u| re.is_match(u)))
+                let holder = Regex::new(&format!(r"(^|[^\w]){id}([^\w]|$)")).ok();
+                let toward = Regex::new(&format!(r"(?i)\b({words})\b")).ok();
+                let away = Regex::new(&format!(r"(?i)\b({opposite})\b")).ok();
+                match (holder, toward, away) {
+                    (Some(h), Some(t), Some(a)) => self.units.iter().any(|u| follows_its_word(u, &h, &t, &a)),
+                    _ => false,
+                }
             }
         };
         let worked_out = matches!(q.check, Check::Count { .. } | Check::Extreme { .. })
@@ -140,6 +140,27 @@ impl Read {
                 .is_some_and(|f| self.data_text.contains(&format!("\"{f}\"")) || self.data_text.contains(f.as_str()));
         stated || worked_out
     }
+}
+
+/// Words that point to the largest and to the smallest.
+const MAX_WORDS: &str = "max|maximum|largest|highest|most|top|peak|latest|slowest";
+const MIN_WORDS: &str = "min|minimum|smallest|lowest|least|fewest|earliest";
+
+/// Whether `unit` names a holder (`holder`) within 80 characters after a word for the
+/// asked direction (`toward`), with no word for the other direction (`away`) nearer
+/// before it: `max 9 a, min 1 b` names `a` as the largest, not `b`.
+fn follows_its_word(unit: &str, holder: &Regex, toward: &Regex, away: &Regex) -> bool {
+    holder.find_iter(unit).any(|h| {
+        let window = &unit[unit.floor_char_boundary(h.start().saturating_sub(80))..h.start()];
+        // `6 min 57 s` is a duration, not a direction.
+        let unit = |at: usize| window[..at].trim_end().ends_with(|c: char| c.is_ascii_digit());
+        let last = |re: &Regex| re.find_iter(window).filter(|m| !unit(m.start())).last().map(|m| m.start());
+        match (last(toward), last(away)) {
+            (Some(t), Some(a)) => t > a,
+            (Some(_), None) => true,
+            _ => false,
+        }
+    })
 }
 
 /// A pattern matching `s` as a whole token: not preceded or followed by a word character
@@ -292,5 +313,12 @@ mod tests {
         let r = read("amount: min 500 (ch_1), max 99,500 (ch_9)", Value::Null);
         assert!(r.answers(&q(Check::Extreme { id: "ch_9".into(), max: true })));
         assert!(!r.answers(&q(Check::Extreme { id: "ch_1".into(), max: true })));
+        // In one unit, the nearest word before the holder decides.
+        let r = read(r#""--- PASS: * *" 9 (max 2.1s TestA, min 0.0s TestB)"#, Value::Null);
+        assert!(r.answers(&q(Check::Extreme { id: "TestA".into(), max: true })));
+        assert!(!r.answers(&q(Check::Extreme { id: "TestB".into(), max: true })));
+        assert!(r.answers(&q(Check::Extreme { id: "TestB".into(), max: false })));
+        let r = read("ready − buildingAt: max 6 min 57 s (url a.app), min 27 s (url b.app)", Value::Null);
+        assert!(r.answers(&q(Check::Extreme { id: "a.app".into(), max: true })));
     }
 }
