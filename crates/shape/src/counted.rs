@@ -13,12 +13,19 @@ pub(crate) fn counted_list(
     room: usize,
     noun: &str,
 ) -> Option<String> {
+    let entries: Vec<String> = ranked.iter().map(|(value, n)| format!("{value} {}", thousands(*n))).collect();
+    listed_entries(head, &entries, total, room, noun)
+}
+
+/// `head` followed by the first of `entries` (already written) that fit `room` bytes, with
+/// a note of how many of `total` were left out; `None` when not one fits.
+pub(crate) fn listed_entries(head: &str, entries: &[String], total: usize, room: usize, noun: &str) -> Option<String> {
     // Room kept for the note of the rest: ` (+1,000,000 more {noun})`.
     let note_room = 16 + noun.len();
     let mut out = head.to_owned();
     let mut shown = 0;
-    for (value, n) in ranked {
-        let entry = format!("{}{value} {}", if shown > 0 { ", " } else { "" }, thousands(*n));
+    for entry in entries {
+        let entry = format!("{}{entry}", if shown > 0 { ", " } else { "" });
         if out.len() + entry.len() + note_room > room {
             break;
         }

@@ -47,6 +47,7 @@ mod logs;
 mod numfmt;
 mod outline;
 mod path;
+mod pattern_slots;
 mod plan;
 mod records;
 mod report;

@@ -14,8 +14,10 @@
 use rustc_hash::FxHashMap as HashMap;
 use serde_json::Value;
 
-use crate::counted::counted_list;
+use crate::counted::listed_entries;
 use crate::line_fields::MAX_LINES;
+use crate::numfmt::thousands;
+use crate::pattern_slots::SlotStats;
 
 /// Distinct patterns kept before merging; lines of further new patterns are not counted.
 const MAX_PATTERNS: usize = 5_000;
@@ -25,6 +27,8 @@ const MAX_WORDS: usize = 24;
 const MAX_CLUSTERS: usize = 200;
 /// Share of words two patterns must share to be merged.
 const SIMILAR: f64 = 0.6;
+/// Lines a word may lead and still be read as a name rather than a kind of line.
+const RARE_LINES: u64 = 2;
 /// Patterns listed at most.
 const TOP: usize = 6;
 /// Lines a text needs for its patterns to be worth listing.
@@ -54,21 +58,56 @@ pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<Stri
     if lines < MIN_LINES {
         return None;
     }
-    let mut ranked = merge(exact);
-    ranked.retain(|(p, n)| *n >= 2 && p.iter().filter(|w| **w != "*").count() >= 2);
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let (clusters, member_of) = merge(exact);
+    let mut ranked: Vec<(usize, &Vec<&str>, u64)> = clusters
+        .iter()
+        .enumerate()
+        .map(|(c, (p, n))| (c, p, *n))
+        .filter(|(_, p, n)| *n >= 2 && p.iter().any(|w| w.chars().any(char::is_alphabetic)))
+        .collect();
+    ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.1.cmp(b.1)));
     // Text whose lines mostly follow no common pattern (source code, prose) gets no list:
     // the most common patterns must hold a good share of its lines.
-    let covered: u64 = ranked.iter().take(TOP).map(|(_, n)| n).sum();
+    let covered: u64 = ranked.iter().take(TOP).map(|(_, _, n)| n).sum();
     if ranked.len() < 2 || (!log && (covered as f64) < MIN_SHARE * lines as f64) {
         return None;
     }
     // Up to three times as many as the coverage counts, as the room allows: a pattern
     // further down the list (`-> Seq Scan on *`, 8 of a plan's 735 lines) answers a count
     // as well as the first does.
-    let listed: Vec<(String, u64)> =
-        ranked.iter().take(TOP * 3).map(|(pattern, n)| (Value::String(pattern.join(" ")).to_string(), *n)).collect();
-    counted_list("line patterns, most first: ", &listed, ranked.len(), room, "patterns")
+    let listed = &ranked[..ranked.len().min(TOP * 3)];
+    let measures = measures(text, listed, &clusters, &member_of);
+    let entries: Vec<String> = listed
+        .iter()
+        .zip(measures)
+        .map(|((_, pattern, n), measured)| {
+            let quoted = Value::String(pattern.join(" ")).to_string();
+            match measured {
+                Some(m) => format!("{quoted} {} ({m})", thousands(*n)),
+                None => format!("{quoted} {}", thousands(*n)),
+            }
+        })
+        .collect();
+    listed_entries("line patterns, most first: ", &entries, ranked.len(), room, "patterns")
+}
+
+/// The measures of each listed pattern's lines (see [`pattern_slots`]), read in one more
+/// pass over the lines.
+fn measures(
+    text: &str,
+    listed: &[(usize, &Vec<&str>, u64)],
+    clusters: &[(Vec<&str>, u64)],
+    member_of: &HashMap<Vec<&str>, usize>,
+) -> Vec<Option<String>> {
+    let slot_of: HashMap<usize, usize> = listed.iter().enumerate().map(|(i, (c, _, _))| (*c, i)).collect();
+    let mut stats: Vec<SlotStats> = listed.iter().map(|_| SlotStats::default()).collect();
+    for line in text.lines().take(MAX_LINES) {
+        let Some(cluster) = member_of.get(&pattern_of(line)) else { continue };
+        if let Some(&i) = slot_of.get(cluster) {
+            stats[i].add(&clusters[*cluster].0, line, MAX_WORDS);
+        }
+    }
+    stats.iter().map(SlotStats::phrase).collect()
 }
 
 /// A line's pattern: its first [`MAX_WORDS`] words, each holding a digit written `*`, runs
@@ -86,16 +125,30 @@ fn pattern_of(line: &str) -> Vec<&str> {
 }
 
 /// Patterns of as many words merged where they share their first two words and most others,
-/// with their counts; patterns are taken most common first, so each cluster is named by
-/// its commonest member's words.
-fn merge(exact: HashMap<Vec<&str>, u64>) -> Vec<(Vec<&str>, u64)> {
+/// with their counts, and the cluster each exact pattern joined; patterns are taken most
+/// common first, so each cluster is named by its commonest member's words.
+type Merged<'a> = (Vec<(Vec<&'a str>, u64)>, HashMap<Vec<&'a str>, usize>);
+
+fn merge(exact: HashMap<Vec<&str>, u64>) -> Merged<'_> {
+    // How many lines of each length hold each word at each of the first two places: a word
+    // that leads many lines (`PASS:`) says what kind a line is; one that leads one or two
+    // is a name (`ok github.com/acme/store 1.2s`).
+    let mut leading: HashMap<(usize, usize, &str), u64> = HashMap::default();
+    for (pattern, n) in &exact {
+        for (i, w) in pattern.iter().take(2).enumerate() {
+            *leading.entry((pattern.len(), i, *w)).or_default() += n;
+        }
+    }
+    let rare = |len: usize, i: usize, w: &str| leading.get(&(len, i, w)).is_none_or(|n| *n <= RARE_LINES);
     let mut patterns: Vec<(Vec<&str>, u64)> = exact.into_iter().collect();
     patterns.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let mut clusters: Vec<(Vec<&str>, u64)> = Vec::new();
+    let mut member_of: HashMap<Vec<&str>, usize> = HashMap::default();
     let mut by_length: HashMap<usize, Vec<usize>> = HashMap::default();
     for (pattern, n) in patterns {
         let group = by_length.entry(pattern.len()).or_default();
-        let found = group.iter().copied().find(|&c| similar(&clusters[c].0, &pattern));
+        let found = group.iter().copied().find(|&c| similar(&clusters[c].0, &pattern, &rare));
+        member_of.insert(pattern.clone(), found.unwrap_or(clusters.len()));
         match found {
             Some(c) => {
                 let cluster = &mut clusters[c];
@@ -113,15 +166,20 @@ fn merge(exact: HashMap<Vec<&str>, u64>) -> Vec<(Vec<&str>, u64)> {
             None => clusters.push((pattern, n)),
         }
     }
-    clusters
+    (clusters, member_of)
 }
 
 /// Whether two patterns of as many words share their first two words (where a line says
-/// what kind it is: `--- PASS:`, `=== RUN`, a level) and at least [`SIMILAR`] of all their
-/// words (a `*` agrees only with a `*`, so that a merged pattern does not draw in every
-/// line of its length).
-fn similar(a: &[&str], b: &[&str]) -> bool {
-    if a.len() != b.len() || a.iter().take(2).ne(b.iter().take(2)) {
+/// what kind it is: `--- PASS:`, `=== RUN`, a level), or differ there only in names (words
+/// that lead no other pattern, `rare`), and share at least [`SIMILAR`] of all their words
+/// (a `*` agrees only with a `*`, so that a merged pattern does not draw in every line of
+/// its length).
+fn similar(a: &[&str], b: &[&str], rare: &dyn Fn(usize, usize, &str) -> bool) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let named = |i: usize| a[i] == b[i] || ((a[i] == "*" || rare(a.len(), i, a[i])) && rare(b.len(), i, b[i]));
+    if !(0..a.len().min(2)).all(named) {
         return false;
     }
     let same = a.iter().zip(b).filter(|(x, y)| x == y).count();
@@ -182,6 +240,19 @@ mod tests {
         // Short of room, the most common come first and the rest are counted.
         let narrow = patterns_phrase(&text, 200, false).unwrap();
         assert!(narrow.len() <= 200 && narrow.contains("more patterns") && !narrow.contains("hotel"), "{narrow}");
+    }
+
+    #[test]
+    fn names_in_the_leading_words_merge_and_kinds_of_line_do_not() {
+        let packages = ["api", "auth", "billing", "cache", "store", "queue", "mail", "search"];
+        let mut t = go_test();
+        for (i, p) in packages.iter().enumerate() {
+            t.push_str(&format!("ok  \tgithub.com/acme/{p}\t{}.{i}s\n", i % 3));
+        }
+        let p = patterns_phrase(&t, 2_000, false).unwrap();
+        // Each package leads one line: a name. `PASS:` leads many: a kind of line.
+        assert!(p.contains(r#""ok * *" 8 (max 2.5s github.com/acme/queue, min 0.0s github.com/acme/api)"#), "{p}");
+        assert!(p.contains(r#""--- PASS: *" 24"#) && p.contains(r#""--- FAIL: *" 3"#), "{p}");
     }
 
     #[test]

@@ -22,6 +22,15 @@ use crate::spaced::spaced_table;
 /// The share of the budget, in percent, a text's map may take in the summary (as
 /// characters, at about four per token).
 const OUTLINE_BUDGET_PERCENT: usize = 20;
+/// The share of that room, in percent, the line patterns may take.
+const PATTERN_ROOM_PERCENT: usize = 50;
+
+/// The room of the line patterns: what the other parts of the map left, at most
+/// [`PATTERN_ROOM_PERCENT`] of the map's room.
+fn pattern_room(room: usize, left: usize, taken: Option<&str>) -> usize {
+    let left = left.saturating_sub(taken.map_or(0, |s| s.len() + 2));
+    left.min(room * PATTERN_ROOM_PERCENT / 100)
+}
 
 /// Shape `text` (already redacted) under `plan`.
 pub(crate) fn shape_text(
@@ -238,8 +247,9 @@ impl<'a, 'c> TextPage<'a, 'c> {
         let plain = mapped && outlined.is_none() && levels.is_none();
         let sectioned = plain.then(|| sections_map(head, left / 2)).flatten();
         let spaced = (plain && sectioned.is_none()).then(|| spaced_table(head, left)).flatten();
-        let patterns = (mapped && outlined.is_none() && spaced.is_none())
-            .then(|| patterns_phrase(head, room / 4, levels.is_some()))
+        let taken = sectioned.as_deref().or(spaced.as_deref());
+        let patterns = (mapped && outlined.is_none())
+            .then(|| patterns_phrase(head, pattern_room(room, left, taken), levels.is_some()))
             .flatten();
         let outlined = outlined.or(spaced);
         let map =

@@ -1,0 +1,298 @@
+//! The numbers in a line pattern's open slots, with the lines that hold the largest and the
+//! smallest: `"--- PASS: * *" 1,061 (max 4.21s TestCheckout/retry, min 0.00s TestPing)`. A
+//! test run's durations, a request log's latencies and a query plan's row counts sit in
+//! the words a pattern leaves open; their extremes answer "which test was slowest" in the
+//! first read, for formats nobody wrote a reader for.
+//!
+//! A slot's word holds a measure when its one number stands alone or after a label (`=`,
+//! `:`, a bracket) and is followed by nothing but a unit (`12ms`, `(0.15s)`, `rows=59821`,
+//! the end of a range `time=0.01..45.6`). Times (`18:00:48`), dates, versions and names
+//! with digits (`events_2025_11_18`) hold several numbers or none alone, and are not
+//! measures. The line is named by the pattern's most varied open slot that is not a number
+//! itself (a test's name, a trace id), read in the same pass.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+/// Measures listed per pattern, at most.
+const MAX_MEASURES: usize = 2;
+/// Distinct values counted per slot to choose the one that names a line; past it a slot
+/// counts as naming every line.
+const MAX_DISTINCT: usize = 4_096;
+/// Distinct values a measure needs (fewer in a pattern of few lines: half their number) to
+/// be ranked; a number with fewer values is a code (`status=404`), not a measure.
+const VARIED: usize = 10;
+/// Share of a pattern's lines that must hold a measure for it to be listed.
+const MEASURED_SHARE: f64 = 0.9;
+/// Characters of a name kept.
+const MAX_NAME: usize = 60;
+
+/// Where a line's words sit in its pattern: a word's index in the pattern it produces (runs
+/// of words holding digits share one index, as the pattern writes them as one `*`).
+pub(crate) fn positions(line: &str, max_words: usize) -> impl Iterator<Item = (usize, &str)> {
+    let mut next = 0usize;
+    let mut last_open = false;
+    line.split_whitespace().take(max_words).map(move |word| {
+        // As the pattern writes it: a word holding a digit is `*`, and so is a `*` itself.
+        let open = word == "*" || word.bytes().any(|b| b.is_ascii_digit());
+        if !(open && last_open) {
+            next += 1;
+        }
+        last_open = open;
+        (next - 1, word)
+    })
+}
+
+/// The number a word holds as a measure, and the word without its enclosing brackets, or
+/// `None` (see the module's rules).
+fn measure(word: &str) -> Option<(f64, &str)> {
+    let bytes = word.as_bytes();
+    // Number tokens: a digit, then digits or single separators between digits.
+    let mut tokens: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() {
+            let start = i;
+            while i < bytes.len()
+                && (bytes[i].is_ascii_digit()
+                    || (matches!(bytes[i], b'.' | b',') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)))
+            {
+                i += 1;
+            }
+            tokens.push((start, i));
+        } else {
+            i += 1;
+        }
+    }
+    let &(start, end) = tokens.last()?;
+    // One number, or a range `a..b` (its end is the measure).
+    let ranged = tokens.len() == 2 && &word[tokens[0].1..start] == "..";
+    if tokens.len() > 2 || (tokens.len() == 2 && !ranged) {
+        return None;
+    }
+    let first = tokens[0].0;
+    let before = &word[..first];
+    if !(before.is_empty() || before.ends_with(['(', '[', '=', ':', '$', '+', '~', '<', '>'])) {
+        return None;
+    }
+    // Hex ids (`d927fdc09675fef2`) read as one number followed by letters.
+    let after = &word[end..];
+    let unit = after.trim_end_matches([')', ']', ',', ';', '"', '\'', '.']);
+    if !unit.bytes().all(|b| b.is_ascii_alphabetic() || b == b'%') || unit.len() > 3 {
+        return None;
+    }
+    let value: f64 = word[start..end].replace(',', "").parse().ok()?;
+    let shown = word.trim_start_matches(['(', '[', '"', '\'']).trim_end_matches([')', ']', ',', ';', '"', '\'']);
+    value.is_finite().then_some((value, shown))
+}
+
+/// Whether a word is a time or a date: numbers joined by `-`, `:`, `.`, `/`, `T`, `Z` or
+/// `+` and nothing else (`18:00:48`, `2025-12-31T20:08:48.137Z`).
+fn time_like(word: &str) -> bool {
+    let numbers = word.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty()).count();
+    numbers >= 2
+        && word.trim_matches(['[', ']', '(', ')', ',']).chars().all(|c| c.is_ascii_digit() || "-:./TZ+".contains(c))
+}
+
+/// The shape of a measure's word: its label and unit around `#`, so that `rows=5` and
+/// `rows=9` are one measure and `width=0` another.
+fn shape_of(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    let mut in_number = false;
+    for c in word.chars() {
+        if c.is_ascii_digit() || (in_number && (c == '.' || c == ',')) {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The extreme line of one measure so far.
+struct Extreme<'a> {
+    value: f64,
+    shown: &'a str,
+    /// The words of the line's open slots, by position and place in the slot.
+    slots: Vec<((usize, usize), &'a str)>,
+}
+
+/// One measure of a pattern: where it sits, how many lines hold it, its extremes.
+struct Measure<'a> {
+    lines: usize,
+    values: HashSet<u64>,
+    max: Extreme<'a>,
+    min: Extreme<'a>,
+}
+
+/// What the lines of one pattern hold in its open slots.
+#[derive(Default)]
+pub(crate) struct SlotStats<'a> {
+    lines: usize,
+    /// Distinct words per open slot and place in it, for the words that name a line.
+    distinct: HashMap<(usize, usize), HashSet<&'a str>>,
+    /// Per open slot and place, how many of its words are numbers or times rather than names.
+    numeric: HashMap<(usize, usize), usize>,
+    measures: HashMap<(usize, String), Measure<'a>>,
+}
+
+impl<'a> SlotStats<'a> {
+    /// Reads one line of the pattern `pattern` (the open slots are its `*`).
+    pub(crate) fn add(&mut self, pattern: &[&str], line: &'a str, max_words: usize) {
+        self.lines += 1;
+        let mut slots: Vec<((usize, usize), &'a str)> = Vec::new();
+        let mut found: Vec<((usize, String), f64, &'a str)> = Vec::new();
+        for (pos, word) in positions(line, max_words) {
+            if pattern.get(pos) != Some(&"*") {
+                continue;
+            }
+            let place = match slots.last() {
+                Some(((p, k), _)) if *p == pos => (pos, k + 1),
+                _ => (pos, 0),
+            };
+            slots.push((place, word));
+            let seen = self.distinct.entry(place).or_default();
+            if seen.len() < MAX_DISTINCT {
+                seen.insert(word);
+            }
+            if measure(word).is_some() || time_like(word) {
+                *self.numeric.entry(place).or_default() += 1;
+            }
+            if let Some((value, shown)) = measure(word) {
+                found.push(((pos, shape_of(word)), value, shown));
+            }
+        }
+        for (key, value, shown) in found {
+            let extreme = || Extreme { value, shown, slots: slots.clone() };
+            match self.measures.get_mut(&key) {
+                Some(m) => {
+                    m.lines += 1;
+                    if m.values.len() < VARIED {
+                        m.values.insert(value.to_bits());
+                    }
+                    if value > m.max.value {
+                        m.max = extreme();
+                    }
+                    if value < m.min.value {
+                        m.min = extreme();
+                    }
+                }
+                None => {
+                    let values = HashSet::from_iter([value.to_bits()]);
+                    self.measures.insert(key, Measure { lines: 1, values, max: extreme(), min: extreme() });
+                }
+            }
+        }
+    }
+
+    /// The phrase of this pattern's measures: `max 4.21s TestA, min 0.00s TestB`, or `None`
+    /// when none holds in nearly every line and varies.
+    pub(crate) fn phrase(&self) -> Option<String> {
+        // The slot that names a line: the most varied one that is not a number, and varied
+        // enough to tell most lines apart.
+        let namer = self
+            .distinct
+            .iter()
+            .filter(|(place, seen)| {
+                self.numeric.get(place).copied().unwrap_or(0) * 2 <= self.lines && seen.len() * 2 >= self.lines
+            })
+            .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0)))
+            .map(|(place, _)| *place);
+        let name = |e: &Extreme| -> String {
+            namer
+                .and_then(|p| e.slots.iter().find(|(q, _)| *q == p))
+                .map(|(_, w)| w.trim_end_matches([',', ';', ':', '.']).chars().take(MAX_NAME).collect())
+                .unwrap_or_default()
+        };
+        let varied = self.lines.div_ceil(2).clamp(2, VARIED);
+        let mut listed: Vec<(&(usize, String), &Measure)> = self
+            .measures
+            .iter()
+            .filter(|(_, m)| m.values.len() >= varied && m.lines as f64 >= MEASURED_SHARE * self.lines as f64)
+            .collect();
+        // Labelled measures (`rows=`, `12ms`) before bare numbers, then the last in the line
+        // first: a line says what it is about before what came of it (`took 12ms`).
+        listed.sort_by(|a, b| (a.0.1 == "#").cmp(&(b.0.1 == "#")).then(b.0.cmp(a.0)));
+        let parts: Vec<String> = listed
+            .into_iter()
+            .take(MAX_MEASURES)
+            .map(|(_, m)| {
+                let side = |word: &str, e: &Extreme| {
+                    let n = name(e);
+                    if n.is_empty() { format!("{word} {}", e.shown) } else { format!("{word} {} {n}", e.shown) }
+                };
+                format!("{}, {}", side("max", &m.max), side("min", &m.min))
+            })
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_are_lone_numbers_with_units_and_labels() {
+        assert_eq!(measure("(0.15s)"), Some((0.15, "0.15s")));
+        assert_eq!(measure("rows=59821"), Some((59821.0, "rows=59821")));
+        assert_eq!(measure("time=10.375..45.5"), Some((45.5, "time=10.375..45.5")));
+        assert_eq!(measure("1,234ms"), Some((1234.0, "1,234ms")));
+        assert_eq!(measure("(80"), Some((80.0, "80")));
+        assert!(time_like("2025-12-31T20:08:48.137Z") && time_like("[18:00:48]") && !time_like("events_2025_11"));
+        for not in ["18:00:48", "2025-12-31T20:08:48Z", "events_2025_11_18", "d927fdc09675fef2", "v1.2.3", "2/INVALID"]
+        {
+            assert_eq!(measure(not), None, "{not}");
+        }
+    }
+
+    #[test]
+    fn positions_follow_the_pattern_words() {
+        let p: Vec<(usize, &str)> = positions("a 1 2 b 3 c", 24).collect();
+        assert_eq!(p, vec![(0, "a"), (1, "1"), (1, "2"), (2, "b"), (3, "3"), (4, "c")]);
+    }
+
+    #[test]
+    fn extremes_name_their_lines() {
+        let lines: Vec<String> = (0..20u8)
+            .map(|i| format!("--- PASS: Test{} ({}.{:02}s)", char::from(b'a' + i), i % 3, u32::from(i) * 7 % 100))
+            .collect();
+        let pattern = ["---", "PASS:", "*", "*"];
+        let mut stats = SlotStats::default();
+        for l in &lines {
+            stats.add(&pattern, l, 24);
+        }
+        let p = stats.phrase().unwrap();
+        assert_eq!(p, "max 2.98s Testo, min 0.00s Testa", "{p}");
+    }
+
+    #[test]
+    fn constant_or_rare_numbers_are_not_listed() {
+        let pattern = ["GET", "*", "*"];
+        let mut stats = SlotStats::default();
+        let lines: Vec<String> = (0..10).map(|i| format!("GET /item/{i} 200")).collect();
+        for l in &lines {
+            stats.add(&pattern, l, 24);
+        }
+        assert_eq!(stats.phrase(), None);
+    }
+
+    #[test]
+    fn codes_are_not_ranked() {
+        let pattern = ["*", "done", "*", "*"];
+        let mut stats = SlotStats::default();
+        let lines: Vec<String> = (0..40)
+            .map(|i| format!("{} done status={} took={}ms", ["GET", "POST"][i % 2], [200, 200, 404, 500][i % 4], i * 3))
+            .collect();
+        for l in &lines {
+            stats.add(&pattern, l, 24);
+        }
+        let p = stats.phrase().unwrap();
+        assert!(p.starts_with("max took=117ms"), "{p}");
+        assert!(!p.contains("max status"), "{p}");
+        assert_eq!(p.matches("max").count(), 1, "{p}");
+    }
+}
