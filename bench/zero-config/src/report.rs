@@ -117,6 +117,7 @@ fn half(s: Split) -> &'static str {
         Split::Tenth => "tenth",
         Split::Eleventh => "eleventh",
         Split::Twelfth => "twelfth",
+        Split::Thirteenth => "thirteenth",
     }
 }
 
@@ -127,7 +128,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -141,6 +142,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Tenth).count(),
         shapes.values().filter(|s| **s == Split::Eleventh).count(),
         shapes.values().filter(|s| **s == Split::Twelfth).count(),
+        shapes.values().filter(|s| **s == Split::Thirteenth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -163,6 +165,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Tenth),
             Some(Split::Eleventh),
             Some(Split::Twelfth),
+            Some(Split::Thirteenth),
             None,
         ] {
             let pick = |smart: bool| {
