@@ -20,6 +20,7 @@ mod questions_ninth;
 mod questions_seventh;
 mod questions_sixth;
 mod questions_tenth;
+mod questions_thirteenth;
 mod questions_twelfth;
 mod report;
 mod runner;
