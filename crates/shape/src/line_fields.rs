@@ -150,6 +150,62 @@ pub(crate) fn line_fields(text: &str, room: usize) -> Option<String> {
     (map.len() <= room).then_some(map)
 }
 
+/// Share of all lines, in percent, that must carry `key=value` pairs for them to be
+/// counted when the text's first lines do not (a kernel log's firewall lines among its
+/// other messages).
+const SOME_LINES_PERCENT: usize = 20;
+/// Lines with pairs needed, at least, for that.
+const SOME_LINES_MIN: usize = 20;
+
+/// The fields of the lines that carry `key=value` pairs in a text whose other lines do
+/// not, at most `room` characters: `key=value fields in 647 of 1,593 lines: SRC, most first:
+/// …`. `None` when too few lines carry them.
+pub(crate) fn some_lines_fields(text: &str, room: usize) -> Option<String> {
+    let mut total = 0usize;
+    let mut paired: Vec<&str> = Vec::new();
+    for line in text.lines().take(MAX_LINES) {
+        total += 1;
+        if pairs_at_least_two(line) {
+            paired.push(line);
+        }
+    }
+    if paired.len() < SOME_LINES_MIN || paired.len() * 100 < total * SOME_LINES_PERCENT {
+        return None;
+    }
+    let records: Vec<Value> = paired.iter().filter_map(|l| logfmt_record(l)).collect();
+    let compactor = learn_rows(&records[..records.len().min(PROBE)]);
+    if !compactor.is_active() {
+        return None;
+    }
+    let mut facets = Facets::new(&compactor);
+    for r in &records {
+        facets.add(r);
+    }
+    let head = format!("key=value fields in {} of {} lines", thousands(records.len() as u64), thousands(total as u64));
+    let left = room.saturating_sub(head.len() + 2);
+    let phrase = facets.phrase(left).filter(|p| left > 40 && !p.starts_with(|c: char| c.is_ascii_digit()))?;
+    let map = format!("{head}: {phrase}");
+    (map.len() <= room).then_some(map)
+}
+
+/// Whether a line holds two `key=` words at least: a quick test before reading its pairs.
+fn pairs_at_least_two(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let mut found = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'=' && i > 0 && bytes[i - 1].is_ascii_alphanumeric() {
+            let start = bytes[..i].iter().rposition(u8::is_ascii_whitespace).map_or(0, |s| s + 1);
+            if bytes[start].is_ascii_alphabetic() {
+                found += 1;
+                if found >= 2 {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +259,25 @@ mod tests {
             .collect();
         let map = line_fields(&text, 2_000).unwrap();
         assert!(map.contains("duration_ms: max 9000 (request_id r033)"), "{map}");
+    }
+
+    #[test]
+    fn pairs_on_a_share_of_the_lines_are_counted() {
+        let mut text = String::new();
+        for i in 0..200 {
+            if i % 4 == 0 {
+                text.push_str(&format!("[{i}] [FW BLOCK] IN=eth0 SRC=10.0.0.{} DPT={}\n", i % 3, [22, 23, 443][i % 3]));
+            } else {
+                text.push_str(&format!("[{i}] docker0: port {} entered blocking state\n", i % 9));
+            }
+        }
+        // The first lines decide against a log of fields; the share of all lines does not.
+        assert_eq!(line_fields(&text, 2_000), None);
+        let map = some_lines_fields(&text, 2_000).unwrap();
+        assert!(map.starts_with("key=value fields in 50 of 200 lines: "), "{map}");
+        assert!(map.contains("DPT, most first: 22 17, 23 17, 443 16") || map.contains("DPT"), "{map}");
+        let few: String = text.lines().filter(|l| !l.contains("BLOCK")).take(150).map(|l| format!("{l}\n")).collect();
+        assert_eq!(some_lines_fields(&few, 2_000), None);
     }
 
     #[test]

@@ -110,12 +110,25 @@ fn measures(
     stats.iter().map(SlotStats::phrase).collect()
 }
 
-/// A line's pattern: its first [`MAX_WORDS`] words, each holding a digit written `*`, runs
+/// Whether a word stands for a value in a pattern: it holds a digit, or it is a day's or a
+/// month's name (`[Mon Dec  1 10:00:00 2025]` starts every line of `dmesg -T` with
+/// different words), or it is a `*` already.
+pub(crate) fn is_value(word: &str) -> bool {
+    const CALENDAR: [&str; 19] = [
+        "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
+        "Oct", "Nov", "Dec",
+    ];
+    word.bytes().any(|b| b.is_ascii_digit())
+        || word == "*"
+        || CALENDAR.contains(&word.trim_matches(|c: char| !c.is_ascii_alphabetic()))
+}
+
+/// A line's pattern: its first [`MAX_WORDS`] words, each standing for a value written `*`, runs
 /// of `*` written once.
 fn pattern_of(line: &str) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
     for word in line.split_whitespace().take(MAX_WORDS) {
-        let word = if word.bytes().any(|b| b.is_ascii_digit()) { "*" } else { word };
+        let word = if is_value(word) { "*" } else { word };
         if word == "*" && out.last() == Some(&"*") {
             continue;
         }

@@ -13,6 +13,8 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use crate::line_patterns::is_value;
+
 /// Measures listed per pattern, at most.
 const MAX_MEASURES: usize = 2;
 /// Distinct values counted per slot to choose the one that names a line; past it a slot
@@ -32,8 +34,8 @@ pub(crate) fn positions(line: &str, max_words: usize) -> impl Iterator<Item = (u
     let mut next = 0usize;
     let mut last_open = false;
     line.split_whitespace().take(max_words).map(move |word| {
-        // As the pattern writes it: a word holding a digit is `*`, and so is a `*` itself.
-        let open = word == "*" || word.bytes().any(|b| b.is_ascii_digit());
+        // As the pattern writes it.
+        let open = is_value(word);
         if !(open && last_open) {
             next += 1;
         }
@@ -112,12 +114,17 @@ fn shape_of(word: &str) -> String {
     out
 }
 
+/// Where a word sits: its pattern word's index and its place in that word's run.
+type Place = (usize, usize);
+/// A measure: where its word sits and the word's shape (`rows=#`).
+type MeasureKey = (Place, String);
+
 /// The extreme line of one measure so far.
 struct Extreme<'a> {
     value: f64,
     shown: &'a str,
     /// The words of the line's open slots, by position and place in the slot.
-    slots: Vec<((usize, usize), &'a str)>,
+    slots: Vec<(Place, &'a str)>,
 }
 
 /// One measure of a pattern: where it sits, how many lines hold it, its extremes.
@@ -133,18 +140,18 @@ struct Measure<'a> {
 pub(crate) struct SlotStats<'a> {
     lines: usize,
     /// Distinct words per open slot and place in it, for the words that name a line.
-    distinct: HashMap<(usize, usize), HashSet<&'a str>>,
+    distinct: HashMap<Place, HashSet<&'a str>>,
     /// Per open slot and place, how many of its words are numbers or times rather than names.
-    numeric: HashMap<(usize, usize), usize>,
-    measures: HashMap<(usize, String), Measure<'a>>,
+    numeric: HashMap<Place, usize>,
+    measures: HashMap<MeasureKey, Measure<'a>>,
 }
 
 impl<'a> SlotStats<'a> {
     /// Reads one line of the pattern `pattern` (the open slots are its `*`).
     pub(crate) fn add(&mut self, pattern: &[&str], line: &'a str, max_words: usize) {
         self.lines += 1;
-        let mut slots: Vec<((usize, usize), &'a str)> = Vec::new();
-        let mut found: Vec<((usize, String), f64, &'a str)> = Vec::new();
+        let mut slots: Vec<(Place, &'a str)> = Vec::new();
+        let mut found: Vec<(MeasureKey, f64, &'a str)> = Vec::new();
         for (pos, word) in positions(line, max_words) {
             if pattern.get(pos) != Some(&"*") {
                 continue;
@@ -162,7 +169,7 @@ impl<'a> SlotStats<'a> {
                 *self.numeric.entry(place).or_default() += 1;
             }
             if let Some((value, shown)) = measure(word) {
-                found.push(((pos, shape_of(word)), value, shown));
+                found.push(((place, shape_of(word)), value, shown));
             }
         }
         for (key, value, shown) in found {
@@ -208,7 +215,7 @@ impl<'a> SlotStats<'a> {
                 .unwrap_or_default()
         };
         let varied = self.lines.div_ceil(2).clamp(2, VARIED);
-        let mut listed: Vec<(&(usize, String), &Measure)> = self
+        let mut listed: Vec<(&MeasureKey, &Measure)> = self
             .measures
             .iter()
             .filter(|(_, m)| m.values.len() >= varied && m.lines as f64 >= MEASURED_SHARE * self.lines as f64)

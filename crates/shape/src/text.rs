@@ -10,6 +10,7 @@ use toolshape_redact::RedactionCounts;
 use crate::context::{Resume, ShapeContext};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, to_neutral_json};
 use crate::failure::exceptions_phrase;
+use crate::line_fields::some_lines_fields;
 use crate::line_patterns::patterns_phrase;
 use crate::logs::level_counts;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
@@ -30,6 +31,27 @@ const PATTERN_ROOM_PERCENT: usize = 50;
 fn pattern_room(room: usize, left: usize, taken: Option<&str>) -> usize {
     let left = left.saturating_sub(taken.map_or(0, |s| s.len() + 2));
     left.min(room * PATTERN_ROOM_PERCENT / 100)
+}
+
+/// `map` cut after its last whole clause (`; `) that keeps it within `room` tokens as
+/// `count` counts them, or `None` when not even its first clause fits. The cut is found by
+/// halving, so a few counts suffice whatever the map's length.
+fn fit_clauses(map: String, room: usize, count: impl Fn(&str) -> usize) -> Option<String> {
+    if count(&map) <= room {
+        return Some(map);
+    }
+    let ends: Vec<usize> = map.match_indices("; ").map(|(i, _)| i).collect();
+    // The longest prefix that fits ends at `ends[fits - 1]`; prefixes grow with their end.
+    let (mut fits, mut over) = (0usize, ends.len() + 1);
+    while fits + 1 < over {
+        let mid = (fits + over) / 2;
+        if count(&map[..ends[mid - 1]]) <= room {
+            fits = mid;
+        } else {
+            over = mid;
+        }
+    }
+    (fits > 0).then(|| map[..ends[fits - 1]].to_owned())
 }
 
 /// Shape `text` (already redacted) under `plan`.
@@ -117,10 +139,13 @@ fn fit_page(page: &mut TextPage<'_, '_>, counts: RedactionCounts) -> Result<Page
             let mut overhead = ctx.tokenizer.count(&skeleton) + 8;
             // The map describes the text; it may not crowd it out. It takes at most a third of
             // what the page has after its fixed parts, or the page shows text without it.
-            if let Some(map) = &page.map {
-                let map_tokens = ctx.tokenizer.count(map);
-                if budget.saturating_sub(overhead) < map_tokens * 2 {
-                    page.map = None;
+            // A map of more tokens than that loses its last clauses (whole ones) until it
+            // fits; one that cannot keep a clause goes.
+            if let Some(map) = page.map.take() {
+                let room = budget.saturating_sub(overhead) / 2;
+                let before = ctx.tokenizer.count(&map);
+                page.map = fit_clauses(map, room, |m| ctx.tokenizer.count(m));
+                if page.map.is_none() || before > room {
                     overhead = ctx.tokenizer.count(&page.render(&page.envelope(page.begin, page.end))) + 8;
                 }
             }
@@ -251,14 +276,18 @@ impl<'a, 'c> TextPage<'a, 'c> {
         let patterns = (mapped && outlined.is_none())
             .then(|| patterns_phrase(head, pattern_room(room, left, taken), levels.is_some()))
             .flatten();
+        // Lines that carry `key=value` pairs among lines that do not (a kernel log's firewall
+        // lines) have their fields counted too, when no outline read the whole text.
+        let fields = (mapped && outlined.is_none()).then(|| some_lines_fields(head, room / 4)).flatten();
         let outlined = outlined.or(spaced);
-        let map =
-            [outlined, sectioned, patterns, exceptions].into_iter().flatten().reduce(|a, b| format!("{a}; {b}")).map(
-                |m| match gap {
-                    Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),
-                    None => m,
-                },
-            );
+        let map = [outlined, sectioned, patterns, exceptions, fields]
+            .into_iter()
+            .flatten()
+            .reduce(|a, b| format!("{a}; {b}"))
+            .map(|m| match gap {
+                Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),
+                None => m,
+            });
         let tail = plan.text.keep == TextKeep::HeadTail || (plan.auto.tail && plan.decides_fields());
         TextPage {
             plan,
@@ -568,5 +597,22 @@ fn nested_too_deep(text: &str) -> bool {
     match serde_json::from_str::<serde_json::Value>(t) {
         Err(e) => e.to_string().starts_with("recursion limit exceeded"),
         Ok(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit_clauses;
+
+    /// Regression: a map over its share of the page went whole, so a kernel log whose
+    /// firewall fields were long in tokens lost its line patterns with them.
+    #[test]
+    fn a_map_too_large_loses_its_last_clauses_not_all() {
+        let map = "first: a 1, b 2; second: c 3; third: d 4; fourth: e 5".to_owned();
+        let words = |m: &str| m.split_whitespace().count();
+        assert_eq!(fit_clauses(map.clone(), 100, words).as_deref(), Some(map.as_str()));
+        assert_eq!(fit_clauses(map.clone(), 8, words).as_deref(), Some("first: a 1, b 2; second: c 3"));
+        assert_eq!(fit_clauses(map.clone(), 7, words).as_deref(), Some("first: a 1, b 2"));
+        assert_eq!(fit_clauses(map, 2, words), None);
     }
 }
