@@ -6,7 +6,7 @@
 //! A record starts at each line with the key that begins the first record and recurs most
 //! (`Name:`, `Commit:`, `Package:`); its fields are the unindented `Key: value` lines up
 //! to the next such line. Indented lines (nested sections, wrapped values) are left to the
-//! text itself. Recognised by layout alone, never by the tool that printed it.
+//! text itself, unless every record is indented. Recognised by layout alone, never by the tool that printed it.
 
 use std::collections::HashMap;
 
@@ -72,8 +72,16 @@ pub(crate) struct Blocks<'a> {
     pub(crate) records: Vec<Value>,
 }
 
-/// The `Key: value` records among `lines`, or `None` when they are not made of them.
+/// The `Key: value` records among `lines`, or `None` when they are not made of them. Read
+/// first from the unindented lines; a text whose records are all indented (`certbot
+/// certificates` lists each under a heading) is read again with every line's indentation
+/// set aside.
 pub(crate) fn blocks<'a>(lines: &[&'a str]) -> Option<Blocks<'a>> {
+    blocks_at(lines, false).or_else(|| blocks_at(lines, true))
+}
+
+fn blocks_at<'a>(lines: &[&'a str], indented: bool) -> Option<Blocks<'a>> {
+    let key_value = |l: &'a str| key_value(if indented { l.trim_start() } else { l });
     // Keys with a value: how often each appears, and where it first does.
     let mut keys: HashMap<&str, (usize, usize)> = HashMap::new();
     for (i, (k, v)) in lines.iter().enumerate().filter_map(|(i, l)| key_value(l).map(|kv| (i, kv))) {
@@ -83,9 +91,14 @@ pub(crate) fn blocks<'a>(lines: &[&'a str]) -> Option<Blocks<'a>> {
     }
     // Most unindented lines are `Key: value` lines (or section names, `Conditions:`): a log
     // whose stack traces begin `TypeError: …` is not made of records.
-    let top = lines.iter().filter(|l| !l.trim().is_empty() && !l.starts_with([' ', '\t'])).count();
+    let top = lines.iter().filter(|l| !l.trim().is_empty() && (indented || !l.starts_with([' ', '\t']))).count();
     let keyed = lines.iter().filter(|l| key_value(l).is_some()).count();
     if keyed * 2 < top {
+        return None;
+    }
+    // With indentation set aside, nearly every line must be one: a query plan's nodes sit
+    // between their `Key: value` details, and a plan is a tree, not records.
+    if indented && keyed * 4 < top * 3 {
         return None;
     }
     let most = keys.values().map(|(n, _)| *n).max()?;
@@ -97,6 +110,9 @@ pub(crate) fn blocks<'a>(lines: &[&'a str]) -> Option<Blocks<'a>> {
     let mut records: Vec<Value> = Vec::new();
     let mut first_lines: Vec<usize> = Vec::new();
     let mut current: Option<Map<String, Value>> = None;
+    // Keys said again within one record: a tree's nodes (a query plan's `Buffers:` under
+    // each node) rather than records.
+    let mut repeated = 0usize;
     for (i, line) in lines.iter().enumerate() {
         let Some((k, v)) = key_value(line) else { continue };
         if k == start && !v.is_empty() {
@@ -106,10 +122,16 @@ pub(crate) fn blocks<'a>(lines: &[&'a str]) -> Option<Blocks<'a>> {
         }
         if let Some(record) = current.as_mut()
             && !v.is_empty()
-            && !record.contains_key(k)
         {
-            record.insert(k.to_owned(), cell_value(without_address(v)));
+            if record.contains_key(k) {
+                repeated += 1;
+            } else {
+                record.insert(k.to_owned(), cell_value(without_address(v)));
+            }
         }
+    }
+    if indented && repeated * 10 > keyed {
+        return None;
     }
     records.extend(current.map(Value::Object));
     // Records of one field each are lines that happen to start alike (`WARNING: …`).
@@ -174,6 +196,30 @@ mod tests {
         assert!(map.starts_with("6 records of `Key: value` lines, each from a \"commit:\" line"), "{map}");
         assert!(map.contains("Author: Ada Berg 3, Lin Wu 3"), "{map}");
         assert!(map.contains("Merge (2 of 6 records)"), "{map}");
+    }
+
+    #[test]
+    fn indented_records_are_read_when_no_record_is_at_the_margin() {
+        let mut text = String::from("Found the following certs:\n");
+        for i in 0..12 {
+            text.push_str(&format!(
+                "  Certificate Name: site-{i}.example\n    Key Type: {}\n    Expiry Date: 2026-0{}-01 (VALID: {} days)\n",
+                ["RSA", "ECDSA", "RSA"][i % 3],
+                1 + i % 9,
+                10 + i
+            ));
+        }
+        let map = key_blocks(&text, 2_000).unwrap();
+        assert!(map.starts_with("12 records of `Key: value` lines, each from a \"Certificate Name:\" line"), "{map}");
+        assert!(map.contains("Key Type: RSA 8, ECDSA 4"), "{map}");
+        // A plan's nodes sit between their indented details: a tree, not records.
+        let mut plan = String::new();
+        for i in 0..12 {
+            plan.push_str(&format!(
+                "  ->  Seq Scan on part_{i}  (actual time=0.1..{i}.5 rows={i}0)\n        Filter: (x > {i})\n        Buffers: shared hit={i}\n"
+            ));
+        }
+        assert_eq!(key_blocks(&plan, 2_000), None, "{plan}");
     }
 
     #[test]
