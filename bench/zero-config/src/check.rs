@@ -110,9 +110,13 @@ impl Read {
                         r#"(?i)(^|[^\w]){l}s?["']?\s*[:=]?\s*\(?{v}([^\w.]|$)|(^|[^\w.]){v}\s+{l}s?([^\w]|$)"#
                     ))
                     .ok();
-                    // A yes-or-no field's value counts: `label: false 37, true 13`, one facet
+                    // A yes-or-no field's value counts: `label: false 37, true 13` (or `0 37,
+                    // 1 13`), one facet
                     // (no `;` and no other `label:` between the label and its `true`).
-                    let yes = Regex::new(&format!(r"(?i)(^|[^\w.]){l}:\s*(false\s+\d+,\s*)?true\s+{v}([^\w.]|$)")).ok();
+                    let yes = Regex::new(&format!(
+                        r"(?i)(^|[^\w]){l}:\s*((false\s+\d+,\s*)?true|(0\s+\d+,\s*)?1)\s+{v}([^\w.]|$)"
+                    ))
+                    .ok();
                     // A quoted value that holds the label as a word, then its count:
                     // `"…Googlebot/2.1; +http://…" 67`.
                     let within = Regex::new(&format!(r#"(?i)"[^"]*\b{l}\b[^"]*"\s+{v}([^\w.]|$)"#)).ok();
@@ -272,6 +276,9 @@ mod tests {
 
     #[test]
     fn a_yes_or_no_field_counts_its_true_values() {
+        let flags = read("properties.tsunami: 0 279, 1 11; other: 1 5", Value::Null);
+        assert!(flags.answers(&q(Check::Count { labels: vec!["tsunami".into()], value: "11".into() })));
+        assert!(!flags.answers(&q(Check::Count { labels: vec!["tsunami".into()], value: "5".into() })));
         let r = read("50 records; explicit: false 37, true 13; popular: true 5, false 45", Value::Null);
         let count = |label: &str, value: &str| q(Check::Count { labels: vec![label.into()], value: value.into() });
         assert!(r.answers(&count("explicit", "13")));
