@@ -260,8 +260,8 @@ impl<'a, 'c> TextPage<'a, 'c> {
         let room = plan.budget_tokens * 4 * OUTLINE_BUDGET_PERCENT / 100;
         let mapped = plan.auto.outline && plan.decides_fields() && ctx.resume.is_none();
         // The exceptions the text's stack traces raised take at most a quarter of the room,
-        // and the outline what they leave. A text with no outline (a log of free messages, a
-        // test run) gets its line patterns in another quarter at most.
+        // and the outline what they leave. The line patterns take what is left after that,
+        // half the room at most.
         let exceptions = mapped.then(|| exceptions_phrase(head, room / 4)).flatten();
         let left = room.saturating_sub(exceptions.as_ref().map_or(0, |e| e.len() + 2));
         // A table with no header is read as one unless the text is a log: a log's lines
@@ -272,10 +272,11 @@ impl<'a, 'c> TextPage<'a, 'c> {
         let plain = mapped && outlined.is_none() && levels.is_none();
         let sectioned = plain.then(|| sections_map(head, left / 2)).flatten();
         let spaced = (plain && sectioned.is_none()).then(|| spaced_table(head, left)).flatten();
-        let taken = sectioned.as_deref().or(spaced.as_deref());
-        let patterns = (mapped && outlined.is_none())
-            .then(|| patterns_phrase(head, pattern_room(room, left, taken), levels.is_some()))
-            .flatten();
+        let taken = outlined.as_deref().or(sectioned.as_deref()).or(spaced.as_deref());
+        // The line patterns follow any other map, in the room it leaves: a journal's `key=value`
+        // fields say nothing of its `systemd` lines, which the patterns count.
+        let patterns =
+            mapped.then(|| patterns_phrase(head, pattern_room(room, left, taken), levels.is_some())).flatten();
         // Lines that carry `key=value` pairs among lines that do not (a kernel log's firewall
         // lines) have their fields counted too, when no outline read the whole text.
         let fields = (mapped && outlined.is_none()).then(|| some_lines_fields(head, room / 4)).flatten();
