@@ -41,24 +41,42 @@ const MIN_SHARE: f64 = 0.5;
 /// `log`, the patterns listed must also hold half its lines: source code and prose repeat a
 /// few lines, and a list of them would say nothing.
 pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<String> {
-    let mut exact: HashMap<Vec<&str>, u64> = HashMap::default();
+    // Each distinct pattern once, with its count; each counted line with its pattern's
+    // number, so that the pass over the measures does not make the patterns again.
+    let mut ids: HashMap<Vec<&str>, u32> = HashMap::default();
+    let mut counts: Vec<u64> = Vec::new();
+    let mut read: Vec<(&str, u32)> = Vec::new();
     let mut lines = 0usize;
+    // One buffer for every line's pattern: a line of a known pattern allocates nothing.
+    let mut pattern: Vec<&str> = Vec::with_capacity(MAX_WORDS);
     for line in text.lines().take(MAX_LINES) {
-        let pattern = pattern_of(line);
+        pattern_into(line, &mut pattern);
         if pattern.iter().all(|w| *w == "*") {
             continue;
         }
         lines += 1;
-        if let Some(n) = exact.get_mut(&pattern) {
-            *n += 1;
-        } else if exact.len() < MAX_PATTERNS {
-            exact.insert(pattern, 1);
+        if let Some(&id) = ids.get(pattern.as_slice()) {
+            counts[id as usize] += 1;
+            read.push((line, id));
+        } else if ids.len() < MAX_PATTERNS {
+            let id = counts.len() as u32;
+            ids.insert(pattern.clone(), id);
+            counts.push(1);
+            read.push((line, id));
         }
     }
     if lines < MIN_LINES {
         return None;
     }
+    let exact: HashMap<Vec<&str>, u64> = ids.iter().map(|(p, id)| (p.clone(), counts[*id as usize])).collect();
     let (clusters, member_of) = merge(exact);
+    // The cluster of each pattern, by its number.
+    let mut cluster_of = vec![usize::MAX; counts.len()];
+    for (pattern, id) in &ids {
+        if let Some(c) = member_of.get(pattern) {
+            cluster_of[*id as usize] = *c;
+        }
+    }
     let mut ranked: Vec<(usize, &Vec<&str>, u64)> = clusters
         .iter()
         .enumerate()
@@ -76,7 +94,7 @@ pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<Stri
     // further down the list (`-> Seq Scan on *`, 8 of a plan's 735 lines) answers a count
     // as well as the first does.
     let listed = &ranked[..ranked.len().min(TOP * 3)];
-    let measures = measures(text, listed, &clusters, &member_of);
+    let measures = measures(&read, &cluster_of, listed, &clusters);
     let entries: Vec<String> = listed
         .iter()
         .zip(measures)
@@ -91,20 +109,20 @@ pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<Stri
     listed_entries("line patterns, most first: ", &entries, ranked.len(), room, "patterns")
 }
 
-/// The measures of each listed pattern's lines (see [`pattern_slots`]), read in one more
-/// pass over the lines.
+/// The measures of each listed pattern's lines (see [`crate::pattern_slots`]), read in one
+/// more pass over the lines the patterns were made of.
 fn measures(
-    text: &str,
+    read: &[(&str, u32)],
+    cluster_of: &[usize],
     listed: &[(usize, &Vec<&str>, u64)],
     clusters: &[(Vec<&str>, u64)],
-    member_of: &HashMap<Vec<&str>, usize>,
 ) -> Vec<Option<String>> {
     let slot_of: HashMap<usize, usize> = listed.iter().enumerate().map(|(i, (c, _, _))| (*c, i)).collect();
     let mut stats: Vec<SlotStats> = listed.iter().map(|_| SlotStats::default()).collect();
-    for line in text.lines().take(MAX_LINES) {
-        let Some(cluster) = member_of.get(&pattern_of(line)) else { continue };
-        if let Some(&i) = slot_of.get(cluster) {
-            stats[i].add(&clusters[*cluster].0, line, MAX_WORDS);
+    for &(line, id) in read {
+        let cluster = cluster_of[id as usize];
+        if let Some(&i) = slot_of.get(&cluster) {
+            stats[i].add(&clusters[cluster].0, line, MAX_WORDS);
         }
     }
     stats.iter().map(SlotStats::phrase).collect()
@@ -118,15 +136,20 @@ pub(crate) fn is_value(word: &str) -> bool {
         "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
         "Oct", "Nov", "Dec",
     ];
-    word.bytes().any(|b| b.is_ascii_digit())
-        || word == "*"
-        || CALENDAR.contains(&word.trim_matches(|c: char| !c.is_ascii_alphabetic()))
+    if word.bytes().any(|b| b.is_ascii_digit()) || word == "*" {
+        return true;
+    }
+    // Only a word of three letters, at most a bracket or a comma around them, is looked up.
+    word.len() <= 5 && {
+        let name = word.trim_matches(|c: char| !c.is_ascii_alphabetic());
+        name.len() == 3 && CALENDAR.contains(&name)
+    }
 }
 
-/// A line's pattern: its first [`MAX_WORDS`] words, each standing for a value written `*`, runs
-/// of `*` written once.
-fn pattern_of(line: &str) -> Vec<&str> {
-    let mut out: Vec<&str> = Vec::new();
+/// A line's pattern, written into `out` (cleared first): its first [`MAX_WORDS`] words, each
+/// standing for a value written `*`, runs of `*` written once.
+fn pattern_into<'a>(line: &'a str, out: &mut Vec<&'a str>) {
+    out.clear();
     for word in line.split_whitespace().take(MAX_WORDS) {
         let word = if is_value(word) { "*" } else { word };
         if word == "*" && out.last() == Some(&"*") {
@@ -134,7 +157,6 @@ fn pattern_of(line: &str) -> Vec<&str> {
         }
         out.push(word);
     }
-    out
 }
 
 /// Patterns of as many words merged where they share their first two words and most others,

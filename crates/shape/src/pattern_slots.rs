@@ -25,6 +25,8 @@ const MAX_DISTINCT: usize = 4_096;
 const VARIED: usize = 10;
 /// Share of a pattern's lines that must hold a measure for it to be listed.
 const MEASURED_SHARE: f64 = 0.9;
+/// Lines of a pattern read to find the words that name a line; the measures read them all.
+const SAMPLE: usize = 2_000;
 /// Characters of a name kept.
 const MAX_NAME: usize = 60;
 
@@ -96,28 +98,24 @@ fn time_like(word: &str) -> bool {
 }
 
 /// The shape of a measure's word: its label and unit around `#`, so that `rows=5` and
-/// `rows=9` are one measure and `width=0` another.
-fn shape_of(word: &str) -> String {
-    let mut out = String::with_capacity(word.len());
+/// `rows=9` are one measure and `width=0` another. Made character by character, so that
+/// a word can be compared with a shape without writing its own.
+fn shape_chars(word: &str) -> impl Iterator<Item = char> + '_ {
     let mut in_number = false;
-    for c in word.chars() {
+    word.chars().filter_map(move |c| {
         if c.is_ascii_digit() || (in_number && (c == '.' || c == ',')) {
-            if !in_number {
-                out.push('#');
-            }
+            let first = !in_number;
             in_number = true;
+            first.then_some('#')
         } else {
             in_number = false;
-            out.push(c);
+            Some(c)
         }
-    }
-    out
+    })
 }
 
 /// Where a word sits: its pattern word's index and its place in that word's run.
 type Place = (usize, usize);
-/// A measure: where its word sits and the word's shape (`rows=#`).
-type MeasureKey = (Place, String);
 
 /// The extreme line of one measure so far.
 struct Extreme<'a> {
@@ -127,8 +125,9 @@ struct Extreme<'a> {
     slots: Vec<(Place, &'a str)>,
 }
 
-/// One measure of a pattern: where it sits, how many lines hold it, its extremes.
+/// One measure of a pattern: its shape (`rows=#`), how many lines hold it, its extremes.
 struct Measure<'a> {
+    shape: String,
     lines: usize,
     values: HashSet<u64>,
     max: Extreme<'a>,
@@ -143,15 +142,22 @@ pub(crate) struct SlotStats<'a> {
     distinct: HashMap<Place, HashSet<&'a str>>,
     /// Per open slot and place, how many of its words are numbers or times rather than names.
     numeric: HashMap<Place, usize>,
-    measures: HashMap<MeasureKey, Measure<'a>>,
+    /// The measures, by where their words sit (the first shape seen there).
+    measures: HashMap<Place, Measure<'a>>,
+    /// The line being read: its open words, and its measures. Kept to spare an allocation
+    /// per line.
+    slots: Vec<(Place, &'a str)>,
+    found: Vec<(Place, f64, &'a str, &'a str)>,
 }
 
 impl<'a> SlotStats<'a> {
     /// Reads one line of the pattern `pattern` (the open slots are its `*`).
     pub(crate) fn add(&mut self, pattern: &[&str], line: &'a str, max_words: usize) {
         self.lines += 1;
-        let mut slots: Vec<(Place, &'a str)> = Vec::new();
-        let mut found: Vec<(MeasureKey, f64, &'a str)> = Vec::new();
+        let mut slots = std::mem::take(&mut self.slots);
+        let mut found = std::mem::take(&mut self.found);
+        slots.clear();
+        found.clear();
         for (pos, word) in positions(line, max_words) {
             if pattern.get(pos) != Some(&"*") {
                 continue;
@@ -161,21 +167,25 @@ impl<'a> SlotStats<'a> {
                 _ => (pos, 0),
             };
             slots.push((place, word));
-            let seen = self.distinct.entry(place).or_default();
-            if seen.len() < MAX_DISTINCT {
-                seen.insert(word);
+            let measured = measure(word);
+            // Which words name a line is judged on the first lines only.
+            if self.lines <= SAMPLE {
+                let seen = self.distinct.entry(place).or_default();
+                if seen.len() < MAX_DISTINCT {
+                    seen.insert(word);
+                }
+                if measured.is_some() || time_like(word) {
+                    *self.numeric.entry(place).or_default() += 1;
+                }
             }
-            if measure(word).is_some() || time_like(word) {
-                *self.numeric.entry(place).or_default() += 1;
-            }
-            if let Some((value, shown)) = measure(word) {
-                found.push(((place, shape_of(word)), value, shown));
+            if let Some((value, shown)) = measured {
+                found.push((place, value, shown, word));
             }
         }
-        for (key, value, shown) in found {
+        for &(place, value, shown, word) in &found {
             let extreme = || Extreme { value, shown, slots: slots.clone() };
-            match self.measures.get_mut(&key) {
-                Some(m) => {
+            match self.measures.get_mut(&place) {
+                Some(m) if shape_chars(word).eq(m.shape.chars()) => {
                     m.lines += 1;
                     if m.values.len() < VARIED {
                         m.values.insert(value.to_bits());
@@ -187,12 +197,16 @@ impl<'a> SlotStats<'a> {
                         m.min = extreme();
                     }
                 }
+                Some(_) => {}
                 None => {
                     let values = HashSet::from_iter([value.to_bits()]);
-                    self.measures.insert(key, Measure { lines: 1, values, max: extreme(), min: extreme() });
+                    let shape = shape_chars(word).collect();
+                    self.measures.insert(place, Measure { shape, lines: 1, values, max: extreme(), min: extreme() });
                 }
             }
         }
+        self.slots = slots;
+        self.found = found;
     }
 
     /// The phrase of this pattern's measures: `max 4.21s TestA, min 0.00s TestB`, or `None`
@@ -204,7 +218,8 @@ impl<'a> SlotStats<'a> {
             .distinct
             .iter()
             .filter(|(place, seen)| {
-                self.numeric.get(place).copied().unwrap_or(0) * 2 <= self.lines && seen.len() * 2 >= self.lines
+                let sampled = self.lines.min(SAMPLE);
+                self.numeric.get(place).copied().unwrap_or(0) * 2 <= sampled && seen.len() * 2 >= sampled
             })
             .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0)))
             .map(|(place, _)| *place);
@@ -215,14 +230,14 @@ impl<'a> SlotStats<'a> {
                 .unwrap_or_default()
         };
         let varied = self.lines.div_ceil(2).clamp(2, VARIED);
-        let mut listed: Vec<(&MeasureKey, &Measure)> = self
+        let mut listed: Vec<(&Place, &Measure)> = self
             .measures
             .iter()
             .filter(|(_, m)| m.values.len() >= varied && m.lines as f64 >= MEASURED_SHARE * self.lines as f64)
             .collect();
         // Labelled measures (`rows=`, `12ms`) before bare numbers, then the last in the line
         // first: a line says what it is about before what came of it (`took 12ms`).
-        listed.sort_by(|a, b| (a.0.1 == "#").cmp(&(b.0.1 == "#")).then(b.0.cmp(a.0)));
+        listed.sort_by(|a, b| (a.1.shape == "#").cmp(&(b.1.shape == "#")).then(b.0.cmp(a.0)));
         let parts: Vec<String> = listed
             .into_iter()
             .take(MAX_MEASURES)
