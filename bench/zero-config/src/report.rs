@@ -118,6 +118,7 @@ fn half(s: Split) -> &'static str {
         Split::Eleventh => "eleventh",
         Split::Twelfth => "twelfth",
         Split::Thirteenth => "thirteenth",
+        Split::Fourteenth => "fourteenth",
     }
 }
 
@@ -128,7 +129,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -143,6 +144,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Eleventh).count(),
         shapes.values().filter(|s| **s == Split::Twelfth).count(),
         shapes.values().filter(|s| **s == Split::Thirteenth).count(),
+        shapes.values().filter(|s| **s == Split::Fourteenth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -166,6 +168,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Eleventh),
             Some(Split::Twelfth),
             Some(Split::Thirteenth),
+            Some(Split::Fourteenth),
             None,
         ] {
             let pick = |smart: bool| {
