@@ -80,12 +80,13 @@ fn measure(word: &str) -> Option<(f64, &str)> {
     }
     // Hex ids (`d927fdc09675fef2`) read as one number followed by letters.
     let after = &word[end..];
-    let unit = after.trim_end_matches([')', ']', ',', ';', '"', '\'', '.']);
+    let unit = after.trim_end_matches([')', ']', '>', ',', ';', '"', '\'', '.']);
     if !unit.bytes().all(|b| b.is_ascii_alphabetic() || b == b'%') || unit.len() > 3 {
         return None;
     }
     let value: f64 = word[start..end].replace(',', "").parse().ok()?;
-    let shown = word.trim_start_matches(['(', '[', '"', '\'']).trim_end_matches([')', ']', ',', ';', '"', '\'']);
+    let shown =
+        word.trim_start_matches(['(', '[', '<', '"', '\'']).trim_end_matches([')', ']', '>', ',', ';', '"', '\'']);
     value.is_finite().then_some((value, shown))
 }
 
@@ -264,6 +265,7 @@ mod tests {
         assert_eq!(measure("time=10.375..45.5"), Some((45.5, "time=10.375..45.5")));
         assert_eq!(measure("1,234ms"), Some((1234.0, "1,234ms")));
         assert_eq!(measure("(80"), Some((80.0, "80")));
+        assert_eq!(measure("<0.000123>"), Some((0.000123, "0.000123")));
         assert!(time_like("2025-12-31T20:08:48.137Z") && time_like("[18:00:48]") && !time_like("events_2025_11"));
         for not in ["18:00:48", "2025-12-31T20:08:48Z", "events_2025_11_18", "d927fdc09675fef2", "v1.2.3", "2/INVALID"]
         {
