@@ -517,6 +517,27 @@ fn describe_nodes_questions(qs: &mut Vec<Question>, ls: &[&str]) {
     }
 }
 
+/// A lookup of a record picked `f` of the way down `list`: the question with `{key}`
+/// replaced by the record's key, answered by every string `answer` gives in one unit.
+pub(crate) fn pick(
+    list: &[Value],
+    f: f64,
+    q: &str,
+    key: &dyn Fn(&Value) -> Option<String>,
+    answer: &dyn Fn(&Value) -> Option<Vec<String>>,
+) -> Option<Question> {
+    let x = list.get(at(list.len(), f))?;
+    let k = key(x)?;
+    let must = answer(x)?;
+    let must: Vec<&str> = must.iter().map(String::as_str).collect();
+    Some(together(Kind::Lookup, q.replace("{key}", &k), Some(&k), &must))
+}
+
+/// A string field of a record.
+pub(crate) fn s(x: &Value, field: &str) -> Option<String> {
+    x[field].as_str().map(str::to_owned)
+}
+
 #[cfg(test)]
 mod tests {
     use toolshape_fixtures::apis::Split;

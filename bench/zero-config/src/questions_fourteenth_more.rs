@@ -9,28 +9,7 @@ use serde_json::Value;
 use super::readers::{packets, processlist, snapshots, strace_lines};
 use super::{only, scored_by};
 use crate::question::{Kind, Question, Records};
-use crate::questions_blind::{about, at, count, extreme, most_frequent, together};
-
-/// A lookup of a record picked `f` of the way down `list`: the question with `{key}`
-/// replaced by the record's key, answered by every string `answer` gives in one unit.
-fn pick(
-    list: &[Value],
-    f: f64,
-    q: &str,
-    key: &dyn Fn(&Value) -> Option<String>,
-    answer: &dyn Fn(&Value) -> Option<Vec<String>>,
-) -> Option<Question> {
-    let x = list.get(at(list.len(), f))?;
-    let k = key(x)?;
-    let must = answer(x)?;
-    let must: Vec<&str> = must.iter().map(String::as_str).collect();
-    Some(together(Kind::Lookup, q.replace("{key}", &k), Some(&k), &must))
-}
-
-/// A string field of a record.
-fn s(x: &Value, field: &str) -> Option<String> {
-    x[field].as_str().map(str::to_owned)
-}
+use crate::questions_blind::{about, count, extreme, most_frequent, pick, s, together};
 
 /// The records of `list` whose `field` no other record shares.
 fn unique_by(list: &[Value], field: &str) -> Vec<Value> {

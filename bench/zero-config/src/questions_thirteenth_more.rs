@@ -6,28 +6,7 @@ use serde_json::Value;
 use super::readers::{blame_rows, cargo_output, certificates, dmesg_lines, field};
 use super::{only, scored_by};
 use crate::question::{Kind, Question, Records};
-use crate::questions_blind::{about, at, count, extreme, most_frequent, together};
-
-/// A lookup of a record picked `f` of the way down `list`: the question with `{key}`
-/// replaced by the record's key, answered by every string `answer` gives in one unit.
-fn pick(
-    list: &[Value],
-    f: f64,
-    q: &str,
-    key: &dyn Fn(&Value) -> Option<String>,
-    answer: &dyn Fn(&Value) -> Option<Vec<String>>,
-) -> Option<Question> {
-    let x = list.get(at(list.len(), f))?;
-    let k = key(x)?;
-    let must = answer(x)?;
-    let must: Vec<&str> = must.iter().map(String::as_str).collect();
-    Some(together(Kind::Lookup, q.replace("{key}", &k), Some(&k), &must))
-}
-
-/// A string field of a record.
-fn s(x: &Value, field: &str) -> Option<String> {
-    x[field].as_str().map(str::to_owned)
-}
+use crate::questions_blind::{about, count, extreme, most_frequent, pick, s, together};
 
 /// `dmesg -T`: the kernel, the latest message, which process the OOM killer ended at a
 /// time and how large it was, which program segfaulted, which port a scanner tried, how
