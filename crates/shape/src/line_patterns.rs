@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::counted::listed_entries;
 use crate::line_fields::MAX_LINES;
 use crate::numfmt::thousands;
-use crate::pattern_slots::SlotStats;
+use crate::pattern_slots::{SlotStats, positions};
 
 /// Distinct patterns kept before merging; lines of further new patterns are not counted.
 const MAX_PATTERNS: usize = 5_000;
@@ -68,15 +68,12 @@ pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<Stri
     if lines < MIN_LINES {
         return None;
     }
-    let exact: HashMap<Vec<&str>, u64> = ids.iter().map(|(p, id)| (p.clone(), counts[*id as usize])).collect();
-    let (clusters, member_of) = merge(exact);
-    // The cluster of each pattern, by its number.
-    let mut cluster_of = vec![usize::MAX; counts.len()];
-    for (pattern, id) in &ids {
-        if let Some(c) = member_of.get(pattern) {
-            cluster_of[*id as usize] = *c;
-        }
+    // The patterns by their number, moved out of the map (not copied).
+    let mut by_id: Vec<Vec<&str>> = vec![Vec::new(); counts.len()];
+    for (pattern, id) in ids {
+        by_id[id as usize] = pattern;
     }
+    let (clusters, cluster_of) = merge(by_id, &counts);
     let mut ranked: Vec<(usize, &Vec<&str>, u64)> = clusters
         .iter()
         .enumerate()
@@ -150,58 +147,61 @@ pub(crate) fn is_value(word: &str) -> bool {
 /// standing for a value written `*`, runs of `*` written once.
 fn pattern_into<'a>(line: &'a str, out: &mut Vec<&'a str>) {
     out.clear();
-    for word in line.split_whitespace().take(MAX_WORDS) {
-        let word = if is_value(word) { "*" } else { word };
-        if word == "*" && out.last() == Some(&"*") {
-            continue;
+    // The words' places come from `positions`, which the measures read lines with too, so
+    // that a pattern's `*` and a line's open words always line up.
+    for (place, word) in positions(line, MAX_WORDS) {
+        if place == out.len() {
+            out.push(if is_value(word) { "*" } else { word });
         }
-        out.push(word);
     }
 }
 
 /// Patterns of as many words merged where they share their first two words and most others,
-/// with their counts, and the cluster each exact pattern joined; patterns are taken most
-/// common first, so each cluster is named by its commonest member's words.
-type Merged<'a> = (Vec<(Vec<&'a str>, u64)>, HashMap<Vec<&'a str>, usize>);
+/// with their counts, and the cluster each pattern joined, by the pattern's number
+/// (`counts[i]` is pattern `i`'s count); patterns are taken most common first, so each
+/// cluster is named by its commonest member's words.
+type Merged<'a> = (Vec<(Vec<&'a str>, u64)>, Vec<usize>);
 
-fn merge(exact: HashMap<Vec<&str>, u64>) -> Merged<'_> {
+fn merge<'a>(patterns: Vec<Vec<&'a str>>, counts: &[u64]) -> Merged<'a> {
     // How many lines of each length hold each word at each of the first two places: a word
     // that leads many lines (`PASS:`) says what kind a line is; one that leads one or two
     // is a name (`ok github.com/acme/store 1.2s`).
     let mut leading: HashMap<(usize, usize, &str), u64> = HashMap::default();
-    for (pattern, n) in &exact {
+    for (pattern, n) in patterns.iter().zip(counts) {
         for (i, w) in pattern.iter().take(2).enumerate() {
             *leading.entry((pattern.len(), i, *w)).or_default() += n;
         }
     }
     let rare = |len: usize, i: usize, w: &str| leading.get(&(len, i, w)).is_none_or(|n| *n <= RARE_LINES);
-    let mut patterns: Vec<(Vec<&str>, u64)> = exact.into_iter().collect();
-    patterns.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let mut order: Vec<usize> = (0..patterns.len()).collect();
+    order.sort_by(|&a, &b| counts[b].cmp(&counts[a]).then_with(|| patterns[a].cmp(&patterns[b])));
     let mut clusters: Vec<(Vec<&str>, u64)> = Vec::new();
-    let mut member_of: HashMap<Vec<&str>, usize> = HashMap::default();
+    let mut cluster_of = vec![0usize; patterns.len()];
     let mut by_length: HashMap<usize, Vec<usize>> = HashMap::default();
-    for (pattern, n) in patterns {
+    for id in order {
+        let (pattern, n) = (&patterns[id], counts[id]);
         let group = by_length.entry(pattern.len()).or_default();
-        let found = group.iter().copied().find(|&c| similar(&clusters[c].0, &pattern, &rare));
-        member_of.insert(pattern.clone(), found.unwrap_or(clusters.len()));
+        let found = group.iter().copied().find(|&c| similar(&clusters[c].0, pattern, &rare));
+        cluster_of[id] = found.unwrap_or(clusters.len());
         match found {
             Some(c) => {
                 let cluster = &mut clusters[c];
-                for (kept, word) in cluster.0.iter_mut().zip(&pattern) {
+                for (kept, word) in cluster.0.iter_mut().zip(pattern) {
                     if kept != word {
                         *kept = "*";
                     }
                 }
                 cluster.1 += n;
             }
-            None if group.len() < MAX_CLUSTERS => {
-                group.push(clusters.len());
-                clusters.push((pattern, n));
+            None => {
+                if group.len() < MAX_CLUSTERS {
+                    group.push(clusters.len());
+                }
+                clusters.push((pattern.clone(), n));
             }
-            None => clusters.push((pattern, n)),
         }
     }
-    (clusters, member_of)
+    (clusters, cluster_of)
 }
 
 /// Whether two patterns of as many words share their first two words (where a line says

@@ -50,8 +50,9 @@ pub(crate) fn positions(line: &str, max_words: usize) -> impl Iterator<Item = (u
 /// `None` (see the module's rules).
 fn measure(word: &str) -> Option<(f64, &str)> {
     let bytes = word.as_bytes();
-    // Number tokens: a digit, then digits or single separators between digits.
-    let mut tokens: Vec<(usize, usize)> = Vec::new();
+    // Number tokens: a digit, then digits or single separators between digits. Only the
+    // first and the last are kept, and how many there are: this runs on every open word.
+    let (mut first, mut last, mut tokens) = ((0, 0), (0, 0), 0usize);
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i].is_ascii_digit() {
@@ -62,19 +63,24 @@ fn measure(word: &str) -> Option<(f64, &str)> {
             {
                 i += 1;
             }
-            tokens.push((start, i));
+            tokens += 1;
+            if tokens > 2 {
+                return None;
+            }
+            if tokens == 1 {
+                first = (start, i);
+            }
+            last = (start, i);
         } else {
             i += 1;
         }
     }
-    let &(start, end) = tokens.last()?;
     // One number, or a range `a..b` (its end is the measure).
-    let ranged = tokens.len() == 2 && &word[tokens[0].1..start] == "..";
-    if tokens.len() > 2 || (tokens.len() == 2 && !ranged) {
+    let (start, end) = last;
+    if tokens == 0 || (tokens == 2 && &word[first.1..start] != "..") {
         return None;
     }
-    let first = tokens[0].0;
-    let before = &word[..first];
+    let before = &word[..first.0];
     if !(before.is_empty() || before.ends_with(['(', '[', '=', ':', '$', '+', '~', '<', '>'])) {
         return None;
     }
@@ -84,7 +90,8 @@ fn measure(word: &str) -> Option<(f64, &str)> {
     if !unit.bytes().all(|b| b.is_ascii_alphabetic() || b == b'%') || unit.len() > 3 {
         return None;
     }
-    let value: f64 = word[start..end].replace(',', "").parse().ok()?;
+    let digits = &word[start..end];
+    let value: f64 = if digits.contains(',') { digits.replace(',', "").parse() } else { digits.parse() }.ok()?;
     let shown =
         word.trim_start_matches(['(', '[', '<', '"', '\'']).trim_end_matches([')', ']', '>', ',', ';', '"', '\'']);
     value.is_finite().then_some((value, shown))
