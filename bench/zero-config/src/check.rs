@@ -120,9 +120,16 @@ impl Read {
                     // A quoted value that holds the label as a word, then its count:
                     // `"…Googlebot/2.1; +http://…" 67`.
                     let within = Regex::new(&format!(r#"(?i)"[^"]*\b{l}\b[^"]*"\s+{v}([^\w.]|$)"#)).ok();
+                    // A pattern listed with its count (a `*` among its words) that holds the
+                    // label as a word: `Rollback to * 11`.
+                    let pattern = Regex::new(&format!(r#"(?i)(^|:\s)[^:"]*\b{l}\b[^:"]*\s{v}(\s\([^)]*\))?\s*$"#)).ok();
+                    let listed_pattern = |u: &String| {
+                        u.split_whitespace().any(|w| w == "*") && pattern.as_ref().is_some_and(|re| re.is_match(u))
+                    };
                     re.is_some_and(|re| self.units.iter().any(|u| re.is_match(u)))
                         || yes.is_some_and(|re| re.is_match(&self.summary))
                         || within.is_some_and(|re| self.units.iter().any(|u| re.is_match(u)))
+                        || self.units.iter().any(listed_pattern)
                 })
             }
             Check::Extreme { id, max } => {
@@ -295,6 +302,20 @@ mod tests {
         assert!(r.answers(&count("Googlebot", "67")));
         assert!(!r.answers(&count("Googlebot", "12")));
         assert!(!r.answers(&count("bot", "67")), "a label must be a whole word of the value");
+    }
+
+    #[test]
+    fn a_listed_pattern_holding_the_label_counts() {
+        let r = read(
+            "description (digits as *), most first: Deploy * 121, Rollback to * 11, Set CDN config 3",
+            Value::Null,
+        );
+        let count = |label: &str, value: &str| q(Check::Count { labels: vec![label.into()], value: value.into() });
+        assert!(r.answers(&count("Rollback", "11")));
+        assert!(r.answers(&count("deploy", "121")));
+        assert!(!r.answers(&count("Rollback", "121")), "the count is the pattern's own");
+        assert!(!r.answers(&count("CDN", "3")), "a value without `*` is no pattern");
+        assert!(!r.answers(&count("roll", "11")), "a label must be a whole word of the pattern");
     }
 
     #[test]
