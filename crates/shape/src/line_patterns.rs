@@ -22,7 +22,7 @@ use crate::pattern_slots::{SlotStats, positions};
 /// Distinct patterns kept before merging; lines of further new patterns are not counted.
 const MAX_PATTERNS: usize = 5_000;
 /// Words of a line read into its pattern.
-const MAX_WORDS: usize = 24;
+pub(crate) const MAX_WORDS: usize = 24;
 /// Merged patterns kept per number of words.
 const MAX_CLUSTERS: usize = 200;
 /// Share of words two patterns must share to be merged.

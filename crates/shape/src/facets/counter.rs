@@ -284,8 +284,14 @@ impl Counter {
 }
 
 /// `s` with every run of ASCII digits written `*`: the pattern values that differ only in
-/// their numbers share.
+/// their numbers share. A spaced value (a release's `Deploy f5ba806f`, a certificate's
+/// `2026-03-01 … (VALID: 88 days)`) is read as a line of words instead
+/// ([`words_as_pattern`]): an id with letters among its digits is one open word, where digit
+/// runs alone would leave it a different value in every record.
 fn digits_as_star(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_whitespace()) {
+        return std::borrow::Cow::Owned(words_as_pattern(s));
+    }
     if !s.bytes().any(|b| b.is_ascii_digit()) {
         return std::borrow::Cow::Borrowed(s);
     }
@@ -303,4 +309,22 @@ fn digits_as_star(s: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// A spaced value's pattern as a line's is made ([`crate::line_patterns`]): each word that
+/// holds a digit written `*`, runs of them once.
+fn words_as_pattern(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().min(256));
+    let mut last = usize::MAX;
+    for (place, word) in crate::pattern_slots::positions(s, crate::line_patterns::MAX_WORDS) {
+        if place == last {
+            continue;
+        }
+        last = place;
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(if crate::line_patterns::is_value(word) { "*" } else { word });
+    }
+    out
 }

@@ -339,6 +339,32 @@ fn values_that_differ_only_in_their_numbers_are_counted_by_pattern() {
     assert!(p.find("state").unwrap_or(usize::MAX) < p.find("process").unwrap_or(0), "{p}");
 }
 
+/// A free-text field whose values differ in an id with letters in it (`Deploy f5ba806f`)
+/// is counted by its words: each word holding a digit is `*`, as in a line's pattern, so
+/// "how many rollbacks" is answered where digit runs alone left every value apart.
+#[test]
+fn spaced_values_are_counted_by_their_words_pattern() {
+    let recs: Vec<Value> = (0..200)
+        .map(|i| {
+            let description = match i % 10 {
+                0 => format!("Rollback to v{}", 1_000 + i),
+                1 | 2 => format!("Promote staging v{}", 2_000 + i),
+                _ => format!("Deploy {:08x}", 0x9e37_79b9_u64.wrapping_mul(i as u64 + 1) & 0xffff_ffff),
+            };
+            json!({"id": format!("rel-{i}"), "description": description})
+        })
+        .collect();
+    let p = phrase_of(&recs, 20, 10_000).unwrap_or_default();
+    let n = |prefix: &str| recs.iter().filter(|r| r["description"].as_str().unwrap().starts_with(prefix)).count();
+    let expected = format!(
+        "description (digits as *), most first: Deploy * {}, Promote staging * {}, Rollback to * {}",
+        n("Deploy"),
+        n("Promote"),
+        n("Rollback")
+    );
+    assert!(p.contains(&expected), "{expected} in {p}");
+}
+
 #[test]
 fn a_pattern_every_record_shares_is_not_counted() {
     let recs: Vec<Value> =
