@@ -108,9 +108,30 @@ impl Compactor {
                 .min_by_key(|(i, r)| (r.2, *i))
                 .map(|c| c.0)
         };
+        // A random-looking id (a UUID) names a record to a machine; a number beside it that
+        // is named as an id (an alert's `tinyId`, an issue's `number`) is what people call
+        // the record by, and it costs a few tokens where the UUID costs twenty in every
+        // clause that names a holder.
+        let handle = |b: &(usize, Rank)| {
+            candidates
+                .iter()
+                .filter(|(i, r)| {
+                    r.0 == 0 && r.1 == 0 && r.2 <= b.1.2 && r.3 == 1 && names_an_id(&self.columns[*i].name)
+                })
+                .min_by_key(|(i, r)| (r.2, r.5, *i))
+                .map(|c| c.0)
+        };
+        // Only where the random id is the record's own bare `id`: an `order_id` beside a
+        // `customer_id` is the record's name, and the number a field of another record.
+        let bare_id = |i: usize| {
+            let own = self.columns[i].name.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
+            matches!(own.trim_start_matches('_'), "id" | "uuid" | "guid")
+        };
+        let random = |b: &(usize, Rank)| b.1.3 == 0 && bare_id(b.0) && (b.1.4 == 1 || self.hex_values(b.0, sample));
         match best {
             Some(b) if member_field(&b) && own_title().is_some() => own_title(),
             Some(b) if self.hex_values(b.0, sample) && proper_name().is_some() => proper_name(),
+            Some(b) if random(&b) && handle(&b).is_some() => handle(&b),
             Some(b) if !machine_only(&b) => Some(b.0),
             _ => own_title().or_else(|| self.nearly_unique_name(sample)).or(best.map(|b| b.0)),
         }

@@ -309,6 +309,23 @@ fn a_proper_name_is_the_key_before_a_random_id_however_short() {
 }
 
 #[test]
+fn a_number_named_as_an_id_names_records_before_a_random_bare_id() {
+    // Opsgenie: a UUID `id` and a short `tinyId`; people call an alert by the number.
+    let uuid = |i: u64| format!("{:08x}-4477-4fa8-92fc-9df396c1{:04x}", 0x2a9d_11dc_u64 ^ (i * 7919), i);
+    let alerts: Vec<Value> = (0..20)
+        .map(|i| json!({"id": uuid(i), "tinyId": format!("{}", 34_175 + i), "count": 1 + (i * 37) % 11}))
+        .collect();
+    let c = Compactor::learn(&alerts);
+    assert_eq!(c.columns[c.key.unwrap()].name, "tinyId");
+    // A random id named for the record (`order_id`) keeps its place beside another record's
+    // number (`customer_id`, unique in a short page by chance).
+    let orders: Vec<Value> =
+        (0..20).map(|i| json!({"order_id": uuid(i), "customer_id": 120_000 + i * 13, "revenue": 15 + i * 7})).collect();
+    let c = Compactor::learn(&orders);
+    assert_eq!(c.columns[c.key.unwrap()].name, "order_id");
+}
+
+#[test]
 fn a_key_built_around_a_random_id_is_no_better_a_name_than_the_id() {
     // DynamoDB: the sort key repeats the order's random id after a type and a time.
     let recs: Vec<Value> = (0..20)
