@@ -90,6 +90,7 @@ use serde::{Deserialize, Serialize};
 
 pub use error::RedactError;
 pub use kinds::BUILTIN_KINDS;
+pub use mask::holds_redaction;
 pub use redactor::Redactor;
 pub use window::{Cuts, MARGIN};
 

@@ -53,6 +53,22 @@ pub(crate) fn is_placeholder_shaped(s: &str) -> bool {
     inner.as_bytes().first().is_some_and(u8::is_ascii_uppercase) && inner.bytes().all(is_name_byte)
 }
 
+/// Whether `text` holds what redaction writes in place of a finding: a placeholder
+/// (`[EMAIL]`) or a partial mask (`138****0000`, `jo***@example.com`). Values redacted alike
+/// may have differed before, so a reader of redacted values must not take them for equal.
+pub fn holds_redaction(text: &str) -> bool {
+    if text.contains("****") || text.contains("***@") {
+        return true;
+    }
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'[', bytes).any(|open| {
+        let tail = &bytes[open..bytes.len().min(open + 66)];
+        tail.iter()
+            .position(|b| *b == b']')
+            .is_some_and(|close| std::str::from_utf8(&tail[..=close]).is_ok_and(is_placeholder_shaped))
+    })
+}
+
 /// Whether `start..end` lies inside a placeholder `[NAME]` for which `known` is true.
 pub(crate) fn inside_placeholder(text: &str, start: usize, end: usize, known: impl Fn(&str) -> bool) -> bool {
     let bytes = text.as_bytes();
@@ -191,6 +207,19 @@ mod tests {
         assert_eq!(partial_email("jo@example.com").as_deref(), Some("j***@example.com"));
         assert_eq!(partial_email("j@example.com").as_deref(), Some("***@example.com"));
         assert_eq!(partial_email("@example.com"), None);
+    }
+
+    #[test]
+    fn redaction_is_recognised_in_a_value() {
+        assert!(holds_redaction("[EMAIL]"));
+        assert!(holds_redaction("by [EMAIL] at noon"));
+        assert!(holds_redaction("[EMPLOYEE_ID]"));
+        assert!(holds_redaction("138****0000"));
+        assert!(holds_redaction("jo***@example.com"));
+        assert!(!holds_redaction("[x]"), "a placeholder is upper case");
+        assert!(!holds_redaction("see [1] and [Note]"));
+        assert!(!holds_redaction("release-2025"));
+        assert!(!holds_redaction("[unclosed EMAIL"));
     }
 
     #[test]
