@@ -119,6 +119,7 @@ fn half(s: Split) -> &'static str {
         Split::Twelfth => "twelfth",
         Split::Thirteenth => "thirteenth",
         Split::Fourteenth => "fourteenth",
+        Split::Fifteenth => "fifteenth",
     }
 }
 
@@ -129,7 +130,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -145,6 +146,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Twelfth).count(),
         shapes.values().filter(|s| **s == Split::Thirteenth).count(),
         shapes.values().filter(|s| **s == Split::Fourteenth).count(),
+        shapes.values().filter(|s| **s == Split::Fifteenth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -169,6 +171,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Twelfth),
             Some(Split::Thirteenth),
             Some(Split::Fourteenth),
+            Some(Split::Fifteenth),
             None,
         ] {
             let pick = |smart: bool| {
