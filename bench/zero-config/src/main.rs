@@ -16,6 +16,7 @@ mod questions;
 mod questions_blind;
 mod questions_eighth;
 mod questions_eleventh;
+mod questions_fifteenth;
 mod questions_fourteenth;
 mod questions_ninth;
 mod questions_seventh;
