@@ -18,7 +18,8 @@
 //!    - a level word and a colon at the start of the line, in any case, as compilers and
 //!      command-line tools write them: `error: ...`, `warning: ...`, `error[E0308]: ...`,
 //!      `fatal: ...` (git), `panic: ...` (Go), and .NET's `fail:`, `crit:`, `dbug:`;
-//!    - a capitalised `Error:`, `Warning:`, `Fatal:` or `Critical:` anywhere.
+//!    - a capitalised `Error:`, `Warning:`, `Fatal:` or `Critical:` anywhere;
+//!    - PostgreSQL's `LOG:`, in upper case and followed by a colon, as `INFO`.
 //!
 //! Deliberately not counted: lower-case level words in running prose (`no error found`,
 //! `retry on error`), plurals and other words (`errors: 0`, `warnings: 3`, `ERRORS`,
@@ -477,6 +478,10 @@ fn word_level(w: &[u8], start: usize, end: usize, word: &[u8], lw: &[u8], at_lin
     if at_line_start && let Some(level) = colon_level(lw) {
         return Some(level);
     }
+    // PostgreSQL (and PgBouncer) write their informational severity as `LOG:`.
+    if upper && lw == b"log" {
+        return Some(Level::Info);
+    }
     let title = word[0].is_ascii_uppercase() && word[1..].iter().all(|b| b.is_ascii_lowercase());
     if title { title_level(lw) } else { None }
 }
@@ -497,6 +502,19 @@ mod tests {
         let line = format!("{}ERRORS happen", "x ".repeat(58));
         assert_eq!(line.find("ERRORS"), Some(116));
         assert_eq!(line_level(&line), None);
+    }
+
+    #[test]
+    fn postgres_log_severity_counts_as_info() {
+        let pg = "2025-12-31 18:14:37.141 UTC [402424] app@ledger LOG:  duration: 1337.341 ms\n\
+                  2025-12-31 18:14:37.141 UTC [402424] app@ledger DETAIL:  Parameters: $1 = 'paid'\n\
+                  2025-12-31 18:15:22.826 UTC [402452] app@ledger ERROR:  null value in column\n\
+                  2025-12-31 18:15:22.826 UTC [402452] app@ledger STATEMENT:  INSERT INTO invoices\n";
+        let c = level_counts(pg);
+        assert_eq!(c.phrase().as_deref(), Some("ERROR 1, INFO 1"));
+        // The word alone, or in lower case, is no level: a log file, a change log.
+        assert_eq!(line_level("wrote LOG to disk"), None);
+        assert_eq!(line_level("see the log: it says"), None);
     }
 
     #[test]
