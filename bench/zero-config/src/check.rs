@@ -119,7 +119,9 @@ impl Read {
                     .ok();
                     // A quoted value that holds the label as a word, then its count:
                     // `"…Googlebot/2.1; +http://…" 67`.
-                    let within = Regex::new(&format!(r#"(?i)"[^"]*\b{l}\b[^"]*"\s+{v}([^\w.]|$)"#)).ok();
+                    // Quotes inside it are escaped (`"… for user \"metabase\"" 41`).
+                    let within =
+                        Regex::new(&format!(r#"(?i)"(?:[^"\\]|\\.)*\b{l}\b(?:[^"\\]|\\.)*"\s+{v}([^\w.]|$)"#)).ok();
                     // A pattern listed with its count (a `*` among its words) that holds the
                     // label as a word: `Rollback to * 11`.
                     let pattern = Regex::new(&format!(r#"(?i)(^|:\s)[^:"]*\b{l}\b[^:"]*\s{v}(\s\([^)]*\))?\s*$"#)).ok();
@@ -302,6 +304,12 @@ mod tests {
         assert!(r.answers(&count("Googlebot", "67")));
         assert!(!r.answers(&count("Googlebot", "12")));
         assert!(!r.answers(&count("bot", "67")), "a label must be a whole word of the value");
+        let escaped = read(
+            r#"patterns: "* FATAL: password authentication failed for user \"metabase\"" 41, "* LOG: x" 9"#,
+            Value::Null,
+        );
+        assert!(escaped.answers(&count("password authentication failed", "41")));
+        assert!(!escaped.answers(&count("password authentication failed", "9")));
     }
 
     #[test]
