@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use crate::counted::listed_entries;
 use crate::line_fields::MAX_LINES;
+use crate::logs::{Level, line_level};
 use crate::numfmt::thousands;
 use crate::pattern_slots::{SlotStats, positions};
 
@@ -87,6 +88,9 @@ pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<Stri
     if ranked.len() < 2 || (!log && (covered as f64) < MIN_SHARE * lines as f64) {
         return None;
     }
+    // In a log, what went wrong is asked about first: patterns of error and warning lines
+    // come before the more common ones, each group most first.
+    let severe_first = log && severe_first(&mut ranked, &read, &cluster_of, clusters.len());
     // Up to three times as many as the coverage counts, as the room allows: a pattern
     // further down the list (`-> Seq Scan on *`, 8 of a plan's 735 lines) answers a count
     // as well as the first does.
@@ -103,7 +107,38 @@ pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<Stri
             }
         })
         .collect();
-    listed_entries("line patterns, most first: ", &entries, ranked.len(), room, "patterns")
+    let label = if severe_first {
+        "line patterns, errors and warnings first, each most first: "
+    } else {
+        "line patterns, most first: "
+    };
+    listed_entries(label, &entries, ranked.len(), room, "patterns")
+}
+
+/// Order `ranked` (most first) so that patterns whose lines carry an error (or fatal) level
+/// come first, then those of warnings, then the rest, each group keeping its order; whether
+/// any pattern moved. A pattern's level is its first line's.
+fn severe_first(
+    ranked: &mut [(usize, &Vec<&str>, u64)],
+    read: &[(&str, u32)],
+    cluster_of: &[usize],
+    clusters: usize,
+) -> bool {
+    let mut first_line: Vec<Option<&str>> = vec![None; clusters];
+    for &(line, id) in read {
+        let slot = &mut first_line[cluster_of[id as usize]];
+        if slot.is_none() {
+            *slot = Some(line);
+        }
+    }
+    let group = |cluster: usize| match first_line[cluster].and_then(line_level) {
+        Some(Level::Fatal | Level::Error) => 0u8,
+        Some(Level::Warn) => 1,
+        _ => 2,
+    };
+    let before: Vec<usize> = ranked.iter().map(|(c, _, _)| *c).collect();
+    ranked.sort_by_key(|(c, _, _)| group(*c));
+    ranked.iter().map(|(c, _, _)| *c).ne(before)
 }
 
 /// The measures of each listed pattern's lines (see [`crate::pattern_slots`]), read in one
@@ -288,6 +323,48 @@ mod tests {
         // Each package leads one line: a name. `PASS:` leads many: a kind of line.
         assert!(p.contains(r#""ok * *" 8 (max 2.5s github.com/acme/queue, min 0.0s github.com/acme/api)"#), "{p}");
         assert!(p.contains(r#""--- PASS: *" 24"#) && p.contains(r#""--- FAIL: *" 3"#), "{p}");
+    }
+
+    #[test]
+    fn in_a_log_error_patterns_come_before_more_common_ones() {
+        let mut log = String::new();
+        for i in 0..300 {
+            log.push_str(&format!(
+                "2025-12-31 10:{:02}:{:02} UTC [{}] LOG:  connection received: host=10.0.0.{} port={}\n",
+                i / 60,
+                i % 60,
+                4000 + i,
+                i % 9,
+                30000 + i
+            ));
+            if i % 20 == 0 {
+                log.push_str(&format!(
+                    "2025-12-31 10:{:02}:{:02} UTC [{}] ERROR:  canceling statement due to statement timeout\n",
+                    i / 60,
+                    i % 60,
+                    4000 + i
+                ));
+            }
+            if i % 50 == 0 {
+                log.push_str(&format!(
+                    "2025-12-31 10:{:02}:{:02} UTC [{}] WARNING:  there is no transaction in progress\n",
+                    i / 60,
+                    i % 60,
+                    4000 + i
+                ));
+            }
+        }
+        // Room for two entries: the error's and the warning's, not the connections'.
+        let p = patterns_phrase(&log, 230, true).unwrap();
+        assert!(p.starts_with("line patterns, errors and warnings first, each most first: "), "{p}");
+        assert!(p.contains("canceling statement due to statement timeout\" 15"), "{p}");
+        let error = p.find("ERROR").unwrap_or(usize::MAX);
+        let warning = p.find("WARNING").unwrap_or(usize::MAX);
+        assert!(error < warning, "{p}");
+        // Not a log: the most common first, as always.
+        let p = patterns_phrase(&log, 2_000, false).unwrap();
+        assert!(p.starts_with("line patterns, most first: "), "{p}");
+        assert!(p.find("connection received").unwrap_or(usize::MAX) < p.find("ERROR").unwrap_or(0), "{p}");
     }
 
     #[test]
