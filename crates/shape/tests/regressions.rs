@@ -68,20 +68,22 @@ mod same_cursor_same_page {
 
     use proptest::prelude::*;
     use serde_json::json;
-    use toolshape_shape::{OffsetContinuation, RenderMode, Resume, ShapeContext, ShapePlan, Shaped, Shaper};
+    use toolshape_shape::{
+        OffsetContinuation, RenderMode, Resume, ShapeContext, ShapeError, ShapePlan, Shaped, Shaper,
+    };
     use toolshape_shape::{close_delimiter, open_delimiter, widest_nonce};
     use toolshape_tokens::{Encoding, Tokenizer};
 
-    fn shape_with_nonce(
+    fn try_shape(
         shaper: &Shaper,
         payload: &[u8],
         resume: Option<Resume>,
         tokenizer: Tokenizer,
         nonce: &str,
-    ) -> Shaped {
+    ) -> Result<Shaped, ShapeError> {
         let next = OffsetContinuation { tool: "result_read".into(), base: Default::default() };
         let ctx = ShapeContext { tool: "list", tokenizer, nonce, now_unix: None, resume, continuation: &next };
-        shaper.shape(payload, &ctx).expect("shaping succeeds")
+        shaper.shape(payload, &ctx)
     }
 
     /// Records whose words vary, so page ends fall anywhere.
@@ -110,7 +112,15 @@ mod same_cursor_same_page {
         nonces: [&str; 2],
     ) {
         let budget = shaper.plan().budget_tokens;
-        let [a, b] = nonces.map(|n| shape_with_nonce(shaper, payload, resume.clone(), tokenizer, n));
+        // A budget below what the page's frame takes with the widest nonce is refused, the
+        // same way whatever the nonce (a random case found a frame of 105 tokens at 104).
+        let tried = nonces.map(|n| try_shape(shaper, payload, resume.clone(), tokenizer, n));
+        if let [Err(a), Err(b)] = &tried {
+            assert_eq!(a, b, "the refusal does not depend on the nonce");
+            assert!(matches!(a, ShapeError::BudgetTooSmall { minimum, .. } if *minimum > budget), "{a:?}");
+            return;
+        }
+        let [a, b] = tried.map(|t| t.expect("shaping succeeds with both nonces or with neither"));
         // The same page: same records, same omissions, same cursor.
         assert_eq!(a.envelope, b.envelope);
         assert_eq!(a.report.records_kept, b.report.records_kept);
