@@ -29,6 +29,7 @@
 mod aggregate;
 mod aligned;
 mod auto;
+mod bordered;
 mod cells;
 mod compact;
 mod context;

@@ -1,7 +1,8 @@
 //! A map of structured text for the first read, with line numbers a reader can jump to:
 //! a diff's files and hunks, a Markdown document's headings, a CSV file's columns with
 //! facets of its rows, an accessibility tree's landmarks, facets of a log's named fields
-//! ([`crate::line_fields`]), of tables aligned with spaces ([`crate::aligned`]), of
+//! ([`crate::line_fields`]), of tables aligned with spaces ([`crate::aligned`]) or drawn
+//! with borders ([`crate::bordered`]), of
 //! records written as `Key: value` lines ([`crate::key_blocks`]) and of records in YAML
 //! ([`crate::yaml_text`]).
 //!
@@ -15,6 +16,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::aligned::{aligned_table, cell_value, learn_rows};
+use crate::bordered::bordered_table;
 use crate::compact::{duration_millis, quantity};
 use crate::facets::Facets;
 use crate::key_blocks::key_blocks;
@@ -31,6 +33,7 @@ pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
     // Records written as `Key: value` lines come before Markdown headings: LDIF names each
     // record in a `# …` comment line above it, which is not a heading.
     diff(text, room)
+        .or_else(|| bordered_table(text, room))
         .or_else(|| csv(text, room))
         .or_else(|| yaml_records(text, room))
         .or_else(|| key_blocks(text, room))
