@@ -120,6 +120,7 @@ fn half(s: Split) -> &'static str {
         Split::Thirteenth => "thirteenth",
         Split::Fourteenth => "fourteenth",
         Split::Fifteenth => "fifteenth",
+        Split::Sixteenth => "sixteenth",
     }
 }
 
@@ -130,7 +131,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -147,6 +148,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Thirteenth).count(),
         shapes.values().filter(|s| **s == Split::Fourteenth).count(),
         shapes.values().filter(|s| **s == Split::Fifteenth).count(),
+        shapes.values().filter(|s| **s == Split::Sixteenth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -172,6 +174,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Thirteenth),
             Some(Split::Fourteenth),
             Some(Split::Fifteenth),
+            Some(Split::Sixteenth),
             None,
         ] {
             let pick = |smart: bool| {
