@@ -20,6 +20,7 @@ mod questions_fifteenth;
 mod questions_fourteenth;
 mod questions_ninth;
 mod questions_seventh;
+mod questions_sixteenth;
 mod questions_sixth;
 mod questions_tenth;
 mod questions_thirteenth;
