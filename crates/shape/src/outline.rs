@@ -233,19 +233,32 @@ fn csv(text: &str, room: usize) -> Option<String> {
     let mut lines = text.lines().enumerate().filter(|(_, l)| !is_rule(l));
     let (header_at, header) = lines.next()?;
     let delim = [',', '\t', ';', '|'].into_iter().max_by_key(|d| split_row(header, *d).len())?;
-    let first = split_row(header, delim);
+    let mut first = split_row(header, delim);
+    // HAProxy's `show stat` writes `# pxname,svname,…,status,…,` : a comment mark before the
+    // first name and a delimiter after the last, on the header and on every row. The mark
+    // is not part of the name, and the empty last cell is no column.
+    let trailing = first.len() > 2 && first.last().is_some_and(String::is_empty);
+    if trailing {
+        first.pop();
+    }
+    if let Some(name) = first.first_mut()
+        && let Some(rest) = name.strip_prefix('#')
+    {
+        *name = rest.trim().to_owned();
+    }
     if first.len() < 2 || first.iter().any(|c| c.is_empty() || c.len() > 64) {
         return None;
     }
+    let width = first.len() + usize::from(trailing);
     let mut body: Vec<&str> = lines.map(|(_, l)| l).filter(|l| !l.is_empty()).collect();
     let probe = body.len().min(200);
-    let regular = body[..probe].iter().filter(|l| split_row(l, delim).len() == first.len()).count();
+    let regular = body[..probe].iter().filter(|l| split_row(l, delim).len() == width).count();
     if probe < 3 || regular * 10 < probe * 9 {
         return None;
     }
     // A first line typed like the rows below it is a row (`du`, `wc -l`, `sha256sum`
     // written with tabs): the columns are numbered and it is counted with the others.
-    let headed = is_header(&first, &body[..probe], delim);
+    let headed = is_header(&first, &body[..probe], delim, width);
     let columns: Vec<String> = if headed { first } else { (1..=first.len()).map(|k| format!("column {k}")).collect() };
     if !headed {
         body.insert(0, header);
@@ -261,7 +274,7 @@ fn csv(text: &str, room: usize) -> Option<String> {
             .collect();
         Value::Object(m)
     };
-    let rows: Vec<&str> = body.iter().copied().filter(|l| split_row(l, delim).len() == columns.len()).collect();
+    let rows: Vec<&str> = body.iter().copied().filter(|l| split_row(l, delim).len() == width).collect();
     let sample: Vec<Value> = rows[..rows.len().min(200)].iter().map(|l| record(l)).collect();
     let compactor = learn_rows(&sample);
     let mut facets = Facets::new(&compactor);
@@ -296,12 +309,12 @@ fn csv(text: &str, room: usize) -> Option<String> {
 /// ten votes for a header when the first line's cell there is not one, and against when
 /// it is. A header unless the votes against win: a table of words alone keeps its first
 /// line as the header, as it nearly always is one.
-fn is_header(first: &[String], rows: &[&str], delim: char) -> bool {
+fn is_header(first: &[String], rows: &[&str], delim: char, width: usize) -> bool {
     let numeric = |v: &str| {
         let v = v.trim();
         cell_value(v).is_number() || quantity(v).is_some() || duration_millis(v).is_some()
     };
-    let rows: Vec<Vec<String>> = rows.iter().map(|l| split_row(l, delim)).filter(|r| r.len() == first.len()).collect();
+    let rows: Vec<Vec<String>> = rows.iter().map(|l| split_row(l, delim)).filter(|r| r.len() == width).collect();
     let mut votes = 0i32;
     for (k, cell) in first.iter().enumerate() {
         let numbers = rows.iter().filter(|r| numeric(&r[k])).count();
@@ -399,6 +412,18 @@ mod tests {
         assert!(o.starts_with("table of 30 rows × 3 columns, header on line 1: id, plan, seats"), "{o}");
         assert!(o.contains("plan: free 15, team 15"), "{o}");
         assert!(o.contains("seats: max 87 (id A-29)"), "{o}");
+    }
+
+    #[test]
+    fn a_commented_header_and_a_delimiter_after_the_last_cell_are_read() {
+        // HAProxy's `show stat`: `# pxname,svname,…,` with every row ending in a comma too.
+        let mut t = String::from("# pxname,svname,status,scur,\n");
+        for i in 0..20 {
+            t.push_str(&format!("be_app,srv{i},{},{},\n", if i % 5 == 0 { "DOWN" } else { "UP" }, i * 3));
+        }
+        let o = csv(&t, 2000).unwrap();
+        assert!(o.starts_with("table of 20 rows × 4 columns, header on line 1: pxname, svname, status, scur"), "{o}");
+        assert!(o.contains("status: UP 16, DOWN 4"), "{o}");
     }
 
     #[test]
