@@ -230,7 +230,9 @@ impl Reader {
 /// The line a map in the first read's summary gives for `needle` (`… 412 src/a.rs …`).
 fn line_in_map(env: Option<&Value>, needle: &str) -> Option<u64> {
     let summary = env?.get("summary")?.as_str()?;
-    let re = regex::Regex::new(&format!(r"(?:^|[\s(,:])(\d+) {}(?:[\s(,;]|$)", regex::escape(needle))).ok()?;
+    // A heading keeps its marks in the map (`760 ##### /dev/sdh`).
+    let re =
+        regex::Regex::new(&format!(r"(?:^|[\s(,:])(\d+) (?:#{{1,6}} )?{}(?:[\s(,;]|$)", regex::escape(needle))).ok()?;
     re.captures(summary)?.get(1)?.as_str().parse().ok()
 }
 
@@ -257,4 +259,18 @@ fn shallow_view(stored: &[u8], spec: &ViewSpec) -> Option<Vec<u8>> {
         m.into_iter().filter(|(k, v)| re.is_match(&format!("{}:{v}", Value::String(k.clone())))).collect();
     let kept: Vec<(String, Value)> = kept.into_iter().skip(spec.offset.unwrap_or(0) as usize).collect();
     serde_json::to_vec(&Value::Object(kept.into_iter().collect())).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_map_s_line_is_found_for_a_name_with_or_without_heading_marks() {
+        let env = serde_json::json!({"summary": "12 headings; by line: 1 ##### /dev/sda, 760 ##### /dev/sdh; files: 412 src/a.rs (+3 −1)"});
+        assert_eq!(line_in_map(Some(&env), "/dev/sdh"), Some(760));
+        assert_eq!(line_in_map(Some(&env), "src/a.rs"), Some(412));
+        assert_eq!(line_in_map(Some(&env), "/dev/sd"), None, "a whole name only");
+        assert_eq!(line_in_map(Some(&env), "/dev/sdz"), None);
+    }
 }
