@@ -144,7 +144,10 @@ fn markdown(text: &str, room: usize) -> Option<String> {
         }
         let level = t.bytes().take_while(|b| *b == b'#').count();
         let title = t[level..].trim();
-        if (1..=6).contains(&level) && t.as_bytes().get(level) == Some(&b' ') && !title.is_empty() {
+        // A title with columns in it (`# 1  Short offline    Completed without error   00%`,
+        // a numbered row of `smartctl`'s self-test log) is a table's row, not a heading.
+        let columns = title.contains("   ") || title.contains('\t');
+        if (1..=6).contains(&level) && t.as_bytes().get(level) == Some(&b' ') && !title.is_empty() && !columns {
             headings.push((i + 1, level, title));
         }
     }
@@ -400,6 +403,20 @@ mod tests {
         // A Markdown guide stays headings.
         let md = "# Guide\n\nSome text: here.\n\n## Setup\n\nRun: this.\n\n## Usage\n\nMore: text.\n";
         assert!(outline(md, 2000).unwrap().starts_with("3 headings"), "{}", outline(md, 2000).unwrap());
+    }
+
+    #[test]
+    fn a_numbered_row_with_columns_is_not_a_heading() {
+        // `smartctl -a`'s self-test log numbers its rows `# 1`, `# 2` in columns.
+        let mut t = String::new();
+        for drive in ["sda", "sdb", "sdc"] {
+            t.push_str(&format!("##### /dev/{drive}\nSerial Number:    ZL2{drive}\n"));
+            t.push_str("Num  Test_Description    Status                  Remaining  LifeTime(hours)\n");
+            t.push_str("# 1  Short offline       Completed without error       00%     26615\n");
+            t.push_str("# 2  Extended offline    Completed without error       00%     26236\n\n");
+        }
+        let o = markdown(&t, 2_000).unwrap();
+        assert_eq!(o, "3 headings; by line: 1 ##### /dev/sda, 7 ##### /dev/sdb, 13 ##### /dev/sdc");
     }
 
     #[test]
