@@ -155,7 +155,8 @@ fn row(h: &Header, line: &str) -> Option<Value> {
 /// the PID is a number spread wide, like a measure) names them by its first column whose
 /// values are all different, so a largest value still says which row holds it; failing
 /// that, by its first column whose values nearly all differ (`ss`: the peer's address,
-/// shared only by the listening sockets' `0.0.0.0:*`).
+/// shared only by the listening sockets' `0.0.0.0:*`); failing that, by its first column
+/// of names (a device named once in every report).
 pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
     let mut c = Compactor::learn(rows);
     if c.key.is_none() {
@@ -174,7 +175,19 @@ pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
             .collect();
         let unique = candidates.iter().find(|(i, (held, distinct))| c.columns[*i].unique || distinct == held);
         let nearly = || candidates.iter().find(|(_, (held, distinct))| distinct * 10 >= held * 9);
-        c.key = unique.or_else(nearly).map(|(i, _)| *i);
+        // Failing both, rows repeated report after report (`iostat -x`: each device once
+        // in every report) are named by their first column of names, which says at least
+        // which device holds a largest value.
+        let named = || {
+            candidates.iter().find(|(i, (_, distinct))| {
+                *distinct >= 2
+                    && rows
+                        .iter()
+                        .filter_map(|r| c.value(*i, r))
+                        .all(|v| v.as_str().is_some_and(|s| s.chars().any(char::is_alphabetic)))
+            })
+        };
+        c.key = unique.or_else(nearly).or_else(named).map(|(i, _)| *i);
     }
     c
 }
@@ -191,15 +204,58 @@ pub(crate) fn cell_value(v: &str) -> Value {
     }
 }
 
-/// A map of the aligned tables in `text`, at most `room` characters.
+/// The words of a header in lower case (`iostat -x`'s `Device r/s rkB/s … %util`, `free`'s
+/// `total used free`), with where each starts: at least three words, none a number. Only
+/// taken when the rows under it are mostly numbers ([`mostly_numbers`]): a line of words
+/// over other lines is too common otherwise.
+fn loose_header_words(line: &str) -> Option<Vec<(usize, &str)>> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if !line.is_ascii() || indent > MAX_INDENT {
+        return None;
+    }
+    let mut words = Vec::new();
+    let mut at = 0;
+    for word in line.split(' ') {
+        if !word.is_empty() {
+            let named = word.bytes().any(|b| b.is_ascii_alphabetic() || b == b'%');
+            if !named || word.len() > 24 || cell_value(word).is_number() {
+                return None;
+            }
+            words.push((at, word));
+        }
+        at += word.len() + 1;
+    }
+    (words.len() >= 3).then_some(words)
+}
+
+/// Whether at least half the cells of `rows` are numbers.
+fn mostly_numbers(rows: &[Value]) -> bool {
+    let (mut numbers, mut all) = (0usize, 0usize);
+    for cell in rows.iter().filter_map(Value::as_object).flat_map(|m| m.values()) {
+        all += 1;
+        numbers += usize::from(cell.is_number());
+    }
+    all > 0 && numbers * 2 >= all
+}
+
+/// One table: its column names, the line of its first header, its rows, and the lines it
+/// takes (headers and blocks).
+struct Found {
+    names: Vec<String>,
+    first_line: usize,
+    records: Vec<Value>,
+    lines: usize,
+}
+
+/// A map of the aligned tables in `text`, at most `room` characters. Tables under headers
+/// with the same names are one table; of several, the one with the most rows is counted.
 pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
     let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
-    let mut names: Option<Vec<String>> = None;
-    let (mut records, mut first_line, mut other) = (Vec::new(), 0usize, 0usize);
+    let mut tables: Vec<Found> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        let Some(words) = header_words(lines[i]) else {
-            other += usize::from(!lines[i].trim().is_empty());
+        let strict = header_words(lines[i]).map(|w| (w, false));
+        let Some((words, loose)) = strict.or_else(|| loose_header_words(lines[i]).map(|w| (w, true))) else {
             i += 1;
             continue;
         };
@@ -209,21 +265,28 @@ pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
             end += 1;
         }
         let block = &lines[i + 1..end];
-        match header(&words, lines[i], block) {
-            Some(h) if names.as_ref().is_none_or(|n| *n == h.names) => {
-                if names.is_none() {
-                    names = Some(h.names.clone());
-                    first_line = i + 1;
+        if let Some(h) = header(&words, lines[i], block) {
+            let rows: Vec<Value> = block.iter().filter_map(|l| row(&h, l)).collect();
+            if !loose || mostly_numbers(&rows) {
+                match tables.iter_mut().find(|t| t.names == h.names) {
+                    Some(t) => {
+                        t.records.extend(rows);
+                        t.lines += block.len() + 1;
+                    }
+                    None => {
+                        tables.push(Found { names: h.names, first_line: i + 1, records: rows, lines: block.len() + 1 })
+                    }
                 }
-                records.extend(block.iter().filter_map(|l| row(&h, l)));
             }
-            // Another table, or a line of capitals over text: not this table's rows.
-            _ => other += block.len() + 1,
         }
         i = end;
     }
-    let names = names?;
+    // The table with the most rows, the first of equals.
+    let best = (0..tables.len()).max_by_key(|&k| (tables[k].records.len(), std::cmp::Reverse(k)))?;
+    let Found { names, first_line, records, lines: taken } = tables.swap_remove(best);
     // Most of the text is the table: prose with a capitalised line is not one.
+    let non_blank = lines.iter().filter(|l| !l.trim().is_empty()).count();
+    let other = non_blank.saturating_sub(taken);
     if records.len() < MIN_ROWS || records.len() < other {
         return None;
     }
@@ -394,6 +457,44 @@ mod tests {
                 proptest::prop_assert!(m.len() <= room, "{} bytes in {room}: {m}", m.len());
             }
         }
+    }
+
+    #[test]
+    fn reports_under_a_lower_case_header_are_one_table_named_by_their_device() {
+        // `iostat -x`: a CPU line and a device table per report; the header is in lower case.
+        let devices = ["nvme0n1", "sda", "sdb"];
+        let mut text = String::new();
+        let mut busiest = (0.0f64, "");
+        for report in 0..6 {
+            text.push_str(&format!(
+                "12/31/2025 10:5{report}:00 PM\navg-cpu:  %user   %nice %system\n          10.54    0.03    3.92\n\n"
+            ));
+            text.push_str("Device               r/s     w/s   %util\n");
+            for (d, name) in devices.iter().enumerate() {
+                // Values repeat, as they do over many reports: no column tells the rows apart.
+                let util = ((report * 7 + d * 13) % 5) as f64 * 10.0 + 0.5;
+                if util > busiest.0 {
+                    busiest = (util, name);
+                }
+                text.push_str(&format!(
+                    "{name:<16} {:>7.2} {:>7.2} {util:>7.2}\n",
+                    1.5 + ((report + d) % 4) as f64,
+                    3.25
+                ));
+            }
+            text.push('\n');
+        }
+        let map = aligned_table(&text, 2_000).unwrap();
+        assert!(map.starts_with("table of 18 rows × 4 columns, header on line 5: Device, r/s, w/s, %util"), "{map}");
+        assert!(map.contains(&format!("%util: max {} (Device {})", busiest.0, busiest.1)), "{map}");
+        assert!(
+            map.contains("Device, most first: nvme0n1 6, sda 6, sdb 6"),
+            "a name that repeats is counted too: {map}"
+        );
+        // Words over lines of words are no table.
+        let mut prose = String::from("the quick brown fox\n");
+        prose.push_str(&"jumps over the lazy dog again\n".repeat(8));
+        assert_eq!(aligned_table(&prose, 2_000), None);
     }
 
     #[test]

@@ -81,7 +81,10 @@ impl<'c> Facets<'c> {
         // then numbers unique to each record (often ids): when the room runs out, the
         // facets a question most often needs are kept.
         let mut accs: Vec<Acc> = Vec::new();
-        let columns = || compactor.columns.iter().enumerate().filter(|(i, _)| Some(*i) != compactor.key);
+        // The key names each record and is not counted, unless its values repeat (a table's
+        // rows named by their device, once in every report): then how often each comes is
+        // worth a count too.
+        let columns = || compactor.columns.iter().enumerate().filter(|(i, c)| Some(*i) != compactor.key || !c.unique);
         for (i, c) in columns() {
             if c.holds == Holds::Categories {
                 accs.push(Acc::Counts(Counter::new(i, true)));
