@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -50,7 +50,7 @@ struct Args {
     variants: String,
     /// Which part of the catalog: `dev`, `held`, `fresh`, `unseen`, `blind`, `sixth`,
     /// `seventh`, `eighth`, `ninth`, `tenth`, `eleventh`, `twelfth`, `thirteenth`,
-    /// `fourteenth`, `fifteenth`, `sixteenth` or `all`.
+    /// `fourteenth`, `fifteenth`, `sixteenth`, `seventeenth` or `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -93,10 +93,11 @@ fn main() -> Result<()> {
         "fourteenth" => Some(Split::Fourteenth),
         "fifteenth" => Some(Split::Fifteenth),
         "sixteenth" => Some(Split::Sixteenth),
+        "seventeenth" => Some(Split::Seventeenth),
         "all" => None,
         other => {
             bail!(
-                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth or all, not {other}"
+                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth or all, not {other}"
             )
         }
     };

@@ -121,6 +121,7 @@ fn half(s: Split) -> &'static str {
         Split::Fourteenth => "fourteenth",
         Split::Fifteenth => "fifteenth",
         Split::Sixteenth => "sixteenth",
+        Split::Seventeenth => "seventeenth",
     }
 }
 
@@ -131,7 +132,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -149,6 +150,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Fourteenth).count(),
         shapes.values().filter(|s| **s == Split::Fifteenth).count(),
         shapes.values().filter(|s| **s == Split::Sixteenth).count(),
+        shapes.values().filter(|s| **s == Split::Seventeenth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -175,6 +177,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Fourteenth),
             Some(Split::Fifteenth),
             Some(Split::Sixteenth),
+            Some(Split::Seventeenth),
             None,
         ] {
             let pick = |smart: bool| {
