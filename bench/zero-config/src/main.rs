@@ -19,6 +19,7 @@ mod questions_eleventh;
 mod questions_fifteenth;
 mod questions_fourteenth;
 mod questions_ninth;
+mod questions_seventeenth;
 mod questions_seventh;
 mod questions_sixteenth;
 mod questions_sixth;

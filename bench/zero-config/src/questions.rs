@@ -15,7 +15,8 @@
 //! `questions_tenth.rs`, the eleventh part's in `questions_eleventh.rs`, the twelfth
 //! part's in `questions_twelfth.rs`, the thirteenth part's in `questions_thirteenth.rs`,
 //! the fourteenth part's in `questions_fourteenth.rs`, the fifteenth part's in
-//! `questions_fifteenth.rs`, the sixteenth part's in `questions_sixteenth.rs`.
+//! `questions_fifteenth.rs`, the sixteenth part's in `questions_sixteenth.rs`, the
+//! seventeenth part's in `questions_seventeenth.rs`.
 
 use serde_json::Value;
 use toolshape_fixtures::apis::{ApiShape, Generated};
@@ -438,7 +439,8 @@ fn positional_questions(
 /// Every question about one shape's result.
 pub(crate) fn questions(shape: &ApiShape, result: &Generated) -> Vec<Question> {
     let qs = match result {
-        Generated::Text(t) => crate::questions_sixteenth::text_questions(shape.name, t)
+        Generated::Text(t) => crate::questions_seventeenth::text_questions(shape.name, t)
+            .or_else(|| crate::questions_sixteenth::text_questions(shape.name, t))
             .or_else(|| crate::questions_fifteenth::text_questions(shape.name, t))
             .or_else(|| crate::questions_fourteenth::text_questions(shape.name, t))
             .or_else(|| crate::questions_thirteenth::text_questions(shape.name, t))
@@ -452,7 +454,8 @@ pub(crate) fn questions(shape: &ApiShape, result: &Generated) -> Vec<Question> {
             .or_else(|| crate::questions_blind::text_questions(shape.name, t))
             .unwrap_or_else(|| text_questions(shape.name, t)),
         Generated::Json(v) => match (
-            crate::questions_sixteenth::json_questions(shape.name, v)
+            crate::questions_seventeenth::json_questions(shape.name, v)
+                .or_else(|| crate::questions_sixteenth::json_questions(shape.name, v))
                 .or_else(|| crate::questions_fifteenth::json_questions(shape.name, v))
                 .or_else(|| crate::questions_fourteenth::json_questions(shape.name, v))
                 .or_else(|| crate::questions_thirteenth::json_questions(shape.name, v))
