@@ -32,11 +32,13 @@ fn is_separator(c: char) -> bool {
     matches!(c, '|' | '│' | '┃' | '║')
 }
 
-/// Whether `line` is a rule: dashes (at least three), with corners, joints, `:` and spaces.
-fn is_rule(line: &str) -> bool {
+/// Whether `line` only draws a table's rules (`------+-----`, `+----+`, `|---|:--:|`,
+/// `├────┼────┤`): three characters at least, a dash among them, the rest corners, joints,
+/// `:` and spaces. CSV reading skips such lines too ([`crate::outline`]).
+pub(crate) fn is_rule(line: &str) -> bool {
     let t = line.trim();
-    let dashes = t.chars().filter(|c| matches!(c, '-' | '=' | '─' | '━' | '═')).count();
-    dashes >= 3
+    t.chars().nth(2).is_some()
+        && t.contains(['-', '─', '━', '═'])
         && t.chars().all(|c| {
             matches!(c, '+' | '-' | '=' | ':' | ' ') || is_separator(c) || ('\u{2500}'..='\u{257f}').contains(&c)
         })

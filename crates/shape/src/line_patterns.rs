@@ -23,7 +23,7 @@ use crate::pattern_slots::{SlotStats, positions};
 /// Distinct patterns kept before merging; lines of further new patterns are not counted.
 const MAX_PATTERNS: usize = 5_000;
 /// Words of a line read into its pattern.
-pub(crate) const MAX_WORDS: usize = 24;
+const MAX_WORDS: usize = 24;
 /// Merged patterns kept per number of words.
 const MAX_CLUSTERS: usize = 200;
 /// Share of words two patterns must share to be merged.
@@ -180,7 +180,7 @@ pub(crate) fn is_value(word: &str) -> bool {
 
 /// A line's pattern, written into `out` (cleared first): its first [`MAX_WORDS`] words, each
 /// standing for a value written `*`, runs of `*` written once.
-fn pattern_into<'a>(line: &'a str, out: &mut Vec<&'a str>) {
+pub(crate) fn pattern_into<'a>(line: &'a str, out: &mut Vec<&'a str>) {
     out.clear();
     // The words' places come from `positions`, which the measures read lines with too, so
     // that a pattern's `*` and a line's open words always line up.

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::aligned::{aligned_table, cell_value, learn_rows};
-use crate::bordered::bordered_table;
+use crate::bordered::{bordered_table, is_rule};
 use crate::compact::{duration_millis, quantity};
 use crate::facets::Facets;
 use crate::key_blocks::key_blocks;
@@ -326,12 +326,6 @@ fn is_header(first: &[String], rows: &[&str], delim: char, width: usize) -> bool
         }
     }
     votes >= 0
-}
-
-/// A line that only draws a table's rules: `------+-----`, `+----+`, `|---|:--:|`.
-fn is_rule(line: &str) -> bool {
-    let t = line.trim();
-    t.len() >= 3 && t.contains('-') && t.bytes().all(|b| matches!(b, b'-' | b'+' | b'|' | b':' | b'=' | b' '))
 }
 
 /// The fields of one delimited line, honouring double quotes. With `|`, cells are trimmed

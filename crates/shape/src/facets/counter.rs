@@ -311,20 +311,10 @@ fn digits_as_star(s: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// A spaced value's pattern as a line's is made ([`crate::line_patterns`]): each word that
-/// holds a digit written `*`, runs of them once.
+/// A spaced value's pattern, made as a line's is ([`crate::line_patterns`]): each word
+/// that holds a digit written `*`, runs of them once.
 fn words_as_pattern(s: &str) -> String {
-    let mut out = String::with_capacity(s.len().min(256));
-    let mut last = usize::MAX;
-    for (place, word) in crate::pattern_slots::positions(s, crate::line_patterns::MAX_WORDS) {
-        if place == last {
-            continue;
-        }
-        last = place;
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(if crate::line_patterns::is_value(word) { "*" } else { word });
-    }
-    out
+    let mut words = Vec::new();
+    crate::line_patterns::pattern_into(s, &mut words);
+    words.join(" ")
 }
