@@ -1,6 +1,7 @@
 //! The exact count: the encoding's pre-tokenizer split, then byte-pair counts of the pieces.
 //!
-//! The split is the one `bpe-openai` uses (the same patterns, on the same regex engine), run
+//! The split is the one `bpe-openai` uses (the same patterns, on the same regex engine),
+//! decided by hand for pieces of ASCII (`ascii_split`, held to the regex's pieces), and run
 //! with this thread's own search cache instead of one taken from the regex's shared pool for
 //! every piece (from any thread but the pool's first, two lock round trips per word,
 //! contended when two threads count at once). Counts of short pieces are remembered per
@@ -15,7 +16,7 @@ use bpe::byte_pair_encoding::BytePairEncoding;
 use regex_automata::meta::{Cache, Regex};
 use regex_automata::{Anchored, Input};
 
-use crate::{Encoding, table};
+use crate::{Encoding, ascii_split, table};
 
 /// What an exact count needs: the encoding's split and its table, both shared by the process.
 #[derive(Clone, Copy)]
@@ -56,7 +57,8 @@ impl Engine {
     /// Call `visit` on every pre-tokenizer piece of `text` in order, with this thread's
     /// [`Memo`], until it returns false.
     fn for_each_piece(self, text: &str, mut visit: impl FnMut(&str, &mut Memo) -> bool) {
-        let slot = self.encoding as usize;
+        let encoding = self.encoding;
+        let slot = encoding as usize;
         let regex = self.splitter;
         let mut walk = |cache: &mut Cache, memo: &mut Memo| {
             let mut last = 0usize;
@@ -64,13 +66,19 @@ impl Engine {
                 // A fresh haystack from `last` on, as `bpe_openai` does: `$` and the
                 // look-ahead are judged against the rest of the text.
                 let rest = &text[last..];
-                let Some(found) = regex.search_with(cache, &Input::new(rest).anchored(Anchored::Yes)) else {
-                    break;
+                let end = match ascii_split::first_piece(encoding, rest.as_bytes()) {
+                    Some(end) => end,
+                    None => {
+                        let Some(found) = regex.search_with(cache, &Input::new(rest).anchored(Anchored::Yes)) else {
+                            break;
+                        };
+                        let mut end = found.end();
+                        if found.pattern().as_usize() == LOOKAHEAD_PATTERN {
+                            end -= rest[..end].chars().next_back().map_or(0, char::len_utf8);
+                        }
+                        end
+                    }
                 };
-                let mut end = found.end();
-                if found.pattern().as_usize() == LOOKAHEAD_PATTERN {
-                    end -= rest[..end].chars().next_back().map_or(0, char::len_utf8);
-                }
                 if end == 0 || !visit(&rest[..end], memo) {
                     break;
                 }
@@ -93,7 +101,7 @@ impl Engine {
 
 /// The pre-tokenizer alternative whose match ends with one look-ahead character that is not
 /// part of the piece (`\s+` followed by more white space: the last space opens the next piece).
-const LOOKAHEAD_PATTERN: usize = 1;
+pub(crate) const LOOKAHEAD_PATTERN: usize = 1;
 
 /// Each encoding's pre-tokenizer, indexed by `Encoding as usize`, built on first use.
 static SPLITTERS: [OnceLock<Option<Regex>>; 2] = [OnceLock::new(), OnceLock::new()];

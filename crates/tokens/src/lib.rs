@@ -11,6 +11,7 @@
 //! Special-token look-alikes such as `<|endoftext|>` are counted as the plain text they are:
 //! upstream data never gets to emit a control token.
 
+mod ascii_split;
 mod engine;
 mod packed;
 mod table;
