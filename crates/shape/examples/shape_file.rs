@@ -19,6 +19,10 @@
 
 use std::process::ExitCode;
 
+/// The allocator of the `toolshape` binary, so that what is measured here is what it runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use toolshape_shape::{OffsetContinuation, ShapeContext, ShapePlan, Shaper};
 use toolshape_tokens::Tokenizer;
 
