@@ -2,6 +2,7 @@
 //! distinct values it takes, how large they are and what they look like.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::hash::{Hash, Hasher};
 
 // Values are hashed to count distinct ones, many times per record: a fast hasher, fixed
@@ -116,18 +117,18 @@ impl Node {
         self.bytes / self.present.max(1)
     }
 
-    /// Add one occurrence of `v`; `record_scalars` are the record's other short values,
-    /// taken out of URLs to tell a link made from them.
+    /// Add one occurrence of `v`; `scope` gives the record's other short values, taken out
+    /// of URLs to tell a link made from them.
     ///
     /// Returns the hash and serialized length of `v`, made from its members' own, so that a
     /// nested value is walked once and not serialized again at every level above it.
-    pub(crate) fn add<'v>(&mut self, v: &'v Value, record_scalars: &[Cow<'v, str>], depth: usize) -> (u64, usize) {
+    pub(crate) fn add<'v>(&mut self, v: &'v Value, scope: &Scope<'_, 'v>, depth: usize) -> (u64, usize) {
         self.seen += 1;
         if is_empty(v) {
             return digest(v);
         }
         self.present += 1;
-        let (value_hash, value_bytes) = self.add_present(v, record_scalars, depth);
+        let (value_hash, value_bytes) = self.add_present(v, scope, depth);
         self.bytes += value_bytes;
         if self.distinct.len() < DISTINCT_CAP {
             self.distinct.insert(value_hash);
@@ -138,7 +139,7 @@ impl Node {
     }
 
     /// The statistics of a value that is there, and its digest.
-    fn add_present<'v>(&mut self, v: &'v Value, record_scalars: &[Cow<'v, str>], depth: usize) -> (u64, usize) {
+    fn add_present<'v>(&mut self, v: &'v Value, scope: &Scope<'_, 'v>, depth: usize) -> (u64, usize) {
         match v {
             Value::String(s) => {
                 self.scalars += 1;
@@ -201,7 +202,7 @@ impl Node {
                         self.token_links += 1;
                     }
                     if self.url_templates.len() < DISTINCT_CAP {
-                        self.url_templates.insert(hash(&template(s, record_scalars)));
+                        self.url_templates.insert(hash(&template(s, scope.scalars())));
                     }
                 } else if is_opaque(s) {
                     self.opaque += 1;
@@ -211,7 +212,7 @@ impl Node {
                     if s.contains('/') {
                         self.paths += 1;
                         if self.path_templates.len() < DISTINCT_CAP {
-                            self.path_templates.insert(hash(&template(s, record_scalars)));
+                            self.path_templates.insert(hash(&template(s, scope.scalars())));
                         }
                     }
                 }
@@ -234,7 +235,7 @@ impl Node {
             }
             Value::Object(m) if depth < MAX_DEPTH => {
                 self.objects += 1;
-                let scalars = scalars_of(m, record_scalars);
+                let scope = Scope::inside(scope, m);
                 let mut hasher = FxHasher::default();
                 hasher.write_u8(b'{');
                 // `{`, `}` and the commas between members.
@@ -243,7 +244,7 @@ impl Node {
                 for (k, child) in m {
                     let (place, node) = self.child_mut(k, hint);
                     hint = place + 1;
-                    let (child_hash, child_len) = node.add(child, &scalars, depth + 1);
+                    let (child_hash, child_len) = node.add(child, &scope, depth + 1);
                     k.hash(&mut hasher);
                     hasher.write_u64(child_hash);
                     // The quoted name and its colon.
@@ -265,7 +266,7 @@ impl Node {
                 for (i, item) in a.iter().enumerate() {
                     // Elements past the ones looked at still count in the array's digest.
                     let (item_hash, item_len) =
-                        if i < MAX_ELEMENTS { elements.add(item, record_scalars, depth + 1) } else { digest(item) };
+                        if i < MAX_ELEMENTS { elements.add(item, scope, depth + 1) } else { digest(item) };
                     hasher.write_u64(item_hash);
                     len += item_len;
                 }
@@ -287,9 +288,41 @@ pub(crate) fn learn(records: &[Value]) -> Node {
     let mut root = Node::default();
     for r in records {
         // A record's own values are gathered where it is entered, as an object's are.
-        let _ = root.add(r, &[], 0);
+        let _ = root.add(r, &Scope::record(), 0);
     }
     root
+}
+
+/// Where a value sits: the objects around it in its record, whose short values are
+/// gathered (once per object) only when a URL or path inside needs them, since most
+/// objects hold none.
+pub(crate) struct Scope<'s, 'v> {
+    parent: Option<&'s Scope<'s, 'v>>,
+    members: Option<&'v Map<String, Value>>,
+    gathered: OnceCell<Vec<Cow<'v, str>>>,
+}
+
+impl<'s, 'v> Scope<'s, 'v> {
+    /// Outside every object of a record.
+    pub(crate) fn record() -> Self {
+        Scope { parent: None, members: None, gathered: OnceCell::new() }
+    }
+
+    /// Inside the object `members`, itself within `parent`.
+    fn inside(parent: &'s Scope<'s, 'v>, members: &'v Map<String, Value>) -> Self {
+        Scope { parent: Some(parent), members: Some(members), gathered: OnceCell::new() }
+    }
+
+    /// The short values of this object and of those around it, longest first.
+    fn scalars(&self) -> &[Cow<'v, str>] {
+        self.gathered.get_or_init(|| {
+            let inherited = self.parent.map_or(&[][..], Scope::scalars);
+            match self.members {
+                Some(m) => scalars_of(m, inherited),
+                None => inherited.to_vec(),
+            }
+        })
+    }
 }
 
 /// The short scalar values of an object (and those passed down), as text: what a URL
@@ -749,7 +782,7 @@ mod tests {
         for leaf in ["x", "y\u{7f}", ""] {
             let record = awkward_record(leaf);
             let mut root = Node::default();
-            let (_, len) = root.add(&record, &[], 0);
+            let (_, len) = root.add(&record, &Scope::record(), 0);
             assert_eq!(len, serde_json::to_string(&record).unwrap().len(), "{leaf:?}");
             assert_eq!(root.bytes, len);
             let deep = root.child("deep").unwrap();
