@@ -5,6 +5,8 @@
 //! 0 success, 1 problems found (or a refused install), 2 usage error, 3 input could not be
 //! read, 4 the plan or budget cannot work, 5 the call `call` made failed.
 
+#[cfg(feature = "mimalloc")]
+mod allocator;
 mod commands;
 
 use std::process::ExitCode;
@@ -13,13 +15,9 @@ use clap::Parser;
 
 use commands::Cli;
 
-/// Shaping parses every value it reads into small allocations; mimalloc serves them in
-/// fewer instructions than the system allocator (BENCHMARKS.md, "The allocator").
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
+    #[cfg(feature = "mimalloc")]
+    allocator::set_up();
     let cli = Cli::parse();
     match commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
