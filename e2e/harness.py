@@ -140,6 +140,23 @@ def wait_for_port(port: int, proc: subprocess.Popen[Any], log: Path, timeout: fl
     raise RuntimeError(f"nothing listened on port {port} within {timeout} s:\n{tail(log)}")
 
 
+def wait_for_gateway(proc: subprocess.Popen[Any], log: Path, timeout: float = 30.0) -> int:
+    """The port a `toolshape serve --http 127.0.0.1:0` bound, read from its log once it is
+    serving. Port 0 lets the kernel choose, so no other process can hold the port between
+    choosing it and binding it (as with `free_port`, where two tests run side by side can
+    be given the same port)."""
+    deadline = time.monotonic() + timeout
+    serving = re.compile(r"serving MCP over Streamable HTTP at \S+ address=127\.0\.0\.1:(\d+)")
+    while time.monotonic() < deadline:
+        found = serving.search(log.read_text(errors="replace"))
+        if found:
+            return int(found.group(1))
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode} before serving:\n{tail(log)}")
+        time.sleep(0.05)
+    raise RuntimeError(f"toolshape did not say it was serving within {timeout} s:\n{tail(log)}")
+
+
 def stop(proc: subprocess.Popen[Any], grace: float = 5.0) -> None:
     """Stop a process this test started: SIGTERM, then SIGKILL after `grace` seconds."""
     if proc.poll() is not None:
@@ -321,10 +338,9 @@ async def gateway(
             ) as client:
                 yield Session(client, config, log, transport)
     elif transport == "http":
-        port = free_port()
         with open(log, "w") as out:
             proc = subprocess.Popen(
-                [str(TOOLSHAPE), *args, "--http", f"127.0.0.1:{port}"],
+                [str(TOOLSHAPE), *args, "--http", "127.0.0.1:0"],
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -332,7 +348,7 @@ async def gateway(
                 cwd=str(REPO),
             )
             try:
-                wait_for_port(port, proc, log)
+                port = wait_for_gateway(proc, log)
                 async with Client(
                     f"http://127.0.0.1:{port}/mcp", mode=mode, message_handler=message_handler, **callbacks
                 ) as client:

@@ -59,10 +59,9 @@ def served(tmp: Path) -> Iterator[tuple[str, Path]]:
     """`toolshape serve --http` on a free loopback port, with the tokens in its environment."""
     cfg = harness.write_config(tmp / "toolshape.yaml", config())
     log = tmp / "toolshape.log"
-    port = harness.free_port()
     with open(log, "w") as out:
         proc = subprocess.Popen(
-            [str(harness.TOOLSHAPE), "serve", "--config", str(cfg), "--http", f"127.0.0.1:{port}"],
+            [str(harness.TOOLSHAPE), "serve", "--config", str(cfg), "--http", "127.0.0.1:0"],
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -70,7 +69,7 @@ def served(tmp: Path) -> Iterator[tuple[str, Path]]:
             cwd=str(harness.REPO),
         )
         try:
-            harness.wait_for_port(port, proc, log)
+            port = harness.wait_for_gateway(proc, log)
             yield f"http://127.0.0.1:{port}/mcp", log
         finally:
             harness.stop(proc)
