@@ -144,9 +144,8 @@ async def test_an_agent_without_the_callbacks_gets_a_clear_error(tmp_path, upstr
 
 
 def gateway_url(session: harness.Session) -> str:
-    assert session.proc is not None
-    address = session.proc.args[session.proc.args.index("--http") + 1]
-    return f"http://{address}/mcp"
+    assert session.url is not None, "the session is not over HTTP"
+    return session.url
 
 
 async def test_two_agent_sessions_never_see_each_others_requests(tmp_path, upstream):
