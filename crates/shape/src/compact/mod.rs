@@ -36,6 +36,7 @@ mod pairs;
 mod paths;
 mod quantity;
 mod rows;
+mod scope;
 mod spans;
 mod stats;
 

@@ -2,7 +2,6 @@
 //! distinct values it takes, how large they are and what they look like.
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
 use std::hash::{Hash, Hasher};
 
 // Values are hashed to count distinct ones, many times per record: a fast hasher, fixed
@@ -10,8 +9,9 @@ use std::hash::{Hash, Hasher};
 use rustc_hash::{FxHashSet as HashSet, FxHasher};
 
 use super::quantity::quantity;
+use super::scope::Scope;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// Distinct values remembered per field; past it, a field counts as "many".
 const DISTINCT_CAP: usize = 512;
@@ -291,62 +291,6 @@ pub(crate) fn learn(records: &[Value]) -> Node {
         let _ = root.add(r, &Scope::record(), 0);
     }
     root
-}
-
-/// Where a value sits: the objects around it in its record, whose short values are
-/// gathered (once per object) only when a URL or path inside needs them, since most
-/// objects hold none.
-pub(crate) struct Scope<'s, 'v> {
-    parent: Option<&'s Scope<'s, 'v>>,
-    members: Option<&'v Map<String, Value>>,
-    gathered: OnceCell<Vec<Cow<'v, str>>>,
-}
-
-impl<'s, 'v> Scope<'s, 'v> {
-    /// Outside every object of a record.
-    pub(crate) fn record() -> Self {
-        Scope { parent: None, members: None, gathered: OnceCell::new() }
-    }
-
-    /// Inside the object `members`, itself within `parent`.
-    fn inside(parent: &'s Scope<'s, 'v>, members: &'v Map<String, Value>) -> Self {
-        Scope { parent: Some(parent), members: Some(members), gathered: OnceCell::new() }
-    }
-
-    /// The short values of this object and of those around it, longest first.
-    fn scalars(&self) -> &[Cow<'v, str>] {
-        self.gathered.get_or_init(|| {
-            let inherited = self.parent.map_or(&[][..], Scope::scalars);
-            match self.members {
-                Some(m) => scalars_of(m, inherited),
-                None => inherited.to_vec(),
-            }
-        })
-    }
-}
-
-/// The short scalar values of an object (and those passed down), as text: what a URL
-/// made from the record would contain. Longest first, the order [`template`] takes them
-/// out in (a stable sort, so values of one length keep the record's order).
-fn scalars_of<'v>(m: &'v Map<String, Value>, inherited: &[Cow<'v, str>]) -> Vec<Cow<'v, str>> {
-    let mut out = inherited.to_vec();
-    let before = out.len();
-    for v in m.values() {
-        match v {
-            Value::String(s) if s.len() >= 3 && s.len() <= 80 && !is_url(s) => out.push(Cow::Borrowed(s)),
-            Value::Number(n) => {
-                let text = n.to_string();
-                if text.len() >= 2 {
-                    out.push(Cow::Owned(text));
-                }
-            }
-            _ => {}
-        }
-    }
-    if out.len() > before {
-        out.sort_by_key(|v| std::cmp::Reverse(v.len()));
-    }
-    out
 }
 
 pub(crate) fn is_empty(v: &Value) -> bool {
