@@ -47,6 +47,7 @@ mod auth;
 mod cursor;
 mod error;
 mod gateway;
+mod json_answers;
 mod log_levels;
 mod read;
 mod rpc_body;

@@ -289,7 +289,9 @@ pub async fn serve_http_with(
         );
     }
     let body_limit = crate::rpc_body::BodyLimit(usize::try_from(http.max_body_bytes).unwrap_or(usize::MAX));
+    let answer_wait = crate::json_answers::AnswerWait(crate::json_answers::WAIT_FOR_ANSWER);
     let router = router
+        .layer(axum::middleware::from_fn_with_state(answer_wait, crate::json_answers::answers_as_json))
         .layer(axum::middleware::from_fn_with_state(body_limit, crate::rpc_body::json_rpc_errors))
         .layer(axum::middleware::from_fn_with_state(session_places, crate::sessions::session_guard))
         .layer(axum::middleware::from_fn(crate::sessions::outage_as_unavailable))

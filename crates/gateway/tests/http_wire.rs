@@ -1,5 +1,6 @@
 //! Streamable HTTP on the wire, with a plain HTTP client: a body that is not a JSON-RPC
-//! message gets `400` and a JSON-RPC error (not `415`: its media type was right).
+//! message gets `400` and a JSON-RPC error (not `415`: its media type was right); a quick
+//! answer is one JSON body.
 
 #![allow(clippy::unwrap_used)]
 
@@ -141,5 +142,55 @@ async fn the_config_sets_structured_content_for_every_client_or_by_name() {
     let (tools, result) = list_and_call(addr, "claude-code").await;
     assert!(result.get("structuredContent").is_some(), "always, by name: {result}");
     assert!(tools[0].get("outputSchema").is_some(), "{tools}");
+    shutdown.cancel();
+}
+
+/// A quick answer leaves as one `application/json` body (cheaper for a client to read than an
+/// event stream), with its session header. (Streams kept for progress, server requests and
+/// slow calls: `json_answers_tests.rs`, and the end-to-end tests over HTTP.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_answers_are_one_json_body_with_the_session_header() {
+    let (addr, shutdown) = serve().await;
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "wire-test", "version": "1"}}});
+    let http = reqwest::Client::new();
+    let url = format!("http://{addr}/mcp");
+    let answer = http
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(init.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.headers()["content-type"], "application/json");
+    let session = answer.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let message: Value = serde_json::from_str(&answer.text().await.unwrap()).unwrap();
+    assert_eq!(message["id"], 1);
+    assert!(message["result"]["serverInfo"].is_object(), "{message}");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let sent = http
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", &session)
+        .body(initialized.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sent.status().as_u16(), 202);
+    // The same session's next request: a list, also one JSON body.
+    let list = http
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", &session)
+        .body(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(list.headers()["content-type"], "application/json");
+    let tools: Value = serde_json::from_str(&list.text().await.unwrap()).unwrap();
+    assert!(tools["result"]["tools"].as_array().is_some_and(|t| !t.is_empty()), "{tools}");
     shutdown.cancel();
 }
