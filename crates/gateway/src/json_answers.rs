@@ -21,8 +21,8 @@
 //!   as before and a long call has its headers at once (a client waits for the headers of a
 //!   `POST` under a shorter time limit than for the events of a stream).
 //!
-//! Only a `POST` whose `Accept` names `application/json` is changed, so a client that asks
-//! for events only still gets them.
+//! Only a `POST` whose `Accept` names `application/json` is changed. rmcp already refuses a
+//! `POST` that does not accept both forms; the check keeps this layer right on its own.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -35,6 +35,8 @@ use axum::http::{HeaderName, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::Response;
 use http_body::Frame;
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 
 /// How long a `POST`'s event stream is read for its answer before it is passed on as a stream.
 pub(crate) const WAIT_FOR_ANSWER: Duration = Duration::from_secs(2);
@@ -174,12 +176,21 @@ fn read_event(event: &[u8]) -> Event {
     if data.iter().all(u8::is_ascii_whitespace) {
         return Event::Priming;
     }
-    match serde_json::from_slice::<serde_json::Value>(&data) {
-        Ok(serde_json::Value::Object(m))
-            if m.contains_key("id")
-                && (m.contains_key("result") || m.contains_key("error"))
-                && !m.contains_key("method") =>
-        {
+    /// Which members a message has; their values are skipped, not built (an answer passed
+    /// on whole can be megabytes).
+    #[derive(Deserialize)]
+    struct Members {
+        #[serde(default)]
+        id: Option<IgnoredAny>,
+        #[serde(default)]
+        result: Option<IgnoredAny>,
+        #[serde(default)]
+        error: Option<IgnoredAny>,
+        #[serde(default)]
+        method: Option<IgnoredAny>,
+    }
+    match serde_json::from_slice::<Members>(&data) {
+        Ok(m) if m.id.is_some() && (m.result.is_some() || m.error.is_some()) && m.method.is_none() => {
             Event::Answer(data)
         }
         _ => Event::Other,

@@ -21,20 +21,20 @@ const PROGRESS: &str =
     r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#;
 
 /// A body whose chunks arrive when the test sends them; it ends when the sender is dropped.
-struct Chunks(mpsc::UnboundedReceiver<&'static str>);
+struct Chunks(mpsc::UnboundedReceiver<String>);
 
 impl HttpBody for Chunks {
     type Data = Bytes;
     type Error = axum::Error;
 
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
-        self.0.poll_recv(cx).map(|chunk| chunk.map(|c| Ok(Frame::data(Bytes::from_static(c.as_bytes())))))
+        self.0.poll_recv(cx).map(|chunk| chunk.map(|c| Ok(Frame::data(Bytes::from(c)))))
     }
 }
 
 /// A router whose `POST /mcp` answers with an event stream fed from the returned sender,
 /// behind the middleware with `wait`.
-fn router(wait: Duration) -> (axum::Router, mpsc::UnboundedSender<&'static str>) {
+fn router(wait: Duration) -> (axum::Router, mpsc::UnboundedSender<String>) {
     let (tx, rx) = mpsc::unbounded_channel();
     let rx = std::sync::Arc::new(std::sync::Mutex::new(Some(rx)));
     let inner = axum::routing::post(move || {
@@ -71,11 +71,10 @@ async fn post(router: axum::Router, accept: &str) -> (StatusCode, String, String
 #[tokio::test]
 async fn a_quick_answer_goes_back_as_json_with_the_session_header() {
     let (router, tx) = router(Duration::from_secs(5));
-    tx.send(PRIMING).unwrap();
-    tx.send("data: ").unwrap();
     // The answer's event arrives in pieces.
-    tx.send(ANSWER).unwrap();
-    tx.send("\n\n").unwrap();
+    for chunk in [PRIMING, "data: ", ANSWER, "\n\n"] {
+        tx.send(chunk.to_owned()).unwrap();
+    }
     drop(tx);
     let (status, content_type, session, body) = post(router, "application/json, text/event-stream").await;
     assert_eq!(status, StatusCode::OK);
@@ -87,11 +86,10 @@ async fn a_quick_answer_goes_back_as_json_with_the_session_header() {
 #[tokio::test]
 async fn progress_before_the_answer_keeps_the_stream_byte_for_byte() {
     let (router, tx) = router(Duration::from_secs(5));
-    let progress: &'static str = Box::leak(format!("data: {PROGRESS}\n\n").into_boxed_str());
-    let answer: &'static str = Box::leak(format!("data: {ANSWER}\n\n").into_boxed_str());
-    tx.send(PRIMING).unwrap();
-    tx.send(progress).unwrap();
-    tx.send(answer).unwrap();
+    let (progress, answer) = (format!("data: {PROGRESS}\n\n"), format!("data: {ANSWER}\n\n"));
+    for chunk in [PRIMING, &progress, &answer] {
+        tx.send(chunk.to_owned()).unwrap();
+    }
     drop(tx);
     let (_, content_type, session, body) = post(router, "application/json, text/event-stream").await;
     assert_eq!(content_type, "text/event-stream");
@@ -102,11 +100,10 @@ async fn progress_before_the_answer_keeps_the_stream_byte_for_byte() {
 #[tokio::test]
 async fn a_call_slower_than_the_wait_keeps_its_stream() {
     let (router, tx) = router(Duration::from_millis(50));
-    tx.send(PRIMING).unwrap();
+    tx.send(PRIMING.to_owned()).unwrap();
     let sender = tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(300)).await;
-        let answer: &'static str = Box::leak(format!("data: {ANSWER}\n\n").into_boxed_str());
-        tx.send(answer).unwrap();
+        tx.send(format!("data: {ANSWER}\n\n")).unwrap();
     });
     let (_, content_type, _, body) = post(router, "application/json, text/event-stream").await;
     sender.await.unwrap();
@@ -117,9 +114,10 @@ async fn a_call_slower_than_the_wait_keeps_its_stream() {
 #[tokio::test]
 async fn a_client_that_asks_for_events_only_gets_events() {
     let (router, tx) = router(Duration::from_secs(5));
-    let answer: &'static str = Box::leak(format!("data: {ANSWER}\n\n").into_boxed_str());
-    tx.send(PRIMING).unwrap();
-    tx.send(answer).unwrap();
+    let answer = format!("data: {ANSWER}\n\n");
+    for chunk in [PRIMING, &answer] {
+        tx.send(chunk.to_owned()).unwrap();
+    }
     drop(tx);
     let (_, content_type, _, body) = post(router, "text/event-stream").await;
     assert_eq!(content_type, "text/event-stream");
@@ -129,7 +127,7 @@ async fn a_client_that_asks_for_events_only_gets_events() {
 #[tokio::test]
 async fn a_stream_that_ends_without_an_answer_is_passed_on_as_it_was() {
     let (router, tx) = router(Duration::from_secs(5));
-    tx.send(PRIMING).unwrap();
+    tx.send(PRIMING.to_owned()).unwrap();
     drop(tx);
     let (_, content_type, _, body) = post(router, "application/json, text/event-stream").await;
     assert_eq!(content_type, "text/event-stream");
@@ -141,6 +139,8 @@ fn events_are_told_apart() {
     assert_eq!(read_event(b"data: \nid: 0\nretry: 3000"), Event::Priming);
     assert_eq!(read_event(format!("data: {ANSWER}").as_bytes()), Event::Answer(ANSWER.as_bytes().to_vec()));
     assert_eq!(read_event(format!("id: 3\r\ndata: {ANSWER}\r").as_bytes()), Event::Answer(ANSWER.as_bytes().to_vec()));
+    let refused = r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"message":"no such tool"}}"#;
+    assert_eq!(read_event(format!("data: {refused}").as_bytes()), Event::Answer(refused.as_bytes().to_vec()));
     assert_eq!(read_event(format!("data: {PROGRESS}").as_bytes()), Event::Other);
     // A request from the server (sampling) has an id and a method.
     assert_eq!(

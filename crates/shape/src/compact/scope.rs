@@ -42,8 +42,8 @@ impl<'s, 'v> Scope<'s, 'v> {
 }
 
 /// The short scalar values of an object (and those passed down), as text: what a URL
-/// made from the record would contain. Longest first, the order [`template`] takes them
-/// out in (a stable sort, so values of one length keep the record's order).
+/// made from the record would contain. Longest first, the order the statistics' URL templates
+/// take them out in (a stable sort, so values of one length keep the record's order).
 fn scalars_of<'v>(m: &'v Map<String, Value>, inherited: &[Cow<'v, str>]) -> Vec<Cow<'v, str>> {
     let mut out = inherited.to_vec();
     let before = out.len();
