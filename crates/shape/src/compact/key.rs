@@ -186,13 +186,13 @@ impl Compactor {
 }
 
 /// How deep a column's field sits, its map tags aside.
-fn depth(c: &Column) -> usize {
+pub(super) fn depth(c: &Column) -> usize {
     c.path.iter().filter(|s| !matches!(s, Step::Tag(_))).count()
 }
 
 /// Whether `s` reads as a name: letters, at most 64 bytes, no link, path, random-looking id
 /// or sentence.
-fn readable_name(s: &str) -> bool {
+pub(super) fn readable_name(s: &str) -> bool {
     s.len() <= 64
         && s.chars().any(char::is_alphabetic)
         && !s.contains("://")
@@ -208,7 +208,7 @@ pub(super) fn holds_opaque_part(s: &str) -> bool {
 }
 
 /// Text with spaces whose words are not mostly capitalized: a sentence, not a name.
-fn reads_as_sentence(s: &str) -> bool {
+pub(super) fn reads_as_sentence(s: &str) -> bool {
     if !s.contains(char::is_whitespace) {
         return false;
     }

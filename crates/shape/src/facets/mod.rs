@@ -34,16 +34,16 @@ enum Acc {
     Range {
         column: usize,
         times: bool,
-        min: Option<(f64, String, String)>,
-        max: Option<(f64, String, String)>,
+        min: Option<(f64, String, Holder)>,
+        max: Option<(f64, String, Holder)>,
         /// Records that had a value.
         present: u64,
     },
     /// The time between two fields of each record ([`Span`]): longest and shortest.
     Span {
         span: Span,
-        min: Option<(i64, String)>,
-        max: Option<(i64, String)>,
+        min: Option<(i64, Holder)>,
+        max: Option<(i64, Holder)>,
     },
     /// How many records have a field that is not otherwise counted (its values all
     /// differ): said when fewer than half do ("how many merge commits").
@@ -152,6 +152,11 @@ impl<'c> Facets<'c> {
         let as_object = self.compactor.as_record(record);
         let record = &*as_object;
         let key = self.compactor.key.and_then(|k| self.compactor.full_value(k, record)).map(|v| scalar_text(&v));
+        // The record's readable name, read only for a record that holds an extreme so far.
+        let holder = || Holder {
+            key: key.clone().unwrap_or_default(),
+            label: self.compactor.label.and_then(|l| self.compactor.full_value(l, record)).map(|v| scalar_text(&v)),
+        };
         // The key, where it may hold kinds ([`part`]): checked once for all its parts.
         let name = key.as_deref().filter(|k| part::reads_as_name(k));
         // Each field's whole value, read once for all the counts that need it (the buffer is
@@ -172,10 +177,10 @@ impl<'c> Facets<'c> {
                         continue;
                     }
                     if min.as_ref().is_none_or(|m| d < m.0) {
-                        *min = Some((d, key.clone().unwrap_or_default()));
+                        *min = Some((d, holder()));
                     }
                     if max.as_ref().is_none_or(|m| d > m.0) {
-                        *max = Some((d, key.clone().unwrap_or_default()));
+                        *max = Some((d, holder()));
                     }
                 }
                 Acc::Counts(counter) => {
@@ -218,7 +223,7 @@ impl<'c> Facets<'c> {
                         (Value::Number(_), true) => format!("{} ({})", scalar_text(&v), iso_time(x as i64)),
                         _ => scalar_text(&v),
                     };
-                    let holder = key.clone().unwrap_or_default();
+                    let holder = holder();
                     if lower {
                         *min = Some((x, shown.clone(), holder.clone()));
                     }
@@ -257,6 +262,12 @@ impl<'c> Facets<'c> {
     /// The phrase of the clauses from the `skip`-th on, with at most `top` values per count.
     fn phrase_with(&self, max_chars: usize, top: usize, skip: usize) -> Option<FacetsPart> {
         let key_name = self.compactor.key.and_then(|k| self.compactor.columns.get(k)).map(|c| c.name.as_str());
+        // The label is named by its own last step (`Name`, `title`): its path is in the view.
+        let label_name = self
+            .compactor
+            .label
+            .and_then(|l| self.compactor.columns.get(l))
+            .map(|c| c.name.rsplit('.').next().unwrap_or(&c.name));
         let mut clauses: Vec<String> = Vec::new();
         // Where each clause goes: first those of fields most records have, then those of
         // fields fewer than half have, then those of members the view does not show, then
@@ -269,8 +280,13 @@ impl<'c> Facets<'c> {
         // Columns whose values were counted: their presence goes without saying.
         let mut counted: Vec<usize> = Vec::new();
         let mut parts_said = 0;
-        let holder = |h: &str| match (key_name, h.is_empty()) {
-            (Some(k), false) => format!(" ({k} {})", short_key(h)),
+        let holder = |h: &Holder| match (key_name, h.key.is_empty()) {
+            (Some(k), false) => match (label_name, &h.label) {
+                (Some(l), Some(label)) if !label.is_empty() => {
+                    format!(" ({k} {}, {l} {})", short_key(&h.key), short_key(label))
+                }
+                _ => format!(" ({k} {})", short_key(&h.key)),
+            },
             _ => String::new(),
         };
         for acc in &self.accs {
@@ -435,6 +451,14 @@ impl<'c> Facets<'c> {
         }
         Some(FacetsPart { text, shown: clauses.len() - left, next: skip + clauses.len() - left, left, over })
     }
+}
+
+/// The record holding an extreme: its key, and its readable name where the key names it
+/// only to a machine ([`Compactor::label`]).
+#[derive(Debug, Clone, Default)]
+struct Holder {
+    key: String,
+    label: Option<String>,
 }
 
 /// Fields that split the records alike, said in one clause.

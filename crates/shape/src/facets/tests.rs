@@ -405,3 +405,77 @@ fn of_fields_split_alike_the_names_are_counted_not_the_ids() {
     let p = phrase_of(&recs, 10, 10_000).unwrap();
     assert!(p.contains("Runtime, most first: ") && p.contains("(split alike: Handler)"), "{p}");
 }
+
+/// A short random-looking string for test records: mixed cases and digits, as ids are.
+fn random_id(seed: u64, len: usize) -> String {
+    const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x = mix(x);
+            CHARS[(x % CHARS.len() as u64) as usize] as char
+        })
+        .collect()
+}
+
+const FIRST: [&str; 8] = ["Sana", "Diego", "Farah", "Jonas", "Mei", "Kofi", "Lena", "Tariq"];
+const LAST: [&str; 7] = ["Wang", "Costa", "Berg", "Okafor", "Silva", "Moreau", "Haddad"];
+
+/// Candidates keyed by a random id, each with a readable name of their own.
+fn candidates() -> Vec<Value> {
+    (0..56u64)
+        .map(|i| {
+            json!({
+                "id": format!("rec{}", random_id(i, 14)),
+                "fields": {"Name": format!("{} {}", FIRST[i as usize % 8], LAST[i as usize % 7]), "Salary": 60_000 + (i * 7_919) % 120_000, "Stage": (["Applied", "Rejected", "Onsite"][i as usize % 3])}
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn a_record_a_random_id_names_is_named_by_its_readable_name_too() {
+    let recs = candidates();
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    let top = recs.iter().max_by_key(|r| r["fields"]["Salary"].as_u64()).unwrap();
+    let (id, name) = (top["id"].as_str().unwrap(), top["fields"]["Name"].as_str().unwrap());
+    let said = format!("fields.Salary: max {} (id {id}, Name {name})", top["fields"]["Salary"]);
+    assert!(p.contains(&said), "{said} not in {p}");
+}
+
+#[test]
+fn a_key_that_reads_as_a_name_is_said_alone() {
+    // Deployments named by words: their name is what a reader asks about; the readable
+    // `owner` beside it tells nothing more about which record holds an extreme.
+    let recs: Vec<Value> = (0..30u64)
+        .map(|i| json!({"name": format!("storefront-web-{i}"), "owner": format!("{} {}", FIRST[i as usize % 4], LAST[i as usize % 2]), "replicas": (i * 13) % 29}))
+        .collect();
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    let top = recs.iter().max_by_key(|r| r["replicas"].as_u64()).unwrap();
+    let said = format!("replicas: max {} (name {})", top["replicas"], top["name"].as_str().unwrap());
+    assert!(p.contains(&said), "{said} not in {p}");
+}
+
+#[test]
+fn a_short_random_id_is_no_label_and_a_title_is() {
+    // A video's short id mixes cases and digits: not a name a reader answers with. Its title
+    // (a sentence) is, beside the random key, and before its slug (one token).
+    let recs: Vec<Value> = (0..30u64)
+        .map(|i| {
+            json!({
+                "etag": random_id(i + 500, 27),
+                "snippet": {"slug": format!("query-planner-part-{i}"), "title": format!("Building a query planner, part {i}"), "views": (i * 7_907) % 10_007},
+                "contentDetails": {"videoId": random_id(i + 100, 11)}
+            })
+        })
+        .collect();
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    let top = recs.iter().max_by_key(|r| r["snippet"]["views"].as_u64()).unwrap();
+    let said = format!(
+        "snippet.views: max {} (etag {}, title {})",
+        top["snippet"]["views"],
+        top["etag"].as_str().unwrap(),
+        top["snippet"]["title"].as_str().unwrap()
+    );
+    assert!(p.contains(&said), "{said} not in {p}");
+}

@@ -1,0 +1,81 @@
+//! Which readable field names a record beside a key that names it only to a machine: the
+//! summary says both where it names the holder of a largest value, since a reader asks
+//! "which candidate" and answers with a name, while the key is what finds the record again.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::key::{depth, holds_opaque_part, readable_name, reads_as_sentence};
+use super::{Compactor, Extract, Holds};
+
+/// Share of the sample's records whose values a label must tell apart, more than: most
+/// records have a name of their own (the key tells apart the few that share one), where a
+/// field of kinds or owners repeats.
+const MOSTLY_DISTINCT: f64 = 0.5;
+/// The longest a label may be, on average (characters): a title, not a description.
+const LABEL_CHARS: usize = 80;
+
+impl Compactor {
+    /// A column of readable names (or short titles) that tells most records apart, when the
+    /// key does not read as one (a random id, a number, a link): the shallowest, words with
+    /// spaces (`Sana Wang`, a post's title) before a single token (its slug), names before
+    /// sentences, then the first in the record's order.
+    pub(super) fn pick_label(&self, sample: &[Value]) -> Option<usize> {
+        let key = self.key?;
+        if sample.len() < 2 || self.key_reads_as_name(key, sample) {
+            return None;
+        }
+        self.columns
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| *i != key && matches!(c.extract, Extract::Value | Extract::Text))
+            .filter(|(_, c)| matches!(c.holds, Holds::Other | Holds::Categories))
+            .filter_map(|(i, c)| {
+                let texts: Vec<String> =
+                    sample.iter().filter_map(|r| c.read(r)).filter_map(|v| v.as_str().map(str::to_owned)).collect();
+                if texts.len() < sample.len() {
+                    return None;
+                }
+                let names = texts.iter().all(|t| readable_name(t) && has_word(t));
+                if !names && !texts.iter().all(|t| reads_as_title(t) && has_word(t)) {
+                    return None;
+                }
+                let chars = texts.iter().map(|t| t.chars().count()).sum::<usize>() / texts.len();
+                let distinct = texts.iter().collect::<HashSet<_>>().len();
+                if chars > LABEL_CHARS || (distinct as f64) <= MOSTLY_DISTINCT * texts.len() as f64 {
+                    return None;
+                }
+                let spaced = texts.iter().all(|t| t.contains(' '));
+                Some((i, (depth(c), usize::from(!spaced), usize::from(!names), i)))
+            })
+            .min_by_key(|(_, rank)| *rank)
+            .map(|(i, _)| i)
+    }
+
+    /// Whether every sample value of the key reads as a name or a title: words, not digits,
+    /// a random-looking id or a link.
+    fn key_reads_as_name(&self, key: usize, sample: &[Value]) -> bool {
+        sample.iter().all(|r| {
+            self.columns[key].read(r).is_some_and(|v| {
+                v.as_str()
+                    .is_some_and(|s| has_word(s) && (readable_name(s) || reads_as_title(s) && reads_as_sentence(s)))
+            })
+        })
+    }
+}
+
+/// Whether `s` holds a word: three letters or more, lower case after the first (`Sana`,
+/// `storefront`, `API` aside), where a short random id mixes cases and digits
+/// (`nbNTpLunC1V`, `oPdr0u3L`).
+fn has_word(s: &str) -> bool {
+    s.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        let mut chars = w.chars();
+        chars.next().is_some_and(char::is_alphabetic) && w.chars().count() >= 3 && chars.all(char::is_lowercase)
+    })
+}
+
+/// Whether `t` reads as a title: words with letters, no link, path or random-looking id.
+fn reads_as_title(t: &str) -> bool {
+    t.chars().any(char::is_alphabetic) && !t.contains("://") && t.matches('/').count() < 3 && !holds_opaque_part(t)
+}
