@@ -211,7 +211,7 @@ pub(crate) fn shape_plan(_: &mut SchemaGenerator) -> Schema {
                 "additionalProperties": false,
                 "properties": {
                     "keep": { "type": "string", "enum": ["head", "head_tail"], "default": "head" },
-                    "log_levels": { "type": "boolean", "default": true, "description": "Count log levels when the text looks like a log." }
+                    "log_levels": { "type": ["boolean", "null"], "description": "Count log levels when the text looks like a log. Unset (or null): counted, of a large text over its head and tail only (the summary says which lines); true: over every line, whatever the size; false: not counted." }
                 }
             },
             "auto": {

@@ -126,7 +126,7 @@ fn spelled(lw: &[u8]) -> Spelled {
 
 /// How many lines spelled their level in the long form. Not part of what the counts
 /// compare: two counts of the same lines are equal however the lines spell their levels.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Spellings {
     warning: u64,
     critical: u64,
@@ -141,7 +141,7 @@ impl PartialEq for Spellings {
 impl Eq for Spellings {}
 
 /// Lines per level in a text.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct LevelCounts {
     /// Lines in the text (a last line without a line break counts; an empty text has none).
     pub lines: u64,

@@ -189,13 +189,16 @@ pub enum RenderMode {
 pub struct TextSpec {
     /// Keep lines from the head, or from head and tail.
     pub keep: TextKeep,
-    /// Add a log level count when the text looks like a log.
-    pub log_levels: bool,
+    /// Add a log level count when the text looks like a log. Unset: counted, over a large
+    /// text's head and tail only (the summary says which lines), so that the cost follows
+    /// the budget; `true`: over every line, whatever the text's size (a pass over all of
+    /// it); `false`: not counted.
+    pub log_levels: Option<bool>,
 }
 
 impl Default for TextSpec {
     fn default() -> Self {
-        TextSpec { keep: TextKeep::Head, log_levels: true }
+        TextSpec { keep: TextKeep::Head, log_levels: None }
     }
 }
 

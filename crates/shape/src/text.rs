@@ -12,7 +12,7 @@ use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, to_neut
 use crate::failure::exceptions_phrase;
 use crate::line_fields::some_lines_fields;
 use crate::line_patterns::patterns_phrase;
-use crate::logs::level_counts;
+use crate::logs::{LevelCounts, level_counts};
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::outline::outline;
 use crate::plan::{RenderMode, ShapePlan, TextKeep};
@@ -113,6 +113,8 @@ pub(crate) struct Gap {
     pub(crate) total_lines: u64,
     /// The whole text does not end with a line break (its last line is open).
     pub(crate) open_end: bool,
+    /// The level counts of every line of the whole text, when the plan asks for them.
+    pub(crate) whole_levels: Option<LevelCounts>,
 }
 
 /// A fitted page, or which part of a gapped text ran short.
@@ -236,10 +238,16 @@ impl<'a, 'c> TextPage<'a, 'c> {
             Some(g) => (&text[..g.at], &text[g.at..]),
             None => (text, ""),
         };
-        let levels = if plan.text.log_levels && ctx.resume.is_none() {
-            let mut c = level_counts(head);
-            c.merge(&level_counts(tail));
+        let levels = if plan.text.log_levels != Some(false) && ctx.resume.is_none() {
+            let whole = gap.and_then(|g| g.whole_levels);
+            let c = whole.unwrap_or_else(|| {
+                let mut c = level_counts(head);
+                c.merge(&level_counts(tail));
+                c
+            });
             let phrase = if c.looks_like_log() { c.phrase() } else { None };
+            // Counts of every line describe the whole text as an ungapped one's do.
+            let gap = gap.filter(|_| whole.is_none());
             match (gap, phrase) {
                 (Some(_), Some(p)) if tail.is_empty() => {
                     Some(format!("log levels in the first {} lines: {p}", thousands(count_lines(head))))

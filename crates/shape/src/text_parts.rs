@@ -17,6 +17,7 @@
 use toolshape_redact::{Cuts, RedactionCounts, Redactor};
 
 use crate::context::ShapeContext;
+use crate::logs::level_counts;
 use crate::plan::{ShapePlan, TextKeep};
 use crate::report::{ShapeError, Shaped};
 use crate::text::{self, Gap, Paged};
@@ -70,13 +71,18 @@ pub(crate) fn shape_in_parts(
     let cuts = redactor.cuts(raw)?;
     let shows_tail = plan.text.keep == TextKeep::HeadTail || (plan.auto.tail && plan.decides_fields());
     let whole = Whole::of(raw, &cuts);
+    // Asked for in so many words, the level counts are of every line: one pass over the
+    // whole text, which a mask that wants them pays for. Raw and redacted lines have the
+    // same levels (redaction replaces secrets, never a level's word).
+    let whole_levels = (plan.text.log_levels == Some(true)).then(|| level_counts(raw));
     let (mut head, mut tail) = (first, if shows_tail { first } else { 0 });
     loop {
         if head.saturating_add(tail) > limit {
             return None;
         }
         let mut counts = RedactionCounts::default();
-        let (text, gap) = whole.parts(redactor, head, tail, &mut counts)?;
+        let (text, mut gap) = whole.parts(redactor, head, tail, &mut counts)?;
+        gap.whole_levels = whole_levels;
         match text::shape_parts(plan, &text, gap, lossy, bytes_in, counts, ctx) {
             Ok(Paged::Done(shaped)) => return Some(Ok(shaped)),
             Ok(Paged::MoreHead) => head = head.saturating_mul(4),
@@ -132,6 +138,7 @@ impl<'a> Whole<'a> {
             newlines: gap_raw - cuts.newlines_removed(raw, h..t),
             total_lines: self.newlines - cuts.newlines_removed(raw, 0..len) + u64::from(!raw.ends_with('\n')),
             open_end: !raw.ends_with('\n'),
+            whole_levels: None,
         };
         Some((text, gap))
     }

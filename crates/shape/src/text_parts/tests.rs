@@ -243,6 +243,41 @@ fn level_counts_of_parts_say_what_they_cover() {
     assert!(!read.summary.contains("log levels: "), "{}", read.summary);
 }
 
+/// Regression: a mask that asks for level counts (`log_levels: true`, the quickstart's
+/// `recent_errors`) got counts of the head and tail only once large texts were read in parts,
+/// so "how many ERROR lines" in a 50,000-line log had no answer. Asked for, they are of every
+/// line, as counting the whole text gives them; unset, they stay those of the parts.
+#[test]
+fn level_counts_asked_for_are_of_every_line() {
+    let (raw, _) = leaky_text(9, 3000, &[], false, false);
+    let exact = crate::logs::level_counts(&raw).phrase().unwrap_or_else(|| panic!("a log"));
+    let next = OffsetContinuation { tool: "read".into(), base: serde_json::Map::new() };
+    let ctx = ShapeContext {
+        tool: "t",
+        tokenizer: Tokenizer::default(),
+        nonce: "0123456789",
+        now_unix: None,
+        resume: None,
+        continuation: &next,
+    };
+    for (asked, whole) in [(Some(true), true), (None, false)] {
+        let mut plan = ShapePlan { budget_tokens: 400, ..ShapePlan::default() };
+        plan.text.log_levels = asked;
+        let shaper = crate::Shaper::new(plan).unwrap_or_else(|e| panic!("{e}"));
+        let first = shaper.shape(raw.as_bytes(), &ctx).unwrap_or_else(|e| panic!("{e}"));
+        let summary = &first.envelope.summary;
+        assert!(matches!(first.envelope.data, Data::Text(_)), "{summary}");
+        assert_eq!(summary.contains(&format!("log levels: {exact}")), whole, "{asked:?}: {summary}");
+        assert_eq!(summary.contains("log levels in the first "), !whole, "{asked:?}: {summary}");
+    }
+    // Turned off, none at all.
+    let mut plan = ShapePlan { budget_tokens: 400, ..ShapePlan::default() };
+    plan.text.log_levels = Some(false);
+    let shaper = crate::Shaper::new(plan).unwrap_or_else(|e| panic!("{e}"));
+    let first = shaper.shape(raw.as_bytes(), &ctx).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!first.envelope.summary.contains("log levels"), "{}", first.envelope.summary);
+}
+
 /// Through the shaper, as the gateway and the CLI run it: a first read in parts, then every
 /// page of the snapshot from its cursor, give back the whole redacted text, in both
 /// renderings and with or without a tail.
