@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
+use axum::http::header::{AUTHORIZATION, CONNECTION, CONTENT_TYPE, WWW_AUTHENTICATE};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
@@ -201,6 +201,21 @@ fn refuse(status: StatusCode, message: &'static str) -> Response {
     response
 }
 
+/// The most of a refused request's body read before answering, so that its connection can
+/// carry the client's next try (with a token); past it, the connection is closed instead.
+const DRAIN_BYTES: usize = 64 * 1024;
+
+/// `response` to a refused `request`: its body is read first (up to [`DRAIN_BYTES`]), since
+/// an answer sent before the body was read leaves the connection closing under a client that
+/// sends its next request on it ("server disconnected without sending a response"). A larger
+/// body is not read: the answer says `Connection: close`, and the client opens a new one.
+async fn after_reading(request: Request, mut response: Response) -> Response {
+    if axum::body::to_bytes(request.into_body(), DRAIN_BYTES).await.is_err() {
+        response.headers_mut().insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
+}
+
 /// The size of `headers` as sent: names, values and the `: ` and CRLF around each.
 fn header_bytes(headers: &HeaderMap) -> usize {
     headers.iter().map(|(name, value)| name.as_str().len() + value.len() + 4).sum()
@@ -235,14 +250,14 @@ pub(crate) async fn guard(State(guard): State<Arc<Guard>>, mut request: Request,
             };
             let mut response = refuse(StatusCode::UNAUTHORIZED, message);
             response.headers_mut().insert(WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
-            return response;
+            return after_reading(request, response).await;
         }
     };
     if let Some(outer) = request.headers().get(SESSION_HEADER) {
         let inner = outer.to_str().ok().and_then(|outer| guard.sessions.open(&who.name, outer));
         // Same answer as for a session that does not exist: nothing tells whether it does.
         let Some(inner) = inner.and_then(|s| HeaderValue::from_str(s).ok()) else {
-            return refuse(StatusCode::NOT_FOUND, "Not Found: Session not found");
+            return after_reading(request, refuse(StatusCode::NOT_FOUND, "Not Found: Session not found")).await;
         };
         request.headers_mut().insert(SESSION_HEADER, inner);
     }

@@ -7,7 +7,7 @@
 //! `431`, a foreign `Origin` or `Host` `403`, another principal's session `404`. A cursor or
 //! handle made by one principal reads nothing for another principal or another session, and
 //! a forged cursor reads nothing at all. No refusal carries a token or another principal's
-//! data. A principal with a profile sees and calls only that profile's tools. A non-loopback
+//! data, and a refused request leaves its connection usable for the next try. A principal with a profile sees and calls only that profile's tools. A non-loopback
 //! address is refused without principals. `DELETE` ends a session with `200`, after which
 //! it is `404` everywhere: on this replica, on one that restores it later, and on one that
 //! held it in memory at the time.
@@ -577,4 +577,62 @@ async fn an_ended_session_is_not_restored_by_another_replica() {
     assert_eq!(delete(&third_url.url(), &own).await.0, 200);
     let fourth = serve_with(upstream, &store).await;
     assert_eq!(post(&fourth.url(), &own, LIST_TOOLS).await.status, 404);
+}
+
+/// One raw HTTP/1.1 request on `stream`: the answer's status and head (lower-cased), or
+/// `None` when the server closed the connection instead of answering.
+async fn exchange(stream: &mut tokio::net::TcpStream, headers: &str, body: &str) -> Option<(u16, String)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.ok()?;
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut chunk)).await.ok()?.ok()?;
+        if n == 0 {
+            return None;
+        }
+        seen.extend_from_slice(&chunk[..n]);
+        let text = String::from_utf8_lossy(&seen).to_string();
+        let Some(end) = text.find("\r\n\r\n") else { continue };
+        let head = text[..end].to_ascii_lowercase();
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:"))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0);
+        if seen.len() >= end + 4 + length {
+            let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+            return Some((status, head));
+        }
+    }
+}
+
+/// Regression: a refusal was sent before the request's body was read, and the connection
+/// closed under a client that sent its next try on it ("server disconnected without sending a
+/// response", seen from the Python SDK's HTTP client). A refused request's body is read
+/// first, so one connection carries a request with no token, one with a wrong token and one
+/// with the right token; a body too large to read gets `Connection: close` instead.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_request_leaves_its_connection_usable() {
+    let served = serve().await;
+    let mut stream = tokio::net::TcpStream::connect(served.addr).await.unwrap();
+    let (status, head) = exchange(&mut stream, "", INITIALIZE).await.expect("the first refusal is answered");
+    assert_eq!(status, 401, "{head}");
+    assert!(!head.contains("connection: close"), "{head}");
+    let wrong = format!("Authorization: Bearer {}x\r\n", &ALICE[..ALICE.len() - 1]);
+    let (status, head) = exchange(&mut stream, &wrong, INITIALIZE).await.expect("a second try on the connection");
+    assert_eq!(status, 401, "{head}");
+    let right = format!("Authorization: {}\r\n", bearer(ALICE));
+    let (status, head) = exchange(&mut stream, &right, INITIALIZE).await.expect("a third try on the connection");
+    assert_eq!(status, 200, "{head}");
+
+    let mut stream = tokio::net::TcpStream::connect(served.addr).await.unwrap();
+    let large = format!("{{\"pad\":\"{}\"}}", "x".repeat(200 * 1024));
+    let (status, head) = exchange(&mut stream, "", &large).await.expect("a refusal of a large body is answered");
+    assert_eq!(status, 401, "{head}");
+    assert!(head.contains("connection: close"), "{head}");
 }
