@@ -61,17 +61,22 @@ struct Read {
     rendered: String,
 }
 
-fn first_read(raw: &str, budget: usize, part: usize, redactor: &Redactor) -> Option<Read> {
-    let plan = ShapePlan { budget_tokens: budget, ..ShapePlan::default() };
-    let next = OffsetContinuation { tool: "read".into(), base: serde_json::Map::new() };
-    let ctx = ShapeContext {
+/// The context of a first read (no cursor), with `next` for the pages after it.
+fn first_context(next: &OffsetContinuation) -> ShapeContext<'_> {
+    ShapeContext {
         tool: "t",
         tokenizer: Tokenizer::default(),
         nonce: "0123456789",
         now_unix: None,
         resume: None,
-        continuation: &next,
-    };
+        continuation: next,
+    }
+}
+
+fn first_read(raw: &str, budget: usize, part: usize, redactor: &Redactor) -> Option<Read> {
+    let plan = ShapePlan { budget_tokens: budget, ..ShapePlan::default() };
+    let next = OffsetContinuation { tool: "read".into(), base: serde_json::Map::new() };
+    let ctx = first_context(&next);
     let shaped = shape_in_parts(&plan, redactor, raw, false, raw.len() as u64, &ctx, part, raw.len())?;
     let shaped = shaped.unwrap_or_else(|e| panic!("{e}"));
     let data = match &shaped.envelope.data {
@@ -252,14 +257,7 @@ fn level_counts_asked_for_are_of_every_line() {
     let (raw, _) = leaky_text(9, 3000, &[], false, false);
     let exact = crate::logs::level_counts(&raw).phrase().unwrap_or_else(|| panic!("a log"));
     let next = OffsetContinuation { tool: "read".into(), base: serde_json::Map::new() };
-    let ctx = ShapeContext {
-        tool: "t",
-        tokenizer: Tokenizer::default(),
-        nonce: "0123456789",
-        now_unix: None,
-        resume: None,
-        continuation: &next,
-    };
+    let ctx = first_context(&next);
     for (asked, whole) in [(Some(true), true), (None, false)] {
         let mut plan = ShapePlan { budget_tokens: 400, ..ShapePlan::default() };
         plan.text.log_levels = asked;
