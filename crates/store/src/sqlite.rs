@@ -317,6 +317,21 @@ mod tests {
         tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
     }
 
+    /// The workspace builds SQLite without the extensions it does not use
+    /// (`.cargo/config.toml`); if the build script stopped honouring the flags, the binary
+    /// would silently grow again.
+    #[test]
+    fn sqlite_is_built_without_the_unused_extensions() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        let used = |option: &str| -> bool {
+            conn.query_row("SELECT sqlite_compileoption_used(?1)", [option], |row| row.get(0)).unwrap()
+        };
+        assert!(used("OMIT_JSON") && used("OMIT_LOAD_EXTENSION"), "the omissions are compiled in");
+        assert!(!used("ENABLE_FTS5") && !used("ENABLE_RTREE") && !used("ENABLE_FTS3"), "the extensions are left out");
+        // What the stores do need still works: tables, an index, WAL.
+        conn.execute_batch("CREATE TABLE t (k TEXT PRIMARY KEY, v BLOB); CREATE INDEX tv ON t (v);").unwrap();
+    }
+
     #[test]
     fn survives_a_restart() {
         let dir = tempfile::tempdir().unwrap();
