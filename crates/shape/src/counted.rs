@@ -20,25 +20,38 @@ pub(crate) fn counted_list(
 /// `head` followed by the first of `entries` (already written) that fit `room` bytes, with
 /// a note of how many of `total` were left out; `None` when not one fits.
 pub(crate) fn listed_entries(head: &str, entries: &[String], total: usize, room: usize, noun: &str) -> Option<String> {
-    // Room kept for the note of the rest: ` (+1,000,000 more {noun})`.
-    let note_room = 16 + noun.len();
-    let mut out = head.to_owned();
-    let mut shown = 0;
-    for entry in entries {
-        let entry = format!("{}{entry}", if shown > 0 { ", " } else { "" });
-        if out.len() + entry.len() + note_room > room {
-            break;
-        }
-        out.push_str(&entry);
-        shown += 1;
-    }
+    let shown = entries_fitting(head, entries, room, noun);
     if shown == 0 {
         return None;
+    }
+    let mut out = head.to_owned();
+    for (i, entry) in entries[..shown].iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(entry);
     }
     if shown < total {
         out.push_str(&format!(" (+{} more {noun})", thousands((total - shown) as u64)));
     }
     Some(out)
+}
+
+/// How many of `entries`, from the first, [`listed_entries`] shows in `room` bytes.
+pub(crate) fn entries_fitting(head: &str, entries: &[String], room: usize, noun: &str) -> usize {
+    // Room kept for the note of the rest: ` (+1,000,000 more {noun})`.
+    let note_room = 16 + noun.len();
+    let mut len = head.len();
+    let mut shown = 0;
+    for entry in entries {
+        let more = entry.len() + if shown > 0 { 2 } else { 0 };
+        if len + more + note_room > room {
+            break;
+        }
+        len += more;
+        shown += 1;
+    }
+    shown
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use serde_json::Value;
 
-use crate::counted::listed_entries;
+use crate::counted::{entries_fitting, listed_entries};
 use crate::line_fields::MAX_LINES;
 use crate::logs::{Level, line_level};
 use crate::numfmt::thousands;
@@ -95,23 +95,34 @@ pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<Stri
     // further down the list (`-> Seq Scan on *`, 8 of a plan's 735 lines) answers a count
     // as well as the first does.
     let listed = &ranked[..ranked.len().min(TOP * 3)];
-    let measures = measures(&read, &cluster_of, listed, &clusters);
-    let entries: Vec<String> = listed
-        .iter()
-        .zip(measures)
-        .map(|((_, pattern, n), measured)| {
-            let quoted = Value::String(pattern.join(" ")).to_string();
-            match measured {
-                Some(m) => format!("{quoted} {} ({m})", thousands(*n)),
-                None => format!("{quoted} {}", thousands(*n)),
-            }
-        })
-        .collect();
+    let described = measures(&read, &cluster_of, listed, &clusters);
+    let entry = |(_, pattern, n): &(usize, &Vec<&str>, u64), measured: &Option<String>| {
+        let quoted = Value::String(pattern.join(" ")).to_string();
+        match measured {
+            Some(m) => format!("{quoted} {} ({m})", thousands(*n)),
+            None => format!("{quoted} {}", thousands(*n)),
+        }
+    };
+    let mut entries: Vec<String> = listed.iter().zip(&described).map(|(p, (m, _))| entry(p, m)).collect();
     let label = if severe_first {
         "line patterns, errors and warnings first, each most first: "
     } else {
         "line patterns, most first: "
     };
+    // The values a pattern's lines share most only use the room the counts leave: every
+    // pattern listed without them stays listed, and the first ones get theirs while the
+    // room holds them.
+    let shown = |entries: &[String]| entries_fitting(label, entries, room, "patterns");
+    let plain = shown(&entries);
+    for (i, (_, groups)) in described.iter().enumerate().take(plain) {
+        let Some(g) = groups else { continue };
+        let before = entries[i].len();
+        entries[i].push(' ');
+        entries[i].push_str(g);
+        if shown(&entries) < plain {
+            entries[i].truncate(before);
+        }
+    }
     listed_entries(label, &entries, ranked.len(), room, "patterns")
 }
 
@@ -141,14 +152,14 @@ fn severe_first(
     ranked.iter().map(|(c, _, _)| *c).ne(before)
 }
 
-/// The measures of each listed pattern's lines (see [`crate::pattern_slots`]), read in one
-/// more pass over the lines the patterns were made of.
+/// The measures of each listed pattern's lines and the values they share most (see
+/// [`crate::pattern_slots`]), read in one more pass over the lines the patterns were made of.
 fn measures(
     read: &[(&str, u32)],
     cluster_of: &[usize],
     listed: &[(usize, &Vec<&str>, u64)],
     clusters: &[(Vec<&str>, u64)],
-) -> Vec<Option<String>> {
+) -> Vec<(Option<String>, Option<String>)> {
     let slot_of: HashMap<usize, usize> = listed.iter().enumerate().map(|(i, (c, _, _))| (*c, i)).collect();
     let mut stats: Vec<SlotStats> = listed.iter().map(|_| SlotStats::default()).collect();
     for &(line, id) in read {
@@ -157,7 +168,7 @@ fn measures(
             stats[i].add(&clusters[cluster].0, line, MAX_WORDS);
         }
     }
-    stats.iter().map(SlotStats::phrase).collect()
+    stats.iter().map(|s| (s.phrase(), s.groups_phrase())).collect()
 }
 
 /// Whether a word stands for a value in a pattern: it holds a digit, or it is a day's or a
@@ -384,6 +395,44 @@ mod tests {
         let p = patterns_phrase(&log, 1_000, true).unwrap();
         assert!(p.contains(r#""* INFO OrderService : Order * placed for customer * with * items" 40"#), "{p}");
         assert!(p.contains(r#""* WARN Payments : retry * after timeout" 5"#), "{p}");
+    }
+
+    #[test]
+    fn shared_values_use_only_the_room_the_counts_leave() {
+        let names = ["ana", "ana", "bo", "cy"];
+        let mut log = String::new();
+        for i in 0..60 {
+            log.push_str(&format!("login accepted for user {} port p{}\n", names[i % 4], 40_000 + i));
+            log.push_str(&format!("session opened by {} on tty{}\n", names[(i + 1) % 4], i));
+            log.push_str(&format!("mail queued to {} id q{}\n", names[(i + 2) % 4], 9_000 + i));
+        }
+        let wide = patterns_phrase(&log, 2_000, false).unwrap();
+        assert!(
+            wide.contains(r#""login accepted for user * port *" 60 (user, most first: ana 30, bo 15, cy 15)"#),
+            "{wide}"
+        );
+        assert_eq!(wide.matches("most first: ana").count(), 3, "{wide}");
+        // However narrow the room, a pattern listed without the shared values is listed with
+        // them: they never push a count out.
+        let mut listed_before = 0;
+        for room in (60..2_000).step_by(7) {
+            let listed = patterns_phrase(&log, room, false).map_or(0, |p| {
+                assert!(p.len() <= room, "{room}: {p}");
+                p.matches("\" ").count()
+            });
+            assert!(listed >= listed_before, "{room}");
+            listed_before = listed;
+            let plain: Vec<String> =
+                ["login accepted for user * port *", "mail queued to * id *", "session opened by * on *"]
+                    .iter()
+                    .map(|p| format!("\"{p}\" 60"))
+                    .collect();
+            assert_eq!(
+                listed,
+                crate::counted::entries_fitting("line patterns, most first: ", &plain, room, "patterns"),
+                "{room}"
+            );
+        }
     }
 
     proptest::proptest! {

@@ -14,6 +14,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::line_patterns::is_value;
+use crate::numfmt::thousands;
 
 /// Measures listed per pattern, at most.
 const MAX_MEASURES: usize = 2;
@@ -29,6 +30,10 @@ const MEASURED_SHARE: f64 = 0.9;
 const SAMPLE: usize = 2_000;
 /// Characters of a name kept.
 const MAX_NAME: usize = 60;
+/// Grouping slots listed per pattern, and values listed per slot, at most. One slot per
+/// pattern spreads the room the counts leave over more patterns.
+const MAX_GROUPS: usize = 1;
+const GROUP_VALUES: usize = 3;
 
 /// Where a line's words sit in its pattern: a word's index in the pattern it produces (runs
 /// of words holding digits share one index, as the pattern writes them as one `*`).
@@ -97,6 +102,20 @@ fn measure(word: &str) -> Option<(f64, &str)> {
     value.is_finite().then_some((value, shown))
 }
 
+/// The label of each open slot of `pattern`: the word before it, without its punctuation,
+/// when that word is not open itself.
+fn labels(pattern: &[&str]) -> Vec<Option<String>> {
+    pattern
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let before = pattern.get(i.checked_sub(1)?)?;
+            let label = before.trim_matches(|c: char| !c.is_alphanumeric());
+            (*w == "*" && *before != "*" && !label.is_empty()).then(|| label.to_owned())
+        })
+        .collect()
+}
+
 /// Whether a word is a time or a date: numbers joined by `-`, `:`, `.`, `/`, `T`, `Z` or
 /// `+` and nothing else (`18:00:48`, `2025-12-31T20:08:48.137Z`).
 fn time_like(word: &str) -> bool {
@@ -152,6 +171,12 @@ pub(crate) struct SlotStats<'a> {
     numeric: HashMap<Place, usize>,
     /// The measures, by where their words sit (the first shape seen there).
     measures: HashMap<Place, Measure<'a>>,
+    /// Per open slot and place, every line's word counted (until it has too many distinct
+    /// words to group lines by: then `None`), for the values a pattern's lines share most.
+    groups: HashMap<Place, Option<HashMap<&'a str, usize>>>,
+    /// The word before each open slot of the pattern, its label (`user` of `user *`), by
+    /// the slot's index in the pattern.
+    labels: Vec<Option<String>>,
     /// The line being read: its open words, and its measures. Kept to spare an allocation
     /// per line.
     slots: Vec<(Place, &'a str)>,
@@ -162,6 +187,9 @@ impl<'a> SlotStats<'a> {
     /// Reads one line of the pattern `pattern` (the open slots are its `*`).
     pub(crate) fn add(&mut self, pattern: &[&str], line: &'a str, max_words: usize) {
         self.lines += 1;
+        if self.labels.is_empty() {
+            self.labels = labels(pattern);
+        }
         let mut slots = std::mem::take(&mut self.slots);
         let mut found = std::mem::take(&mut self.found);
         slots.clear();
@@ -175,6 +203,7 @@ impl<'a> SlotStats<'a> {
                 _ => (pos, 0),
             };
             slots.push((place, word));
+            self.count_group(place, word);
             let measured = measure(word);
             // Which words name a line is judged on the first lines only.
             if self.lines <= SAMPLE {
@@ -215,6 +244,66 @@ impl<'a> SlotStats<'a> {
         }
         self.slots = slots;
         self.found = found;
+    }
+
+    /// Counts `word` in its slot's groups, until the slot holds too many distinct words to
+    /// group lines by.
+    fn count_group(&mut self, place: Place, word: &'a str) {
+        let counts = self.groups.entry(place).or_insert_with(|| Some(HashMap::default()));
+        let Some(map) = counts else { return };
+        let word = word.trim_end_matches([',', ';', ':', '.']);
+        if let Some(n) = map.get_mut(word) {
+            *n += 1;
+        } else if map.len() < MAX_DISTINCT {
+            map.insert(word, 1);
+        } else {
+            *counts = None;
+        }
+    }
+
+    /// The values the lines share most in the slots that group them: `(user, most first:
+    /// admin 12, test 8, oracle 5, 28 more)`, each slot in its own brackets. A slot groups the lines when its words repeat (on
+    /// average twice or more) and a word of the pattern labels them: ports, durations, times
+    /// and ids take a new value on nearly every line and are left out by that rule. The
+    /// slots whose most common value holds the most lines come first.
+    pub(crate) fn groups_phrase(&self) -> Option<String> {
+        let mut slots: Vec<(Place, Vec<(&str, usize)>)> = self
+            .groups
+            .iter()
+            .filter_map(|(place, counts)| {
+                let counts = counts.as_ref()?;
+                // A slot with no word before it would have to be named by its place, which
+                // a reader cannot follow.
+                self.labels.get(place.0)?.as_ref()?;
+                let distinct = counts.len();
+                if distinct < 2 || distinct * 2 > self.lines {
+                    return None;
+                }
+                let mut top: Vec<(&str, usize)> = counts.iter().map(|(w, n)| (*w, *n)).collect();
+                top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+                (top[0].1 >= 2).then_some((*place, top))
+            })
+            .collect();
+        slots.sort_by(|a, b| b.1[0].1.cmp(&a.1[0].1).then(a.0.cmp(&b.0)));
+        let parts: Vec<String> = slots
+            .into_iter()
+            .take(MAX_GROUPS)
+            .map(|((pos, k), top)| {
+                let label = self.labels.get(pos).cloned().flatten().unwrap_or_default();
+                let label = if k > 0 { format!("{label} (word {})", k + 1) } else { label };
+                let values: Vec<String> = top
+                    .iter()
+                    .take(GROUP_VALUES)
+                    .map(|(w, n)| format!("{} {n}", w.chars().take(MAX_NAME).collect::<String>()))
+                    .collect();
+                let more = match top.len().saturating_sub(GROUP_VALUES) {
+                    0 => String::new(),
+                    n => format!(", {} more", thousands(n as u64)),
+                };
+                format!("({label}, most first: {}{more})", values.join(", "))
+            })
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(" "))
     }
 
     /// The phrase of this pattern's measures: `max 4.21s TestA, min 0.00s TestB`, or `None`
@@ -325,5 +414,66 @@ mod tests {
         assert!(p.starts_with("max took=117ms"), "{p}");
         assert!(!p.contains("max status"), "{p}");
         assert_eq!(p.matches("max").count(), 1, "{p}");
+    }
+
+    #[test]
+    fn the_values_a_slot_shares_most_are_counted_with_its_label() {
+        let names = ["admin", "admin", "test", "oracle", "admin", "test", "guest", "admin"];
+        let lines: Vec<String> = (0..40)
+            .map(|i| format!("Invalid user {} from 10.0.0.{} port {}", names[i % 8], i % 3, 30_000 + i * 7))
+            .collect();
+        let pattern = ["Invalid", "user", "*", "from", "*", "port", "*"];
+        let mut stats = SlotStats::default();
+        for l in &lines {
+            stats.add(&pattern, l, 24);
+        }
+        let g = stats.groups_phrase().unwrap();
+        // Every port differs: a measure, not a group.
+        assert_eq!(g, "(user, most first: admin 20, test 10, guest 5, 1 more)");
+    }
+
+    #[test]
+    fn slots_whose_words_rarely_repeat_do_not_group() {
+        let pattern = ["*", "request", "*"];
+        let mut stats = SlotStats::default();
+        let lines: Vec<String> = (0..30).map(|i| format!("2025-12-31T10:00:{:02} request id{}", i, i % 20)).collect();
+        for l in &lines {
+            stats.add(&pattern, l, 24);
+        }
+        assert_eq!(stats.groups_phrase(), None);
+    }
+
+    proptest::proptest! {
+        /// Whatever the words, a listed value's count is the number of lines holding it in
+        /// that slot.
+        #[test]
+        fn group_counts_equal_the_counts_over_the_lines(
+            picks in proptest::collection::vec((0usize..5, 0usize..3), 4..120),
+        ) {
+            let users = ["ana", "bo", "cy", "di", "ed"];
+            let hosts = ["web", "db", "cache"];
+            let lines: Vec<String> = picks.iter().map(|(u, h)| format!("login {} on {}", users[*u], hosts[*h])).collect();
+            let pattern = ["login", "*", "on", "*"];
+            let mut stats = SlotStats::default();
+            for l in &lines {
+                stats.add(&pattern, l, 24);
+            }
+            let Some(g) = stats.groups_phrase() else { return Ok(()) };
+            for (label, words, pick) in [("login", &users[..], 0usize), ("on", &hosts[..], 1)] {
+                let Some(start) = g.find(&format!("({label}, most first: ")) else { continue };
+                let clause = &g[start..g[start..].find(')').map_or(g.len(), |e| start + e)];
+                for (w, word) in words.iter().enumerate() {
+                    let truth = picks.iter().filter(|p| if pick == 0 { p.0 == w } else { p.1 == w }).count();
+                    if let Some(at) = clause.find(&format!(" {word} ")) {
+                        let n: usize = clause[at + word.len() + 2..]
+                            .split(|c: char| !c.is_ascii_digit())
+                            .next()
+                            .and_then(|n| n.parse().ok())
+                            .unwrap_or(usize::MAX);
+                        proptest::prop_assert_eq!(n, truth, "{}", g);
+                    }
+                }
+            }
+        }
     }
 }
