@@ -36,6 +36,8 @@ const TOP: usize = 6;
 const MIN_LINES: usize = 20;
 /// Share of the lines the listed patterns must hold in a text that is not a log.
 const MIN_SHARE: f64 = 0.5;
+/// Or the share of the lines one pattern with an open word must hold.
+const VARYING_SHARE: f64 = 0.1;
 
 /// The phrase of `text`'s most common line patterns, at most `room` bytes (whole entries
 /// only), or `None` when no pattern repeats or the room holds none. Of a text that is not a
@@ -85,7 +87,12 @@ pub(crate) fn patterns_phrase(text: &str, room: usize, log: bool) -> Option<Stri
     // Text whose lines mostly follow no common pattern (source code, prose) gets no list:
     // the most common patterns must hold a good share of its lines.
     let covered: u64 = ranked.iter().take(TOP).map(|(_, _, n)| n).sum();
-    if ranked.len() < 2 || (!log && (covered as f64) < MIN_SHARE * lines as f64) {
+    // Or a kind of line that varies in its values holds a good share on its own (`Compiling
+    // * v*` among a build's warnings and their code excerpts): code repeats lines whole
+    // (`if err != nil {`), not with other values in them.
+    let varying =
+        ranked.iter().take(TOP).any(|(_, p, n)| p.contains(&"*") && (*n as f64) >= VARYING_SHARE * lines as f64);
+    if ranked.len() < 2 || (!log && (covered as f64) < MIN_SHARE * lines as f64 && !varying) {
         return None;
     }
     // In a log, what went wrong is asked about first: patterns of error and warning lines
@@ -467,6 +474,22 @@ mod tests {
         assert_eq!(patterns_phrase(&code, 1_000, false), None);
         let p = patterns_phrase(&go_test(), 100, false).unwrap();
         assert!(p.len() <= 100, "{p}");
+        // A kind of line with values in it among lines that follow none (a build's warnings
+        // and the code they quote) is listed even though it holds under half of them.
+        let words =
+            ["let", "mut", "alpha", "beta", "fn", "match", "gamma", "return", "self", "into", "iter", "map", "ok"];
+        let build: String = (0..120)
+            .map(|i| match i % 6 {
+                0 => format!("warning: unused variable: `v{i}`\n"),
+                1 => format!("   = note: see src/lib.rs:{i}:9\n"),
+                _ => {
+                    let code: Vec<&str> = (0..i % 11 + 2).map(|k| words[(i * 7 + k * 5) % words.len()]).collect();
+                    format!("    {}\n", code.join(" "))
+                }
+            })
+            .collect();
+        let p = patterns_phrase(&build, 1_000, false).unwrap();
+        assert!(p.contains(r#""warning: unused variable: *" 20"#), "{p}");
         assert_eq!(patterns_phrase(&go_test(), 20, false), None);
     }
 }
