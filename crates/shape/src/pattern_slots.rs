@@ -262,10 +262,11 @@ impl<'a> SlotStats<'a> {
     }
 
     /// The values the lines share most in the slots that group them: `(user, most first:
-    /// admin 12, test 8, oracle 5, 28 more)`, each slot in its own brackets. A slot groups the lines when its words repeat (on
-    /// average twice or more) and a word of the pattern labels them: ports, durations, times
-    /// and ids take a new value on nearly every line and are left out by that rule. The
-    /// slots whose most common value holds the most lines come first.
+    /// admin 12, test 8, oracle 5, 28 more)`, each slot in its own brackets. A slot groups
+    /// the lines when its words repeat (on average twice or more) and a word of the pattern
+    /// labels them: ports, durations, times and ids take a new value on nearly every line
+    /// and are left out by that rule. The slots whose most common value holds the most
+    /// lines come first.
     pub(crate) fn groups_phrase(&self) -> Option<String> {
         let mut slots: Vec<(Place, Vec<(&str, usize)>)> = self
             .groups
@@ -428,7 +429,8 @@ mod tests {
             stats.add(&pattern, l, 24);
         }
         let g = stats.groups_phrase().unwrap();
-        // Every port differs: a measure, not a group.
+        // Every port differs: a measure, not a group. The user names' commonest holds more
+        // lines than the addresses', so they are the one slot listed.
         assert_eq!(g, "(user, most first: admin 20, test 10, guest 5, 1 more)");
     }
 
