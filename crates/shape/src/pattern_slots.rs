@@ -18,15 +18,16 @@ use crate::numfmt::thousands;
 
 /// Measures listed per pattern, at most.
 const MAX_MEASURES: usize = 2;
-/// Distinct values counted per slot to choose the one that names a line; past it a slot
-/// counts as naming every line.
+/// Distinct values counted per slot (for the values the lines share most, and to choose
+/// the slot that names a line); past it a slot stops counting and names every line.
 const MAX_DISTINCT: usize = 4_096;
 /// Distinct values a measure needs (fewer in a pattern of few lines: half their number) to
 /// be ranked; a number with fewer values is a code (`status=404`), not a measure.
 const VARIED: usize = 10;
 /// Share of a pattern's lines that must hold a measure for it to be listed.
 const MEASURED_SHARE: f64 = 0.9;
-/// Lines of a pattern read to find the words that name a line; the measures read them all.
+/// Lines of a pattern read to judge whether a slot holds numbers rather than names; the
+/// counts and the measures read them all.
 const SAMPLE: usize = 2_000;
 /// Characters of a name kept.
 const MAX_NAME: usize = 60;
@@ -165,14 +166,13 @@ struct Measure<'a> {
 #[derive(Default)]
 pub(crate) struct SlotStats<'a> {
     lines: usize,
-    /// Distinct words per open slot and place in it, for the words that name a line.
-    distinct: HashMap<Place, HashSet<&'a str>>,
     /// Per open slot and place, how many of its words are numbers or times rather than names.
     numeric: HashMap<Place, usize>,
     /// The measures, by where their words sit (the first shape seen there).
     measures: HashMap<Place, Measure<'a>>,
     /// Per open slot and place, every line's word counted (until it has too many distinct
-    /// words to group lines by: then `None`), for the values a pattern's lines share most.
+    /// words to group lines by: then `None`): the values a pattern's lines share most, and
+    /// how varied a slot is, for the words that name a line.
     groups: HashMap<Place, Option<HashMap<&'a str, usize>>>,
     /// The word before each open slot of the pattern, its label (`user` of `user *`), by
     /// the slot's index in the pattern.
@@ -205,15 +205,9 @@ impl<'a> SlotStats<'a> {
             slots.push((place, word));
             self.count_group(place, word);
             let measured = measure(word);
-            // Which words name a line is judged on the first lines only.
-            if self.lines <= SAMPLE {
-                let seen = self.distinct.entry(place).or_default();
-                if seen.len() < MAX_DISTINCT {
-                    seen.insert(word);
-                }
-                if measured.is_some() || time_like(word) {
-                    *self.numeric.entry(place).or_default() += 1;
-                }
+            // Whether a slot holds numbers rather than names is judged on the first lines only.
+            if self.lines <= SAMPLE && (measured.is_some() || time_like(word)) {
+                *self.numeric.entry(place).or_default() += 1;
             }
             if let Some((value, shown)) = measured {
                 found.push((place, value, shown, word));
@@ -313,13 +307,14 @@ impl<'a> SlotStats<'a> {
         // The slot that names a line: the most varied one that is not a number, and varied
         // enough to tell most lines apart.
         let namer = self
-            .distinct
+            .groups
             .iter()
-            .filter(|(place, seen)| {
+            .map(|(place, counts)| (place, counts.as_ref().map_or(MAX_DISTINCT, HashMap::len)))
+            .filter(|(place, distinct)| {
                 let sampled = self.lines.min(SAMPLE);
-                self.numeric.get(place).copied().unwrap_or(0) * 2 <= sampled && seen.len() * 2 >= sampled
+                self.numeric.get(place).copied().unwrap_or(0) * 2 <= sampled && distinct * 2 >= self.lines
             })
-            .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0)))
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
             .map(|(place, _)| *place);
         let name = |e: &Extreme| -> String {
             namer
