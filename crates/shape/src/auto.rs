@@ -11,11 +11,16 @@
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use toolshape_redact::{RedactionCounts, Redactor};
+use toolshape_tokens::Tokenizer;
 
 use crate::compact::{Compactor, SAMPLE_BYTES, SAMPLE_RECORDS};
-use crate::envelope::Data;
+use crate::envelope::{Data, RecordIndex};
 use crate::facets::{Facets, FacetsPart};
+use crate::record_index::{IndexColumns, choose_columns};
 use crate::records::{RecordShaper, parse};
+
+/// Sample records an index's column widths are measured on.
+const INDEX_SAMPLE: usize = 50;
 
 /// Tables are used when at least this share of the cells of the sample hold a value.
 const TABLE_FILL_PERCENT: usize = 60;
@@ -152,20 +157,38 @@ impl AutoView {
         }
     }
 
-    /// The data of a page of units, with the last record when the page shows it.
-    pub(crate) fn data(&self, kept: &[Value], last: Option<&Value>) -> Data {
+    /// The columns of an index of `rest` records after the rows within `room` tokens, when
+    /// records are shown as a table and an index of them helps ([`record_index`]).
+    pub(crate) fn index_columns(&self, tok: &Tokenizer, rest: usize, room: usize) -> Option<IndexColumns> {
+        if !self.compact {
+            return None;
+        }
+        let columns: Vec<String> = self.compactor.columns.iter().map(|c| c.name.clone()).collect();
+        let sample: Vec<Value> = self.shaped.iter().take(INDEX_SAMPLE).map(|(r, _)| self.compact_unit(r).0).collect();
+        choose_columns(&self.compactor, &columns, &sample, tok, rest, room)
+    }
+
+    /// The data of a page of units, with the index of the records after them and the last
+    /// record when the page shows them.
+    pub(crate) fn data(&self, kept: &[Value], index: Option<RecordIndex>, last: Option<&Value>) -> Data {
         let row = |r: &Value| r.as_array().cloned().unwrap_or_else(|| vec![r.clone()]);
         match (&self.table, last) {
             (Some(columns), _) => Data::Table {
                 columns: columns.clone(),
                 rows: kept.iter().map(row).collect(),
+                index,
                 last: last.map(row).into_iter().collect(),
             },
-            (None, None) => Data::Records(kept.to_vec()),
-            (None, Some(l)) => {
+            (None, None) if index.is_none() => Data::Records(kept.to_vec()),
+            (None, last) => {
                 let mut m = Map::new();
                 m.insert("records".into(), Value::Array(kept.to_vec()));
-                m.insert("last".into(), Value::Array(vec![l.clone()]));
+                if let Some(index) = index.and_then(|i| serde_json::to_value(i).ok()) {
+                    m.insert("index".into(), index);
+                }
+                if let Some(l) = last {
+                    m.insert("last".into(), Value::Array(vec![l.clone()]));
+                }
                 Data::Value(Value::Object(m))
             }
         }

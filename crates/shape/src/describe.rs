@@ -13,6 +13,7 @@ use crate::envelope::{Data, Envelope, Omitted, Original, Status};
 use crate::input::Wrapper;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{ShapePlan, SortOrder};
+use crate::record_index::LazyIndex;
 
 /// The noun for a count of one: `issues` → `issue`, `entries` → `entry`, `matches` →
 /// `match`, `boxes` → `box`. Nouns that do not end in `s`, or end in `ss`, are kept.
@@ -58,6 +59,8 @@ pub(crate) struct Describe<'a> {
     pub(crate) end: u64,
     /// The view the data decided, for a plan that names no fields.
     pub(crate) auto: Option<&'a AutoView>,
+    /// A first read's index of the records after its rows, when the fit made one.
+    pub(crate) index: Option<&'a LazyIndex<'a>>,
 }
 
 impl Describe<'_> {
@@ -177,14 +180,23 @@ impl Describe<'_> {
         let end_arg = (stop < self.total).then_some(stop);
         let dropped = self.auto.map(AutoView::dropped).unwrap_or_default();
         let partial = left > 0 || !fields_cut.is_empty() || !dropped.is_empty();
+        let index =
+            self.index.and_then(LazyIndex::made).filter(|_| left > 0).and_then(|i| i.part(self.start + shown, stop));
         let summary = if left > 0 {
-            let range = if self.start > 0 {
+            let mut range = if self.start > 0 {
                 format!("{noun} {} of {}", member_range(self.start, shown), thousands(self.total))
             } else if last.is_some() {
                 format!("{} and the last of {} {noun}", thousands(shown), thousands(self.total))
             } else {
                 format!("{} of {} {noun}", thousands(shown), thousands(self.total))
             };
+            if let Some(index) = &index {
+                range.push_str(&format!(
+                    "; the next {} in index, by {} only",
+                    thousands(index.rows.len() as u64),
+                    index.columns.join(", ")
+                ));
+            }
             format!("{range}{}; more with next", self.qualifiers_for(true))
         } else if !fields_cut.is_empty() || !dropped.is_empty() {
             format!("{}; compact view, full records with next", self.complete(shown))
@@ -228,7 +240,7 @@ impl Describe<'_> {
             status: if partial { Status::Partial } else { Status::Ok },
             summary,
             data: match (self.auto, last) {
-                (Some(a), _) => a.data(kept, last),
+                (Some(a), _) => a.data(kept, index, last),
                 (None, None) => Data::Records(kept.to_vec()),
                 (None, Some(l)) => {
                     let mut m = serde_json::Map::new();

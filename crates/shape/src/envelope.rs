@@ -68,6 +68,10 @@ pub enum Data {
         columns: Vec<String>,
         /// One row per record, a value per column.
         rows: Vec<Vec<Value>>,
+        /// Records after the rows, each by a few short columns only: a first read's map of
+        /// what it has no room to show whole (see [`RecordIndex`]).
+        #[serde(default)]
+        index: Option<RecordIndex>,
         /// The last record of the result, when a first read shows it after the first rows.
         #[serde(default)]
         last: Vec<Vec<Value>>,
@@ -82,10 +86,13 @@ impl Serialize for Data {
             Data::Null => s.serialize_unit(),
             Data::Text(t) => s.serialize_str(t),
             Data::Records(r) => r.serialize(s),
-            Data::Table { columns, rows, last } => {
-                let mut m = s.serialize_map(Some(2 + usize::from(!last.is_empty())))?;
+            Data::Table { columns, rows, index, last } => {
+                let mut m = s.serialize_map(Some(2 + usize::from(index.is_some()) + usize::from(!last.is_empty())))?;
                 m.serialize_entry("columns", columns)?;
                 m.serialize_entry("rows", rows)?;
+                if let Some(index) = index {
+                    m.serialize_entry("index", index)?;
+                }
                 if !last.is_empty() {
                     m.serialize_entry("last", last)?;
                 }
@@ -94,6 +101,17 @@ impl Serialize for Data {
             Data::Value(v) => v.serialize(s),
         }
     }
+}
+
+/// The records after a table's rows, each narrowed to a few short columns (its key and what
+/// names it first), so a first read that cannot show every record whole still shows where
+/// each one is. Rows here are not counted as shown: `omitted` and `next` still cover them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordIndex {
+    /// The columns kept, a subset of the table's, in the table's order.
+    pub columns: Vec<String>,
+    /// One row per record, in the order the pages go on with.
+    pub rows: Vec<Vec<Value>>,
 }
 
 /// What was left out, and why.
@@ -297,12 +315,20 @@ fn render_prose(e: &Envelope, out: &mut String) {
                 out.push_str(&to_neutral_json(r));
             }
         }
-        Data::Table { columns, rows, last } => {
+        Data::Table { columns, rows, index, last } => {
             out.push_str("\ndata: ");
             out.push_str(&to_neutral_json(columns));
             for r in rows {
                 out.push('\n');
                 out.push_str(&to_neutral_json(r));
+            }
+            if let Some(index) = index {
+                out.push_str("\nindex: ");
+                out.push_str(&to_neutral_json(&index.columns));
+                for r in &index.rows {
+                    out.push('\n');
+                    out.push_str(&to_neutral_json(r));
+                }
             }
             for r in last {
                 out.push_str("\nlast: ");

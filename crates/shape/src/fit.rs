@@ -16,6 +16,7 @@ use toolshape_tokens::Tokenizer;
 use crate::context::ShapeContext;
 use crate::envelope::{Envelope, Status, render, to_neutral_json};
 use crate::plan::ShapePlan;
+use crate::record_index::{INDEX_PERCENT, LazyIndex};
 use crate::records::cap_strings;
 use crate::report::{ShapeError, ShapeReport, Shaped, SnapshotHead};
 use crate::shaper::Shaper;
@@ -29,7 +30,7 @@ const SLACK_TOKENS: usize = 6;
 const WHOLE_BYTES_PER_TOKEN: usize = 8;
 
 /// The units a page is fitted from.
-pub(crate) struct Units<F, B> {
+pub(crate) struct Units<'i, F, B> {
     /// How many units there are from `start` on.
     pub(crate) available: u64,
     /// The position of the first unit of this page.
@@ -42,6 +43,10 @@ pub(crate) struct Units<F, B> {
     /// The envelope around the kept units and the tail unit, with the count of units each
     /// field was cut in.
     pub(crate) build: B,
+    /// An index of the units after the kept ones ([`IndexRows`]), which `build` shows in
+    /// the room this sets: a share of the budget kept from the units, and what they leave.
+    /// Made only when the units do not fit whole.
+    pub(crate) index: Option<&'i LazyIndex<'i>>,
 }
 
 /// One page being fitted: the shaper, the call, and the units.
@@ -49,11 +54,13 @@ pub(crate) struct Fit<'a, 'c, F, B> {
     pub(crate) shaper: &'a Shaper,
     pub(crate) ctx: &'a ShapeContext<'c>,
     pub(crate) bytes_in: u64,
-    pub(crate) units: Units<F, B>,
+    pub(crate) units: Units<'a, F, B>,
 }
 
 /// Units that passed the first, limited count, with the fields each had cut by a cap.
 struct Filled {
+    /// Tokens the units take, as counted one by one.
+    used: usize,
     kept: Vec<Value>,
     cut_per_unit: Vec<Vec<String>>,
     /// The tail unit, with its cuts, while it is still shown.
@@ -101,7 +108,15 @@ where
         if overhead >= self.budget() {
             return self.shaper.minimal(self.empty_envelope(), self.bytes_in, counts, self.ctx, overhead);
         }
-        let filled = self.fill(self.budget() - overhead, &mut counts);
+        let room = self.budget() - overhead;
+        let reserve = self.units.index.and_then(LazyIndex::get).map_or(0, |index| {
+            let wanted: usize = index.costs().sum();
+            wanted.min(self.budget() * INDEX_PERCENT / 100).min(room / 2)
+        });
+        let filled = self.fill(room, reserve, &mut counts);
+        if let Some(index) = self.units.index.and_then(LazyIndex::made) {
+            index.room.set(room.saturating_sub(filled.used));
+        }
         self.settle(filled, counts, overhead)
     }
 
@@ -161,14 +176,15 @@ where
         Some(Shaped { envelope: env, text, report, snapshot_head: SnapshotHead::default() })
     }
 
-    /// Add units while a count limited to what is left of `room` says each fits. A first
-    /// unit larger than the whole room is kept anyway: [`Fit::settle`] shrinks it against
-    /// the whole envelope, so the page still makes progress.
-    fn fill(&mut self, room: usize, counts: &mut RedactionCounts) -> Filled {
+    /// Add units while a count limited to what is left of `room`, less `reserve` (kept for
+    /// the index), says each fits. A first unit larger than the whole room is kept anyway:
+    /// [`Fit::settle`] shrinks it against the whole envelope, so the page still makes
+    /// progress.
+    fn fill(&mut self, room: usize, reserve: usize, counts: &mut RedactionCounts) -> Filled {
         let tok = &self.ctx.tokenizer;
         let caps = self.shaper.caps();
         let mut used = 0usize;
-        let mut filled = Filled { kept: Vec::new(), cut_per_unit: Vec::new(), tail: None };
+        let mut filled = Filled { used: 0, kept: Vec::new(), cut_per_unit: Vec::new(), tail: None };
         // The tail is counted first, within a third of the room, so the first units do not
         // crowd it out; it is given back before any unit is shrunk.
         if let Some(t) = self.units.tail {
@@ -181,6 +197,8 @@ where
                 filled.tail = Some((unit, cut));
             }
         }
+        // The tail's third is of the whole room: the index's reserve comes out of the rest.
+        let room = room - reserve;
         for i in 0..self.head_available() {
             let (mut unit, mut cut) = (self.units.fetch)(self.units.start + i, counts);
             if !caps.is_empty() {
@@ -205,6 +223,7 @@ where
                 break;
             }
         }
+        filled.used = used;
         filled
     }
 
@@ -223,6 +242,13 @@ where
             if let Some(tokens) = tok.count_till_limit(&text, self.budget()) {
                 let tail_shown = filled.tail.is_some();
                 return Ok(self.page(env, text, tokens, cuts, tail_shown, counts));
+            }
+            // The index gives way first, by what the page is over (and a little more, so
+            // the loop ends), before any unit does.
+            if let Some(index) = self.units.index.and_then(LazyIndex::made).filter(|i| i.room.get() > 0) {
+                let over = tok.count(&text).saturating_sub(self.budget());
+                index.room.set(index.room.get().saturating_sub(over + SLACK_TOKENS));
+                continue;
             }
             if filled.kept.len() > 1 {
                 filled.kept.pop();

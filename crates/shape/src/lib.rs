@@ -50,6 +50,7 @@ mod outline;
 mod path;
 mod pattern_slots;
 mod plan;
+mod record_index;
 mod records;
 mod report;
 mod sections;
@@ -68,8 +69,8 @@ pub use aggregate::{
 pub use auto::table_records;
 pub use context::{Continuation, OffsetContinuation, Resume, ShapeContext};
 pub use envelope::{
-    Data, Envelope, Next, Omitted, Original, Status, close_delimiter, open_delimiter, render, to_neutral_json,
-    widest_nonce,
+    Data, Envelope, Next, Omitted, Original, RecordIndex, Status, close_delimiter, open_delimiter, render,
+    to_neutral_json, widest_nonce,
 };
 pub use failure::{FRAMES_KEPT, Failure, LINE_MAX, TOOL_ERROR_MAX, shrink_trace, shrink_traces};
 pub use logs::{Level, LevelCounts, LevelError, SCAN_BYTES, level_counts, line_level};

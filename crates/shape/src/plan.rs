@@ -143,18 +143,28 @@ pub struct AutoSpec {
     /// Show the end of the result in the first read: the last record of a list, the last
     /// lines of a text.
     pub tail: bool,
+    /// In a first read that cannot show every record whole, list the records after its
+    /// rows by their key and a few short columns (`data.index`).
+    pub index: bool,
 }
 
 impl Default for AutoSpec {
     fn default() -> Self {
-        AutoSpec { compact: true, table: true, facets: true, outline: true, enter: true, tail: true }
+        AutoSpec { compact: true, table: true, facets: true, outline: true, enter: true, tail: true, index: true }
     }
 }
 
 impl AutoSpec {
     /// Everything off: records as they come, text by lines only.
-    pub const OFF: AutoSpec =
-        AutoSpec { compact: false, table: false, facets: false, outline: false, enter: false, tail: false };
+    pub const OFF: AutoSpec = AutoSpec {
+        compact: false,
+        table: false,
+        facets: false,
+        outline: false,
+        enter: false,
+        tail: false,
+        index: false,
+    };
 }
 
 /// The kinds of answer a mask can give.

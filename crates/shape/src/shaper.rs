@@ -22,6 +22,7 @@ use crate::fit::{Fit, Units};
 use crate::input::{Located, Wrapper, decode, keyed_records, locate, name_cells};
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{Form, ShapePlan};
+use crate::record_index::{INDEX_PERCENT, IndexRows, LazyIndex};
 use crate::records::{Caps, RecordShaper, SortKey, parse};
 use crate::report::{ShapeError, Shaped, Snapshot, SnapshotHead};
 use crate::{text, text_parts};
@@ -384,7 +385,7 @@ impl Shaper {
             Some(_) => None,
         };
         let auto = AutoView::learn(plan, &self.record_shaper(), &self.redactor, items, &order, facets_from);
-        let describe = Describe {
+        let mut describe = Describe {
             plan,
             wrapper,
             aggregate: aggregate.as_ref(),
@@ -393,6 +394,7 @@ impl Shaper {
             start,
             end,
             auto: auto.as_ref(),
+            index: None,
         };
 
         match plan.form {
@@ -475,11 +477,36 @@ impl Shaper {
                 None => (rec, Vec::new()),
             }
         };
+        // A first read that cannot show every record whole indexes those after its rows;
+        // made only once the result is found not to fit whole.
+        let wants_index = plan.auto.index && ctx.resume.is_none() && !ambiguous;
+        let index = LazyIndex::new(|| {
+            let view = auto.as_ref().filter(|_| wants_index)?;
+            let before = tail.unwrap_or(end);
+            let rest = usize::try_from(before.saturating_sub(start + 1)).unwrap_or(usize::MAX);
+            let room = plan.budget_tokens * INDEX_PERCENT / 100;
+            let columns = view.index_columns(&ctx.tokenizer, rest, room)?;
+            // Rows for twice the share at most: the page's rows leave a little more room.
+            let most = (2 * room / columns.row_tokens.max(1)).min(rest) as u64;
+            let units = (start + 1..start + 1 + most)
+                .map(|pos| {
+                    let mut replaced = RedactionCounts::default();
+                    (fetch(pos, &mut replaced).0, replaced)
+                })
+                .collect();
+            Some(IndexRows::new(&columns, start + 1, units, &ctx.tokenizer))
+        });
+        describe.index = Some(&index);
         let build = |kept: &[Value], last: Option<&Value>, fields_cut: &BTreeMap<String, u64>| -> Envelope {
             describe.records_envelope(kept, last, fields_cut, ambiguous, bytes_in, ctx)
         };
-        let units = Units { available: units, start, tail, fetch, build };
+        let units = Units { available: units, start, tail, fetch: &fetch, build, index: Some(&index) };
         let mut shaped = Fit { shaper: self, ctx, bytes_in, units }.run(counts)?;
+        if let Some(index) = index.made() {
+            shaped.report.redactions.merge(&index.redactions_shown());
+        }
+        // Its maker borrows the records' view, which the snapshot's head takes next.
+        drop(index);
         // The snapshot (made after the answer) starts with the records the sample already
         // shaped, in the same order, as a plan without a filter's redaction first makes them.
         if ctx.resume.is_none()
@@ -535,7 +562,7 @@ impl Shaper {
             let after = (start as usize + kept.len()).min(outline.len());
             object_envelope(kept, &outline[after..], fields_cut, total, start, bytes_in, ctx)
         };
-        let units = Units { available: total - start, start, tail: None, fetch, build };
+        let units = Units { available: total - start, start, tail: None, fetch, build, index: None };
         let mut shaped = Fit { shaper: self, ctx, bytes_in, units }.run(counts)?;
         shaped.report.records_total = None;
         Ok(shaped)

@@ -164,6 +164,11 @@ impl Column {
         matches!(self.extract, Extract::Text)
     }
 
+    /// Whether the column holds random-looking strings the compact view cuts.
+    pub(crate) fn is_opaque(&self) -> bool {
+        matches!(self.extract, Extract::Opaque)
+    }
+
     /// Whether its values can be counted: a scalar (or a list of names), not free text, a
     /// timestamp or a list cut to its head.
     pub(crate) fn countable(&self) -> bool {

@@ -1,0 +1,69 @@
+//! Unit tests of the index's column choice and its rows.
+
+use serde_json::{Value, json};
+use toolshape_redact::RedactionCounts;
+use toolshape_tokens::Tokenizer;
+
+use super::*;
+use crate::compact::Compactor;
+
+fn issues(n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            json!({
+                "id": 9_000_000 + i * 7,
+                "number": 100 + i,
+                "title": format!("Fix the parser when input {i} is empty"),
+                "state": if i % 3 == 0 { "closed" } else { "open" },
+                "body": format!("A long description of problem {i}, with steps to reproduce it, what was expected, what happened instead, and the logs that were printed when it failed on the build machine."),
+                "comments": i % 5,
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn columns_are_the_key_and_short_ones_never_free_text() {
+    let sample = issues(30);
+    let c = Compactor::learn(&sample);
+    let columns: Vec<String> = c.columns.iter().map(|c| c.name.clone()).collect();
+    let rows: Vec<Value> = sample
+        .iter()
+        .map(|r| match c.apply(r) {
+            Value::Object(mut m) => Value::Array(columns.iter().map(|k| m.remove(k).unwrap_or(Value::Null)).collect()),
+            other => other,
+        })
+        .collect();
+    let tok = Tokenizer::default();
+    let chosen = choose_columns(&c, &columns, &rows, &tok, 100, 2_000).expect("an index");
+    assert!(!chosen.names.contains(&"body".to_owned()), "{chosen:?}");
+    assert!(chosen.names.len() >= MIN_COLUMNS && chosen.names.len() < columns.len(), "{chosen:?}");
+    let key = &columns[c.key.expect("a key")];
+    assert!(chosen.names.contains(key), "{chosen:?} lacks the key {key}");
+    // Less room: fewer columns, never fewer than two.
+    let narrow = choose_columns(&c, &columns, &rows, &tok, 100, 300).expect("an index");
+    assert!(narrow.names.len() <= chosen.names.len());
+    assert_eq!(narrow.names.len(), MIN_COLUMNS, "{narrow:?}");
+}
+
+#[test]
+fn rows_stop_at_the_room_and_start_where_asked() {
+    let tok = Tokenizer::default();
+    let columns = IndexColumns { picks: vec![0, 2], names: vec!["a".into(), "c".into()], row_tokens: 6 };
+    let units: Vec<(Value, RedactionCounts)> =
+        (0..10).map(|i| (json!([i, "x", format!("name {i}")]), RedactionCounts::default())).collect();
+    let index = IndexRows::new(&columns, 5, units, &tok);
+    assert!(index.part(5, 15).is_none(), "no room, no index");
+    index.room.set(1_000);
+    let all = index.part(5, 15).expect("rows");
+    assert_eq!(all.columns, vec!["a", "c"]);
+    assert_eq!(all.rows.len(), 10);
+    assert_eq!(all.rows[0], vec![json!(0), json!("name 0")]);
+    let from_eight = index.part(8, 12).expect("rows");
+    assert_eq!(from_eight.rows.len(), 4, "stops before `before`");
+    assert_eq!(from_eight.rows[0][0], json!(3));
+    assert!(index.part(2, 15).is_none(), "before the first row made");
+    let one: usize = index.costs().next().expect("a cost");
+    index.room.set(one * 3 + one / 2);
+    assert_eq!(index.part(5, 15).expect("rows").rows.len(), 3);
+}
