@@ -72,14 +72,21 @@ impl Read {
                     rows = rows_v.len();
                     units.extend(rows_v.iter().map(Value::to_string));
                     for (k, v) in m {
-                        if k != "rows" && k != "columns" {
-                            object_units("", k, v, &mut units);
+                        match (k.as_str(), v.get("rows").and_then(Value::as_array)) {
+                            ("rows" | "columns", _) => {}
+                            // An index's rows are records too: each is a unit of its own, so
+                            // a key in one row never joins a value in another.
+                            ("index", Some(index_rows)) => units.extend(index_rows.iter().map(Value::to_string)),
+                            _ => object_units("", k, v, &mut units),
                         }
                     }
                 }
                 Value::Object(m) => {
                     for (k, v) in m {
-                        object_units("", k, v, &mut units);
+                        match (k.as_str(), v.get("rows").and_then(Value::as_array)) {
+                            ("index", Some(index_rows)) => units.extend(index_rows.iter().map(Value::to_string)),
+                            _ => object_units("", k, v, &mut units),
+                        }
                     }
                 }
                 _ => {}

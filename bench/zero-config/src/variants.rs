@@ -36,6 +36,7 @@ without!(no_facets, facets);
 without!(no_outline, outline);
 without!(no_enter, enter);
 without!(no_tail, tail);
+without!(no_index, index);
 
 pub(crate) const VARIANTS: &[Variant] = &[
     Variant {
@@ -64,6 +65,12 @@ pub(crate) const VARIANTS: &[Variant] = &[
         name: "-tail",
         about: "the default without the end of the result in the first read",
         plan: no_tail,
+        shallow_views: false,
+    },
+    Variant {
+        name: "-index",
+        about: "the default without the index of the records a first read cannot show whole",
+        plan: no_index,
         shallow_views: false,
     },
     Variant {
