@@ -16,11 +16,8 @@ use toolshape_tokens::Tokenizer;
 use crate::compact::{Compactor, SAMPLE_BYTES, SAMPLE_RECORDS};
 use crate::envelope::{Data, RecordIndex};
 use crate::facets::{Facets, FacetsPart};
-use crate::record_index::{IndexColumns, choose_columns};
+use crate::record_index::{IndexColumns, WIDTH_SAMPLE, choose_columns};
 use crate::records::{RecordShaper, parse};
-
-/// Sample records an index's column widths are measured on.
-const INDEX_SAMPLE: usize = 50;
 
 /// Tables are used when at least this share of the cells of the sample hold a value.
 const TABLE_FILL_PERCENT: usize = 60;
@@ -164,7 +161,7 @@ impl AutoView {
             return None;
         }
         let columns: Vec<String> = self.compactor.columns.iter().map(|c| c.name.clone()).collect();
-        let sample: Vec<Value> = self.shaped.iter().take(INDEX_SAMPLE).map(|(r, _)| self.compact_unit(r).0).collect();
+        let sample: Vec<Value> = self.shaped.iter().take(WIDTH_SAMPLE).map(|(r, _)| self.compact_unit(r).0).collect();
         choose_columns(&self.compactor, &columns, &sample, tok, rest, room)
     }
 

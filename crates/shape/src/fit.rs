@@ -244,11 +244,15 @@ where
                 return Ok(self.page(env, text, tokens, cuts, tail_shown, counts));
             }
             // The index gives way first, by what the page is over (and a little more, so
-            // the loop ends), before any unit does.
+            // the loop ends), before any unit does; an index that shows nothing has no room
+            // to give, and the units give way as before.
             if let Some(index) = self.units.index.and_then(LazyIndex::made).filter(|i| i.room.get() > 0) {
-                let over = tok.count(&text).saturating_sub(self.budget());
-                index.room.set(index.room.get().saturating_sub(over + SLACK_TOKENS));
-                continue;
+                if index.shown_rows() > 0 {
+                    let over = tok.count(&text).saturating_sub(self.budget());
+                    index.room.set(index.room.get().saturating_sub(over + SLACK_TOKENS));
+                    continue;
+                }
+                index.room.set(0);
             }
             if filled.kept.len() > 1 {
                 filled.kept.pop();

@@ -32,7 +32,7 @@ const SHORT_CELL_TOKENS: usize = 8;
 /// The fewest columns an index keeps.
 const MIN_COLUMNS: usize = 2;
 /// Rows of the sample the columns' widths are measured on, at most.
-const WIDTH_SAMPLE: usize = 50;
+pub(crate) const WIDTH_SAMPLE: usize = 50;
 
 /// The columns an index keeps, and what one of its rows takes on average.
 #[derive(Debug, Clone, PartialEq)]
@@ -167,6 +167,11 @@ impl IndexRows {
     /// Tokens of the rows made, in order: how much the index could take.
     pub(crate) fn costs(&self) -> impl Iterator<Item = usize> + '_ {
         self.rows.iter().map(|r| r.tokens)
+    }
+
+    /// How many rows the last envelope built showed.
+    pub(crate) fn shown_rows(&self) -> usize {
+        self.shown.get().1
     }
 
     /// What redaction replaced in the records of the rows the last envelope built showed.
