@@ -71,22 +71,13 @@ impl Read {
                     let rows_v = m.get("rows").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
                     rows = rows_v.len();
                     units.extend(rows_v.iter().map(Value::to_string));
-                    for (k, v) in m {
-                        match (k.as_str(), v.get("rows").and_then(Value::as_array)) {
-                            ("rows" | "columns", _) => {}
-                            // An index's rows are records too: each is a unit of its own, so
-                            // a key in one row never joins a value in another.
-                            ("index", Some(index_rows)) => units.extend(index_rows.iter().map(Value::to_string)),
-                            _ => object_units("", k, v, &mut units),
-                        }
+                    for (k, v) in m.iter().filter(|(k, _)| *k != "rows" && *k != "columns") {
+                        data_member_units(k, v, &mut units);
                     }
                 }
                 Value::Object(m) => {
                     for (k, v) in m {
-                        match (k.as_str(), v.get("rows").and_then(Value::as_array)) {
-                            ("index", Some(index_rows)) => units.extend(index_rows.iter().map(Value::to_string)),
-                            _ => object_units("", k, v, &mut units),
-                        }
+                        data_member_units(k, v, &mut units);
                     }
                 }
                 _ => {}
@@ -244,6 +235,16 @@ fn clauses(summary: &str) -> Vec<String> {
     out.into_iter().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect()
 }
 
+/// Units of a member of the data: an index's rows are records too, each a unit of its own
+/// (so a key in one row never joins a value in another); any other member as
+/// [`object_units`] takes it apart.
+fn data_member_units(key: &str, v: &Value, out: &mut Vec<String>) {
+    match (key, v.get("rows").and_then(Value::as_array)) {
+        ("index", Some(rows)) => out.extend(rows.iter().map(Value::to_string)),
+        _ => object_units("", key, v, out),
+    }
+}
+
 /// Units of a JSON object member: itself when small, else its members (or elements),
 /// each written after the keys that lead to it.
 fn object_units(prefix: &str, key: &str, v: &Value, out: &mut Vec<String>) {
@@ -272,6 +273,20 @@ mod tests {
     fn read(summary: &str, data: Value) -> Read {
         let env = serde_json::json!({"status": "ok", "summary": summary, "data": data, "omitted": null, "next": null});
         Read::new(&format!("<<<x>>>\n{env}\n<<<end x>>>"))
+    }
+
+    #[test]
+    fn an_index_row_is_a_unit_of_its_own() {
+        let index = serde_json::json!({"columns": ["number", "title"], "rows": [[11, "Alpha"], [12, "Beta"]]});
+        let together = |a: &str, b: &str| q(Check::Together(vec![a.into(), b.into()]));
+        for data in [
+            serde_json::json!({"columns": ["number"], "rows": [[10]], "index": index}),
+            serde_json::json!({"records": [{"number": 10}], "index": index}),
+        ] {
+            let r = read("", data);
+            assert!(r.answers(&together("12", "Beta")), "a key and its title in one row");
+            assert!(!r.answers(&together("11", "Beta")), "a key and another row's title");
+        }
     }
 
     #[test]

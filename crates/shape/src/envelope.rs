@@ -390,6 +390,30 @@ mod tests {
     }
 
     #[test]
+    fn an_index_sits_between_the_rows_and_the_last_record_in_both_renderings() {
+        let data = Data::Table {
+            columns: vec!["number".into(), "title".into(), "body".into()],
+            rows: vec![vec![json!(1), json!("One"), json!("long text")]],
+            index: Some(RecordIndex {
+                columns: vec!["number".into(), "title".into()],
+                rows: vec![vec![json!(2), json!("Two")]],
+            }),
+            last: vec![vec![json!(3), json!("Three"), json!("more text")]],
+        };
+        let json_text = to_neutral_json(&sample(data.clone()));
+        let (rows, index, last) = (
+            json_text.find("\"rows\"").unwrap(),
+            json_text.find("\"index\"").unwrap(),
+            json_text.find("\"last\"").unwrap(),
+        );
+        assert!(rows < index && index < last, "{json_text}");
+        let back: Value = serde_json::from_str(&json_text).unwrap();
+        assert_eq!(back["data"]["index"], json!({"columns": ["number", "title"], "rows": [[2, "Two"]]}));
+        let prose = render(&sample(data), RenderMode::Prose, "abc");
+        assert!(prose.contains("\nindex: [\"number\",\"title\"]\n[2,\"Two\"]\nlast: [3,"), "{prose}");
+    }
+
+    #[test]
     fn five_keys_in_order() {
         let text = to_neutral_json(&sample(Data::Null));
         assert_eq!(text, r#"{"status":"ok","summary":"s","data":null,"omitted":null,"next":null}"#);
