@@ -192,9 +192,11 @@ pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
     c
 }
 
-/// A cell as a number when it is one (not a code written with a leading zero).
+/// A cell as a number when it is one (not a code written with a leading zero, and not
+/// an exponent: a hexadecimal id such as `7086201030e0` reads as one).
 pub(crate) fn cell_value(v: &str) -> Value {
-    let plain = !v.starts_with('0') || v == "0" || v.starts_with("0.");
+    let decimal = v.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+'));
+    let plain = decimal && (!v.starts_with('0') || v == "0" || v.starts_with("0."));
     match (v.parse::<i64>(), v.parse::<f64>()) {
         (Ok(n), _) if plain => Value::from(n),
         (_, Ok(x)) if plain && x.is_finite() => {
@@ -345,6 +347,16 @@ mod tests {
         assert!(map.starts_with("table of 20 rows × 5 columns, header on line 1: NAME, READY, STATUS"), "{map}");
         assert!(map.contains("STATUS, most first: Running 12, CrashLoopBackOff 4, Pending 4"), "{map}");
         assert!(map.contains("RESTARTS: max 57 (NAME api-19-7d9f)"), "{map}");
+    }
+
+    #[test]
+    fn a_hexadecimal_id_with_an_e_stays_text() {
+        assert_eq!(cell_value("7086201030e0"), Value::from("7086201030e0"));
+        assert_eq!(cell_value("1e5"), Value::from("1e5"));
+        assert_eq!(cell_value("inf"), Value::from("inf"));
+        assert_eq!(cell_value("-12.5"), Value::from(-12.5));
+        assert_eq!(cell_value("42"), Value::from(42));
+        assert_eq!(cell_value("007"), Value::from("007"));
     }
 
     #[test]
