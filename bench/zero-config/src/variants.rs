@@ -37,6 +37,7 @@ without!(no_outline, outline);
 without!(no_enter, enter);
 without!(no_tail, tail);
 without!(no_index, index);
+without!(no_states, states);
 
 pub(crate) const VARIANTS: &[Variant] = &[
     Variant {
@@ -71,6 +72,12 @@ pub(crate) const VARIANTS: &[Variant] = &[
         name: "-index",
         about: "the default without the index of the records a first read cannot show whole",
         plan: no_index,
+        shallow_views: false,
+    },
+    Variant {
+        name: "-states",
+        about: "the default without the extremes within each value of a field of few values",
+        plan: no_states,
         shallow_views: false,
     },
     Variant {

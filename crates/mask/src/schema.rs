@@ -225,7 +225,8 @@ pub(crate) fn shape_plan(_: &mut SchemaGenerator) -> Schema {
                     "outline": { "type": "boolean", "default": true, "description": "Give structured text a map (files and hunks, headings, columns, landmarks)." },
                     "enter": { "type": "boolean", "default": true, "description": "Page into a field too large for one page instead of cutting it." },
                     "tail": { "type": "boolean", "default": true, "description": "Show the end of the result in the first read." },
-                    "index": { "type": "boolean", "default": true, "description": "In a first read that cannot show every record whole, list the records after its rows by their key and a few short columns." }
+                    "index": { "type": "boolean", "default": true, "description": "In a first read that cannot show every record whole, list the records after its rows by their key and a few short columns." },
+                    "states": { "type": "boolean", "default": true, "description": "With facets, the largest and smallest number or time among the records of each value fewer than half hold of their first field of few values (the oldest open one)." }
                 }
             },
             "noun": { "description": "What the records are called in summaries (`issues`).", "type": ["string", "null"] },

@@ -93,7 +93,7 @@ impl AutoView {
             return None;
         }
         let facets = wants_facets.then(|| {
-            let mut f = Facets::new(&compactor);
+            let mut f = if auto.states { Facets::with_states(&compactor) } else { Facets::new(&compactor) };
             if f.is_empty() {
                 return None;
             }

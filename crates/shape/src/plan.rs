@@ -146,11 +146,24 @@ pub struct AutoSpec {
     /// In a first read that cannot show every record whole, list the records after its
     /// rows by their key and a few short columns (`data.index`).
     pub index: bool,
+    /// With facets, the largest and smallest number or time among the records of each
+    /// value fewer than half hold of their first field of few values ("the oldest open
+    /// one", "the latest that failed").
+    pub states: bool,
 }
 
 impl Default for AutoSpec {
     fn default() -> Self {
-        AutoSpec { compact: true, table: true, facets: true, outline: true, enter: true, tail: true, index: true }
+        AutoSpec {
+            compact: true,
+            table: true,
+            facets: true,
+            outline: true,
+            enter: true,
+            tail: true,
+            index: true,
+            states: true,
+        }
     }
 }
 
@@ -164,6 +177,7 @@ impl AutoSpec {
         enter: false,
         tail: false,
         index: false,
+        states: false,
     };
 }
 

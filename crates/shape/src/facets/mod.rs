@@ -12,10 +12,12 @@
 
 mod counter;
 mod part;
+mod within;
 
 use serde_json::Value;
 
 use self::counter::Counter;
+use self::within::{MAX_STATES, Within};
 use crate::aggregate::timestamp_millis;
 use crate::compact::{Compactor, Holds, Span, decimal_value, duration_millis, duration_text, quantity};
 use crate::distinct::head_and_tail;
@@ -38,6 +40,8 @@ enum Acc {
         max: Option<(f64, String, Holder)>,
         /// Records that had a value.
         present: u64,
+        /// Its extremes within each value of a few fields of few values ([`within`]).
+        within: Vec<Within>,
     },
     /// The time between two fields of each record ([`Span`]): longest and shortest.
     Span {
@@ -61,6 +65,7 @@ enum Order {
     Rare,
     Members,
     Patterns,
+    Within,
 }
 
 /// Facets over a stream of records.
@@ -76,11 +81,33 @@ pub(crate) struct Facets<'c> {
 impl<'c> Facets<'c> {
     /// Facets of the compact view's fields worth them.
     pub(crate) fn new(compactor: &'c Compactor) -> Facets<'c> {
+        Facets::build(compactor, false)
+    }
+
+    /// Facets as [`Facets::new`] makes them, with the extremes of numbers and times within
+    /// the values of the first fields of few values too ([`within`]): for a page of records,
+    /// whose facets go on with `next`. A text's map has a fixed room shared with its other
+    /// parts, where these would crowd out what says more.
+    pub(crate) fn with_states(compactor: &'c Compactor) -> Facets<'c> {
+        Facets::build(compactor, true)
+    }
+
+    fn build(compactor: &'c Compactor, within_states: bool) -> Facets<'c> {
         // Counts the sample showed worth it first, then numbers, then counts of the other
         // fields (kept only where every record shows their values repeat), then times,
         // then numbers unique to each record (often ids): when the room runs out, the
         // facets a question most often needs are kept.
         let mut accs: Vec<Acc> = Vec::new();
+        // The fields of few values a number's or a time's extremes are also found within.
+        let state_columns: Vec<usize> = compactor
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| Some(*i) != compactor.key && c.holds == Holds::Categories && !c.unique)
+            .map(|(i, _)| i)
+            .take(if within_states { MAX_STATES } else { 0 })
+            .collect();
+        let states = |i: usize| state_columns.iter().filter(|&&s| s != i).map(|&s| Within::new(s)).collect::<Vec<_>>();
         // The key names each record and is not counted, unless its values repeat (a table's
         // rows named by their device, once in every report): then how often each comes is
         // worth a count too.
@@ -101,7 +128,7 @@ impl<'c> Facets<'c> {
         }
         for (i, c) in columns() {
             if c.holds == Holds::Numbers && !c.unique {
-                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0 });
+                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0, within: states(i) });
             }
         }
         for (i, c) in columns() {
@@ -112,12 +139,12 @@ impl<'c> Facets<'c> {
         accs.extend(compactor.spans.iter().map(|&span| Acc::Span { span, min: None, max: None }));
         for (i, c) in columns() {
             if c.holds == Holds::Times {
-                accs.push(Acc::Range { column: i, times: true, min: None, max: None, present: 0 });
+                accs.push(Acc::Range { column: i, times: true, min: None, max: None, present: 0, within: states(i) });
             }
         }
         for (i, c) in columns() {
             if c.holds == Holds::Numbers && c.unique {
-                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0 });
+                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0, within: Vec::new() });
             }
         }
         for (i, c) in columns() {
@@ -201,7 +228,7 @@ impl<'c> Facets<'c> {
                     }
                     counter.add_text(kind, self.records);
                 }
-                Acc::Range { column, times, min, max, present } => {
+                Acc::Range { column, times, min, max, present, within } => {
                     let Some(v) = self.compactor.value(*column, record) else { continue };
                     *present += 1;
                     let x = if *times {
@@ -213,16 +240,21 @@ impl<'c> Facets<'c> {
                         })
                     };
                     let Some(x) = x else { continue };
+                    // A time written as a number is given in words too.
+                    let shown = || match (&v, *times) {
+                        (Value::Number(_), true) => format!("{} ({})", scalar_text(&v), iso_time(x as i64)),
+                        _ => scalar_text(&v),
+                    };
+                    for w in within.iter_mut() {
+                        let state = read(&mut values, self.compactor, w.column, record);
+                        w.add(state, x, shown, holder);
+                    }
                     let (lower, higher) = (min.as_ref().is_none_or(|m| x < m.0), max.as_ref().is_none_or(|m| x > m.0));
                     // Most records hold neither extreme: nothing to write for them.
                     if !(lower || higher) {
                         continue;
                     }
-                    // A time written as a number is given in words too.
-                    let shown = match (&v, *times) {
-                        (Value::Number(_), true) => format!("{} ({})", scalar_text(&v), iso_time(x as i64)),
-                        _ => scalar_text(&v),
-                    };
+                    let shown = shown();
                     let holder = holder();
                     if lower {
                         *min = Some((x, shown.clone(), holder.clone()));
@@ -382,13 +414,20 @@ impl<'c> Facets<'c> {
                     )
                 }
                 Acc::Presence { .. } => continue,
-                Acc::Range { column, times, min, max, present } => {
+                Acc::Range { column, times, min, max, present, within } => {
                     let (Some(min), Some(max)) = (min, max) else { continue };
                     if min.0 == max.0 {
                         continue;
                     }
                     let name = self.compactor.column_at(*column).map_or("", |c| c.name.as_str());
                     let (hi, lo) = if *times { ("latest", "earliest") } else { ("max", "min") };
+                    for w in within {
+                        let state = self.compactor.column_at(w.column).map_or("", |c| c.name.as_str());
+                        for clause in w.clauses(name, state, (hi, lo), *present, holder) {
+                            clauses.push(clause);
+                            sparse.push(Order::Within);
+                        }
+                    }
                     let rare = *present * 2 < self.records;
                     sparse.push(if rare { Order::Rare } else { Order::Common });
                     // A field few records have is often the answer to "how many have it"

@@ -1,0 +1,119 @@
+//! Extremes within a state: the largest and smallest value of a number or a time among the
+//! records that hold one value of a field of few values, so "which open pull request is the
+//! oldest" or "which is the most recent release that failed" is answered without reading
+//! every record. Said for the values fewer than half the records hold (the open ones among
+//! the merged, the failed among the succeeded): the whole result's extremes already speak
+//! for the most common value.
+
+use serde_json::Value;
+
+use super::{Holder, scalar_text};
+
+/// Fields of few values followed per number or time, at most: the first in the records'
+/// order. Over the evaluation catalog, following two answered no more questions than one,
+/// and their clauses took room on later pages that three answers had been found in.
+pub(super) const MAX_STATES: usize = 1;
+/// Values a field may hold to be followed: past it, it is not a state.
+const MAX_VALUES: usize = 5;
+
+/// The records of one value of a state field: how many, and their extremes.
+struct Group {
+    value: String,
+    count: u64,
+    min: Option<(f64, String, Holder)>,
+    max: Option<(f64, String, Holder)>,
+}
+
+/// One state field followed for one number or time.
+pub(super) struct Within {
+    /// The state field's column.
+    pub(super) column: usize,
+    groups: Vec<Group>,
+    /// The field held more values than a state does.
+    given_up: bool,
+}
+
+impl Within {
+    pub(super) fn new(column: usize) -> Within {
+        Within { column, groups: Vec::new(), given_up: false }
+    }
+
+    /// Add a record holding `state` in the state field and `x` (written as `shown` gives
+    /// it) in the number or time; `shown` and `holder` (which names the record) are called
+    /// only for a record that holds an extreme so far.
+    pub(super) fn add(
+        &mut self,
+        state: Option<&Value>,
+        x: f64,
+        shown: impl Fn() -> String,
+        holder: impl Fn() -> Holder,
+    ) {
+        if self.given_up {
+            return;
+        }
+        let Some(state) = state.filter(|s| !s.is_null() && !s.is_array() && !s.is_object()) else { return };
+        let value = scalar_text(state);
+        let at = match self.groups.iter().position(|g| g.value == value) {
+            Some(at) => at,
+            None if self.groups.len() < MAX_VALUES => {
+                self.groups.push(Group { value, count: 0, min: None, max: None });
+                self.groups.len() - 1
+            }
+            None => {
+                self.given_up = true;
+                self.groups.clear();
+                return;
+            }
+        };
+        let g = &mut self.groups[at];
+        g.count += 1;
+        let (lower, higher) = (g.min.as_ref().is_none_or(|m| x < m.0), g.max.as_ref().is_none_or(|m| x > m.0));
+        if !(lower || higher) {
+            return;
+        }
+        let (text, h) = (shown(), holder());
+        if lower {
+            g.min = Some((x, text.clone(), h.clone()));
+        }
+        if higher {
+            g.max = Some((x, text, h));
+        }
+    }
+
+    /// The clauses of the values fewer than half of `present` records hold (at least two of
+    /// them, with different extremes): `{field} where {state} is {value} ({n} records): {hi}
+    /// …, {lo} …`.
+    pub(super) fn clauses(
+        &self,
+        field: &str,
+        state: &str,
+        (hi, lo): (&str, &str),
+        present: u64,
+        name: impl Fn(&Holder) -> String,
+    ) -> Vec<String> {
+        if self.given_up || self.groups.len() < 2 {
+            return Vec::new();
+        }
+        self.groups
+            .iter()
+            .filter(|g| g.count >= 2 && g.count * 2 < present)
+            .filter_map(|g| {
+                let (min, max) = (g.min.as_ref()?, g.max.as_ref()?);
+                (min.0 < max.0).then(|| {
+                    format!(
+                        "{field} where {state} is {} ({} records): {hi} {}{}, {lo} {}{}",
+                        g.value,
+                        g.count,
+                        max.1,
+                        name(&max.2),
+                        min.1,
+                        name(&min.2)
+                    )
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;
