@@ -68,3 +68,51 @@ fn a_text_s_map_keeps_its_room_for_other_parts() {
     assert!(p.contains("created: latest"), "{p}");
     assert!(!p.contains(" where "), "{p}");
 }
+
+proptest::proptest! {
+    /// For any records, each rarer value's clause names the first record holding its
+    /// latest and its earliest time, and no value most records hold gets one.
+    #[test]
+    fn each_rarer_state_names_its_own_extremes(
+        rows in proptest::collection::vec((0usize..3, 0u32..40), 8..60),
+    ) {
+        let states = ["merged", "open", "declined"];
+        let recs: Vec<Value> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, (s, t))| json!({
+                "id": format!("pr_{i:03}"),
+                "state": states[*s],
+                "created": format!("2025-11-{:02}T{:02}:00:00Z", 1 + t / 2, 8 + t % 2),
+            }))
+            .collect();
+        let p = phrase(&recs, true);
+        for state in states {
+            let held: Vec<(&str, &str)> = recs
+                .iter()
+                .filter(|r| r["state"] == state)
+                .map(|r| (r["created"].as_str().unwrap(), r["id"].as_str().unwrap()))
+                .collect();
+            let clause = format!("created where state is {state} (");
+            let distinct = held.iter().any(|h| h.0 != held[0].0);
+            let said = held.len() >= 2 && held.len() * 2 < recs.len() && distinct;
+            // Three values at most, all counted: `state` is a field of few values whenever
+            // at least two of them occur.
+            let values = states.iter().filter(|s| recs.iter().any(|r| r["state"] == **s)).count();
+            if values < 2 {
+                proptest::prop_assert!(!p.contains(" where "), "{}", p);
+                continue;
+            }
+            proptest::prop_assert_eq!(p.contains(&clause), said, "{}: {}", state, p);
+            if said {
+                let latest = held.iter().max_by(|a, b| a.0.cmp(b.0).then(b.1.cmp(a.1))).unwrap();
+                let earliest = held.iter().min_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(b.1))).unwrap();
+                let expected = format!(
+                    "{clause}{} records): latest {} (id {}), earliest {} (id {})",
+                    held.len(), latest.0, latest.1, earliest.0, earliest.1
+                );
+                proptest::prop_assert!(p.contains(&expected), "{} not in {}", expected, p);
+            }
+        }
+    }
+}
