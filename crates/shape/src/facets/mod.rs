@@ -144,7 +144,7 @@ impl<'c> Facets<'c> {
         }
         for (i, c) in columns() {
             if c.holds == Holds::Numbers && c.unique {
-                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0, within: Vec::new() });
+                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0, within: states(i) });
             }
         }
         for (i, c) in columns() {
