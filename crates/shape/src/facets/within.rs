@@ -18,7 +18,7 @@ const MAX_VALUES: usize = 5;
 
 /// The records of one value of a state field: how many, and their extremes.
 struct Group {
-    value: String,
+    value: Value,
     count: u64,
     min: Option<(f64, String, Holder)>,
     max: Option<(f64, String, Holder)>,
@@ -52,11 +52,11 @@ impl Within {
             return;
         }
         let Some(state) = state.filter(|s| !s.is_null() && !s.is_array() && !s.is_object()) else { return };
-        let value = scalar_text(state);
-        let at = match self.groups.iter().position(|g| g.value == value) {
+        // Compared as values: no text is made for the records that hold no extreme.
+        let at = match self.groups.iter().position(|g| g.value == *state) {
             Some(at) => at,
             None if self.groups.len() < MAX_VALUES => {
-                self.groups.push(Group { value, count: 0, min: None, max: None });
+                self.groups.push(Group { value: state.clone(), count: 0, min: None, max: None });
                 self.groups.len() - 1
             }
             None => {
@@ -102,7 +102,7 @@ impl Within {
                 (min.0 < max.0).then(|| {
                     format!(
                         "{field} where {state} is {} ({} records): {hi} {}{}, {lo} {}{}",
-                        g.value,
+                        scalar_text(&g.value),
                         g.count,
                         max.1,
                         name(&max.2),
