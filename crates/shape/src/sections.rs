@@ -54,9 +54,11 @@ fn blank(line: &str) -> bool {
     line.trim().is_empty()
 }
 
-/// Headings at the margin, each followed by deeper lines. Most lines must sit under a
-/// heading, deeper than it, and the margin lines that head nothing (a closing brace, a
-/// last total) must be fewer than the headings.
+/// Headings at the margin, each followed by deeper lines. Most lines must belong to a
+/// section (its heading, or a line deeper under it: a file's name with its one progress
+/// line below, as `rsync --progress` prints them, is all sections), and the margin lines
+/// that head nothing (a closing brace, a last total, a folder's name) must be fewer than
+/// the headings.
 fn indented(lines: &[&str]) -> Option<Sections> {
     let filled: Vec<usize> = (0..lines.len()).filter(|i| !blank(lines[*i])).collect();
     let margin = filled.iter().map(|i| indent(lines[*i])).min()?;
@@ -89,7 +91,7 @@ fn indented(lines: &[&str]) -> Option<Sections> {
     let before_first = filled.iter().take_while(|i| Some(*i) < starts.first()).count();
     if starts.len() < MIN_SECTIONS
         || loose >= starts.len()
-        || deeper * 2 < filled.len()
+        || (starts.len() + deeper) * 2 < filled.len()
         || before_first * 5 > filled.len()
     {
         return None;

@@ -127,3 +127,32 @@ fn headings_are_counted_by_first_word_when_words_repeat() {
     let map = sections_map(&text, 1000).unwrap();
     assert!(map.contains("sections by first word: TASK 4, PLAY 2"), "{map}");
 }
+
+/// A transfer log: a folder's line alone, then each file's line with its progress line
+/// indented under it.
+fn transfers() -> String {
+    let mut out = String::from("sending incremental file list\n./\n");
+    for folder in ["invoices", "photos", "raw"] {
+        out.push_str(&format!("{folder}/\n"));
+        for n in 0..6 {
+            out.push_str(&format!("{folder}/file-{n}.bin\n"));
+            out.push_str(&format!("        {},{:03} 100%   12.{n}0MB/s    0:00:00 (xfr#{n})\n", 10 + n, n * 7));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_heading_with_one_line_under_it_is_a_section_among_loose_lines() {
+    // Half the lines are headings and a few stand alone (the folders): the sections still
+    // hold most of the text, so a file's progress line is found with the file.
+    let text = transfers();
+    let lines: Vec<&str> = text.lines().collect();
+    let s = sections(&lines).expect("sections");
+    assert!(!s.blocks);
+    assert_eq!(s.starts.len(), 18);
+    assert_eq!(lines[s.starts[0]], "invoices/file-0.bin");
+    for &start in &s.starts {
+        assert!(lines[start + 1].trim_start().ends_with(')'), "{}", lines[start + 1]);
+    }
+}

@@ -543,6 +543,21 @@ mod tests {
     }
 
     #[test]
+    fn a_file_found_in_a_transfer_log_comes_with_its_progress_line() {
+        let mut log = String::from("sending incremental file list\n");
+        for folder in ["invoices", "photos", "raw"] {
+            log.push_str(&format!("{folder}/\n"));
+            for n in 0..6 {
+                log.push_str(&format!("{folder}/f{n}.bin\n        {n},512 100%   3.{n}0MB/s    0:00:00 (xfr#{n})\n"));
+            }
+        }
+        assert_eq!(
+            text_view(&log, r"photos/f3\.bin"),
+            "photos/f3.bin\n        3,512 100%   3.30MB/s    0:00:00 (xfr#3)\n"
+        );
+    }
+
+    #[test]
     fn text_keeps_matching_lines_and_refuses_queries() {
         let stored = b"INFO start\nerror: one\nWARN two\nerror: three\n";
         assert_eq!(make_view(stored, &pattern("^error")).unwrap(), b"error: one\nerror: three\n");
