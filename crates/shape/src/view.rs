@@ -134,7 +134,7 @@ pub fn make_view(stored: &[u8], spec: &ViewSpec) -> Result<Vec<u8>, ViewError> {
 /// [`WHOLE_MEMBER_BYTES`], as a small record of a list is kept whole: the line holding a
 /// commit's hash says nothing of its author or message. A match in the heading keeps it
 /// whole up to [`HEADING_GROWTH`] times that. Lines before the first record, and lines of a
-/// larger record, are kept alone.
+/// larger record, are kept with the lines written under them ([`with_deeper_lines`]).
 fn matching_lines<'a>(lines: Vec<&'a str>, re: &Regex) -> Vec<&'a str> {
     let matches = |l: &str| re.is_match(l.trim_end_matches(['\n', '\r']));
     let bare: Vec<&str> = lines.iter().map(|l| l.trim_end_matches(['\n', '\r'])).collect();
@@ -159,8 +159,39 @@ fn matching_lines<'a>(lines: Vec<&'a str>, re: &Regex) -> Vec<&'a str> {
                 kept.extend_from_slice(segment);
             }
         } else {
-            kept.extend(segment.iter().filter(|l| matches(l)));
+            kept.extend(with_deeper_lines(segment, &matches));
         }
+    }
+    kept
+}
+
+/// The lines of `segment` that match, each with the lines right after it that are indented
+/// deeper (a list entry's items, a file's progress line, a stanza's details), up to
+/// [`WHOLE_MEMBER_BYTES`] of them: what is written under a line belongs to it. Lines that
+/// match inside what an earlier match brought are not repeated.
+fn with_deeper_lines<'a>(segment: &[&'a str], matches: &dyn Fn(&str) -> bool) -> Vec<&'a str> {
+    let indent = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
+    let mut kept = Vec::new();
+    let mut i = 0;
+    while i < segment.len() {
+        if !matches(segment[i]) {
+            i += 1;
+            continue;
+        }
+        let depth = indent(segment[i]);
+        kept.push(segment[i]);
+        let mut bytes = 0usize;
+        let mut j = i + 1;
+        while let Some(line) = segment.get(j) {
+            let blank = line.trim().is_empty();
+            if blank || indent(line) <= depth || bytes + line.len() > WHOLE_MEMBER_BYTES {
+                break;
+            }
+            bytes += line.len();
+            kept.push(line);
+            j += 1;
+        }
+        i = j;
     }
     kept
 }
@@ -434,10 +465,21 @@ mod tests {
             let matching = all.iter().filter(|l| l.to_lowercase().contains(&needle)).count();
             let kept_matching = kept.iter().filter(|l| l.to_lowercase().contains(&needle)).count();
             proptest::prop_assert_eq!(kept_matching, matching);
-            // Without records or sections, exactly the matching lines.
+            // Without records or sections, exactly the matching lines and the lines written
+            // under one: a line is kept when it matches, or when every line from a matching
+            // one above it down to it is filled and indented deeper than that one.
             let bare: Vec<&str> = text.lines().collect();
             if blocks(&bare).is_none() && sections(&bare).is_none() {
-                proptest::prop_assert_eq!(kept.len(), matching);
+                let indent = |l: &str| l.len() - l.trim_start().len();
+                let hit = |l: &str| l.to_lowercase().contains(&needle);
+                let under = |k: usize| {
+                    (0..k).any(|i| {
+                        hit(bare[i]) && bare[i + 1..=k].iter().all(|l| !l.trim().is_empty() && indent(l) > indent(bare[i]))
+                    })
+                };
+                let expected: Vec<&str> =
+                    (0..bare.len()).filter(|&k| hit(bare[k]) || under(k)).map(|k| all[k]).collect();
+                proptest::prop_assert_eq!(kept, expected);
             }
         }
     }
@@ -539,6 +581,20 @@ mod tests {
                 {"electableSpecs": {"instanceSize": "M80", "diskSizeGB": 640}},
                 {"readOnlySpecs": {"instanceSize": "M40"}},
             ]}]}])
+        );
+    }
+
+    #[test]
+    fn an_entry_found_by_its_first_line_comes_with_the_lines_under_it() {
+        // `redis-cli SLOWLOG GET`: entries numbered to the right, their fields below.
+        let mut log = String::new();
+        for (n, id) in [(1, 903), (2, 902), (10, 894), (100, 803)] {
+            log.push_str(&format!("{n:>3}) 1) (integer) {id}\n     2) (integer) 17672{id}\n"));
+            log.push_str(&format!("     3) (integer) {}\n     4) 1) \"GET\"\n        2) \"k:{id}\"\n", id * 3));
+        }
+        assert_eq!(
+            text_view(&log, r"\(integer\) 894$"),
+            " 10) 1) (integer) 894\n     2) (integer) 17672894\n     3) (integer) 2682\n     4) 1) \"GET\"\n        2) \"k:894\"\n"
         );
     }
 
