@@ -11,12 +11,14 @@
 //! and at most [`MAX_RECORDS`] records are read.
 
 mod counter;
+mod extremes;
 mod part;
 mod within;
 
 use serde_json::Value;
 
 use self::counter::Counter;
+use self::extremes::Extremes;
 use self::within::{MAX_STATES, Within};
 use crate::aggregate::timestamp_millis;
 use crate::compact::{Compactor, Holds, Span, decimal_value, duration_millis, duration_text, quantity};
@@ -36,8 +38,7 @@ enum Acc {
     Range {
         column: usize,
         times: bool,
-        min: Option<(f64, String, Holder)>,
-        max: Option<(f64, String, Holder)>,
+        extremes: Extremes,
         /// Records that had a value.
         present: u64,
         /// Its extremes within each value of a few fields of few values ([`within`]).
@@ -128,7 +129,13 @@ impl<'c> Facets<'c> {
         }
         for (i, c) in columns() {
             if c.holds == Holds::Numbers && !c.unique {
-                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0, within: states(i) });
+                accs.push(Acc::Range {
+                    column: i,
+                    times: false,
+                    extremes: Extremes::default(),
+                    present: 0,
+                    within: states(i),
+                });
             }
         }
         for (i, c) in columns() {
@@ -139,12 +146,24 @@ impl<'c> Facets<'c> {
         accs.extend(compactor.spans.iter().map(|&span| Acc::Span { span, min: None, max: None }));
         for (i, c) in columns() {
             if c.holds == Holds::Times {
-                accs.push(Acc::Range { column: i, times: true, min: None, max: None, present: 0, within: states(i) });
+                accs.push(Acc::Range {
+                    column: i,
+                    times: true,
+                    extremes: Extremes::default(),
+                    present: 0,
+                    within: states(i),
+                });
             }
         }
         for (i, c) in columns() {
             if c.holds == Holds::Numbers && c.unique {
-                accs.push(Acc::Range { column: i, times: false, min: None, max: None, present: 0, within: states(i) });
+                accs.push(Acc::Range {
+                    column: i,
+                    times: false,
+                    extremes: Extremes::default(),
+                    present: 0,
+                    within: states(i),
+                });
             }
         }
         for (i, c) in columns() {
@@ -228,7 +247,7 @@ impl<'c> Facets<'c> {
                     }
                     counter.add_text(kind, self.records);
                 }
-                Acc::Range { column, times, min, max, present, within } => {
+                Acc::Range { column, times, extremes, present, within } => {
                     let Some(v) = self.compactor.value(*column, record) else { continue };
                     *present += 1;
                     let x = if *times {
@@ -249,19 +268,7 @@ impl<'c> Facets<'c> {
                         let state = read(&mut values, self.compactor, w.column, record);
                         w.add(state, x, shown, holder);
                     }
-                    let (lower, higher) = (min.as_ref().is_none_or(|m| x < m.0), max.as_ref().is_none_or(|m| x > m.0));
-                    // Most records hold neither extreme: nothing to write for them.
-                    if !(lower || higher) {
-                        continue;
-                    }
-                    let shown = shown();
-                    let holder = holder();
-                    if lower {
-                        *min = Some((x, shown.clone(), holder.clone()));
-                    }
-                    if higher {
-                        *max = Some((x, shown, holder));
-                    }
+                    extremes.add(x, shown, holder);
                 }
             }
         }
@@ -414,11 +421,8 @@ impl<'c> Facets<'c> {
                     )
                 }
                 Acc::Presence { .. } => continue,
-                Acc::Range { column, times, min, max, present, within } => {
-                    let (Some(min), Some(max)) = (min, max) else { continue };
-                    if min.0 == max.0 {
-                        continue;
-                    }
+                Acc::Range { column, times, extremes, present, within } => {
+                    let Some((min, max)) = extremes.spread() else { continue };
                     let name = self.compactor.column_at(*column).map_or("", |c| c.name.as_str());
                     let (hi, lo) = if *times { ("latest", "earliest") } else { ("max", "min") };
                     for w in within {

@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use super::extremes::Extremes;
 use super::{Holder, scalar_text};
 
 /// Fields of few values followed per number or time, at most: the first in the records'
@@ -20,8 +21,7 @@ const MAX_VALUES: usize = 5;
 struct Group {
     value: Value,
     count: u64,
-    min: Option<(f64, String, Holder)>,
-    max: Option<(f64, String, Holder)>,
+    extremes: Extremes,
 }
 
 /// One state field followed for one number or time.
@@ -56,7 +56,7 @@ impl Within {
         let at = match self.groups.iter().position(|g| g.value == *state) {
             Some(at) => at,
             None if self.groups.len() < MAX_VALUES => {
-                self.groups.push(Group { value: state.clone(), count: 0, min: None, max: None });
+                self.groups.push(Group { value: state.clone(), count: 0, extremes: Extremes::default() });
                 self.groups.len() - 1
             }
             None => {
@@ -67,17 +67,7 @@ impl Within {
         };
         let g = &mut self.groups[at];
         g.count += 1;
-        let (lower, higher) = (g.min.as_ref().is_none_or(|m| x < m.0), g.max.as_ref().is_none_or(|m| x > m.0));
-        if !(lower || higher) {
-            return;
-        }
-        let (text, h) = (shown(), holder());
-        if lower {
-            g.min = Some((x, text.clone(), h.clone()));
-        }
-        if higher {
-            g.max = Some((x, text, h));
-        }
+        g.extremes.add(x, shown, holder);
     }
 
     /// The clauses of the values fewer than half of `present` records hold (at least two of
@@ -98,18 +88,16 @@ impl Within {
             .iter()
             .filter(|g| g.count >= 2 && g.count * 2 < present)
             .filter_map(|g| {
-                let (min, max) = (g.min.as_ref()?, g.max.as_ref()?);
-                (min.0 < max.0).then(|| {
-                    format!(
-                        "{field} where {state} is {} ({} records): {hi} {}{}, {lo} {}{}",
-                        scalar_text(&g.value),
-                        g.count,
-                        max.1,
-                        name(&max.2),
-                        min.1,
-                        name(&min.2)
-                    )
-                })
+                let (min, max) = g.extremes.spread()?;
+                Some(format!(
+                    "{field} where {state} is {} ({} records): {hi} {}{}, {lo} {}{}",
+                    scalar_text(&g.value),
+                    g.count,
+                    max.1,
+                    name(&max.2),
+                    min.1,
+                    name(&min.2)
+                ))
             })
             .collect()
     }
