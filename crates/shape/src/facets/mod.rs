@@ -127,15 +127,17 @@ impl<'c> Facets<'c> {
                 .collect();
             accs.extend(part::PARTS.iter().map(|&p| Acc::Counts(Counter::of_part(key, p, &within))));
         }
+        // A number's or a time's extremes (with those within each state).
+        let range = |column: usize, times: bool| Acc::Range {
+            column,
+            times,
+            extremes: Extremes::default(),
+            present: 0,
+            within: states(column),
+        };
         for (i, c) in columns() {
             if c.holds == Holds::Numbers && !c.unique {
-                accs.push(Acc::Range {
-                    column: i,
-                    times: false,
-                    extremes: Extremes::default(),
-                    present: 0,
-                    within: states(i),
-                });
+                accs.push(range(i, false));
             }
         }
         for (i, c) in columns() {
@@ -146,24 +148,12 @@ impl<'c> Facets<'c> {
         accs.extend(compactor.spans.iter().map(|&span| Acc::Span { span, min: None, max: None }));
         for (i, c) in columns() {
             if c.holds == Holds::Times {
-                accs.push(Acc::Range {
-                    column: i,
-                    times: true,
-                    extremes: Extremes::default(),
-                    present: 0,
-                    within: states(i),
-                });
+                accs.push(range(i, true));
             }
         }
         for (i, c) in columns() {
             if c.holds == Holds::Numbers && c.unique {
-                accs.push(Acc::Range {
-                    column: i,
-                    times: false,
-                    extremes: Extremes::default(),
-                    present: 0,
-                    within: states(i),
-                });
+                accs.push(range(i, false));
             }
         }
         for (i, c) in columns() {
