@@ -315,6 +315,17 @@ impl Compactor {
                     holds,
                     unique: false,
                 });
+                if let Some(title) = title_member(node, &id) {
+                    let mut p = path.clone();
+                    p.push(Step::Key(title.clone()));
+                    self.columns.push(Column {
+                        name: format!("{name}.{title}"),
+                        path: p,
+                        extract: Extract::Value,
+                        holds: Holds::Other,
+                        unique: false,
+                    });
+                }
                 return;
             }
             self.object(node, &path, &format!("{name}."), n, opaque_keys);
@@ -703,12 +714,30 @@ fn naming_member(node: &Node) -> Option<String> {
         .filter(|(_, c)| c.distinct() > 1 || objects == 1)
         .max_by_key(|(_, c)| {
             let one_to_one = c.distinct() >= objects;
-            let wordy = c.strings * 2 >= c.present
-                && c.numbers == 0
-                && c.digity * 2 < c.present
-                && c.letterless * 2 < c.present;
-            (one_to_one, wordy, c.distinct().min(objects), std::cmp::Reverse(c.avg_bytes()))
+            (one_to_one, reads_as_words(c), c.distinct().min(objects), std::cmp::Reverse(c.avg_bytes()))
         })
+        .map(|(k, _)| k.clone())
+}
+
+/// Whether a field's values read as words: strings of letters rather than digits.
+fn reads_as_words(c: &Node) -> bool {
+    c.strings * 2 >= c.present && c.numbers == 0 && c.digity * 2 < c.present && c.letterless * 2 < c.present
+}
+
+/// A member that titles an object collapsed to `id` when `id` does not read as words (a
+/// CVE number, a ticket key): words with spaces, short, different for most objects.
+fn title_member(node: &Node, id: &str) -> Option<String> {
+    let objects = node.distinct().max(1);
+    if node.child(id).is_none_or(reads_as_words) {
+        return None;
+    }
+    node.children
+        .iter()
+        .filter(|(k, _)| k.as_str() != id)
+        .filter(|(_, c)| c.present * 10 >= node.present * 9 && c.strings * 10 >= c.present * 9)
+        .filter(|(_, c)| c.urls == 0 && c.long_text == 0 && c.spaced * 2 >= c.present && c.avg_bytes() <= 120)
+        .filter(|(_, c)| c.distinct() * 2 > objects)
+        .min_by_key(|(_, c)| c.avg_bytes())
         .map(|(k, _)| k.clone())
 }
 

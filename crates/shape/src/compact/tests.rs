@@ -603,3 +603,34 @@ fn an_object_collapsed_to_its_name_lists_its_other_members_and_counts_those_that
     let high = recs.iter().filter(|r| r["advisory"]["severity"] == "high").count();
     assert!(p.contains(&format!("advisory.severity: high {high}, low {}", recs.len() - high)), "{p}");
 }
+
+#[test]
+fn an_object_named_by_a_code_keeps_its_title_beside_it() {
+    // A security alert's advisory recurs across alerts and is named by its CVE number (one
+    // per advisory, where two advisories can share a summary); what a reader asks about is
+    // its summary, which says what the advisory is.
+    let summaries = [
+        "Lodash vulnerable to prototype pollution",
+        "Axios leaks credentials on redirect",
+        "Semver regular expression denial of service",
+        "Braces uncontrolled resource consumption",
+        "Werkzeug debugger allows code execution",
+        "Follow redirects leaks proxy credentials",
+    ];
+    let recs: Vec<Value> = (0..30)
+        .map(|i| {
+            let advisory = i % 10;
+            json!({
+                "number": 100 + i,
+                "advisory": {"cve_id": format!("CVE-2024-{:05}", 1000 + advisory), "summary": summaries[advisory % 6], "severity": "high"},
+                "milestone": {"title": (["Sprint alpha", "Sprint beta"][i % 2]), "description": format!("Goals of the sprint, part {}", i % 2)},
+            })
+        })
+        .collect();
+    let c = Compactor::learn(&recs);
+    let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
+    assert!(names.contains(&"advisory.cve_id") && names.contains(&"advisory.summary"), "{names:?}");
+    assert!(c.apply(&recs[4]).to_string().contains(summaries[4]), "{}", c.apply(&recs[4]));
+    // An object named by words needs no title: a milestone's own title says what it is.
+    assert!(names.contains(&"milestone.title") && !names.contains(&"milestone.description"), "{names:?}");
+}
