@@ -11,7 +11,9 @@
 //!   in an object the members it matches. A member or record whose
 //!   compact JSON is at most [`WHOLE_MEMBER_BYTES`] is kept whole when anything in it
 //!   matches; a larger one is narrowed the same way, so a match deep in a large document
-//!   comes back with the keys that lead to it and not with the whole branch.
+//!   comes back with the keys that lead to it and not with the whole branch. When any
+//!   record of a list was narrowed, the view holds the records under `records` beside a
+//!   `narrowed` note, which the summary shows: a narrowed record must not read as whole.
 //! - `offset` and `limit`: slice the lines, records or members left.
 
 use regex::{Regex, RegexBuilder};
@@ -33,6 +35,12 @@ pub const WHOLE_MEMBER_BYTES: usize = 4096;
 const HEADING_GROWTH: usize = 4;
 /// A record narrowed by a pattern keeps its own members up to this size (JSON).
 const RECORD_SCALAR_BYTES: usize = 512;
+/// How deep inside a record a value the pattern spells whole names the record: a member
+/// object's own values (a pod's `metadata.name`). Deeper, a value names a record of its own
+/// inside this one (an item of a board's `items_page.items`), and the read is about that.
+const NAMING_DEPTH: usize = 1;
+/// The member beside a pattern view's records that says how many of them were narrowed.
+pub(crate) const NARROWED_KEY: &str = "narrowed";
 /// Most bytes a view may have, as a multiple of the stored result (plus a floor): a query
 /// like `$..*` repeats nested values, and this keeps it bounded.
 const VIEW_GROWTH: usize = 4;
@@ -96,11 +104,22 @@ pub fn make_view(stored: &[u8], spec: &ViewSpec) -> Result<Vec<u8>, ViewError> {
                     Value::Object(slice(members.into_iter().collect(), spec.offset, spec.limit).into_iter().collect())
                 }
                 Value::Array(items) => {
-                    let items = match &pattern {
+                    let (items, narrowed) = match &pattern {
                         Some(re) => narrow_items(items, re),
-                        None => items,
+                        None => (items, 0),
                     };
-                    Value::Array(slice(items, spec.offset, spec.limit))
+                    let items = Value::Array(slice(items, spec.offset, spec.limit));
+                    if narrowed == 0 {
+                        items
+                    } else {
+                        // Said beside the records, where the summary shows a wrapper's values:
+                        // a record narrowed must not read as the whole record.
+                        let note = format!(
+                            "{narrowed} large {}: short values and what matched only; a query reads one whole",
+                            if narrowed == 1 { "record" } else { "records" }
+                        );
+                        serde_json::json!({ NARROWED_KEY: note, "records": items })
+                    }
                 }
                 other => {
                     let keep = pattern.as_ref().is_none_or(|re| re.is_match(&other.to_string()));
@@ -212,7 +231,7 @@ fn narrow_members(members: Map<String, Value>, re: &Regex) -> Map<String, Value>
         }
         let narrowed = match value {
             Value::Object(inner) => Value::Object(narrow_members(inner, re)),
-            Value::Array(items) => Value::Array(narrow_items(items, re)),
+            Value::Array(items) => Value::Array(narrow_items(items, re).0),
             other => other,
         };
         out.insert(key, narrowed);
@@ -226,23 +245,29 @@ fn narrow_members(members: Map<String, Value>, re: &Regex) -> Map<String, Value>
 /// useful with the values that say which record it is and what it is (its id, title,
 /// state, a small object such as its size or its owner). Only its large branches are
 /// narrowed.
-fn narrow_items(items: Vec<Value>, re: &Regex) -> Vec<Value> {
-    items
+fn narrow_items(items: Vec<Value>, re: &Regex) -> (Vec<Value>, usize) {
+    let mut narrowed = 0;
+    let kept = items
         .into_iter()
         .filter(|v| re.is_match(&v.to_string()))
         .map(|v| match v {
             Value::Object(inner) if inner_len(&inner) > WHOLE_MEMBER_BYTES => {
+                narrowed += 1;
                 // Found by one of its own values (its key, id or name): the read is about this
                 // record, so each large branch keeps its short values too (an issue's
-                // `fields.summary` beside the `fields.watches` link that holds its key).
+                // `fields.summary` beside the `fields.watches` link that holds its key). So is
+                // a record found by a value the pattern spells whole one level down (a pod's
+                // `metadata.name`, [`NAMING_DEPTH`]): the pattern names it, where a match
+                // inside a longer value (a link, a sentence) only says where a word occurs.
                 let named = inner.iter().any(|(k, v)| {
                     !v.is_object() && !v.is_array() && is_short_member(v) && re.is_match(&member_text(k, v))
-                });
+                }) || inner.values().any(|v| spelled_whole(v, re, NAMING_DEPTH));
                 Value::Object(keep_short_and_matching(inner, re, named))
             }
             other => other,
         })
-        .collect()
+        .collect();
+    (kept, narrowed)
 }
 
 /// `record`'s short members and, narrowed, those that match, in its own order; with
@@ -286,6 +311,21 @@ fn keep_short_and_matching(record: Map<String, Value>, re: &Regex, branches: boo
         }
     }
     out
+}
+
+/// Whether `re`'s first match is the whole of a short scalar inside `value` (a string's
+/// text, a number as written), looking at most `depth` levels of objects and lists down.
+fn spelled_whole(value: &Value, re: &Regex, depth: usize) -> bool {
+    match value {
+        Value::String(s) if s.len() + 2 <= RECORD_SCALAR_BYTES => re.find(s).is_some_and(|m| m.len() == s.len()),
+        Value::Number(n) => {
+            let text = n.to_string();
+            re.find(&text).is_some_and(|m| m.len() == text.len())
+        }
+        Value::Object(members) if depth > 0 => members.values().any(|v| spelled_whole(v, re, depth - 1)),
+        Value::Array(items) if depth > 0 => items.iter().any(|v| spelled_whole(v, re, depth - 1)),
+        _ => false,
+    }
 }
 
 /// A member as a pattern sees it: `"key":value`.
@@ -376,6 +416,13 @@ mod tests {
 
     fn view(stored: &Value, spec: ViewSpec) -> Value {
         serde_json::from_slice(&make_view(stored.to_string().as_bytes(), &spec).unwrap()).unwrap()
+    }
+
+    /// A pattern view whose records were narrowed: the records, after checking the note.
+    fn narrowed(v: Value, count: usize) -> Value {
+        let note = v[NARROWED_KEY].as_str().unwrap_or_default().to_owned();
+        assert!(note.starts_with(&format!("{count} large record")), "{v}");
+        v["records"].clone()
     }
 
     fn pattern(p: &str) -> ViewSpec {
@@ -525,7 +572,7 @@ mod tests {
     fn a_large_record_found_deep_inside_keeps_the_values_that_name_it() {
         let record = |n: u64| json!({"number": n, "title": format!("issue {n}"), "body": "b".repeat(900), "links": {"self": format!("https://x/issues/{n}"), "pad": "p".repeat(5000)}});
         let stored = json!([record(1), record(2), record(3)]);
-        let v = view(&stored, pattern("issues/2\\b"));
+        let v = narrowed(view(&stored, pattern("issues/2\\b")), 1);
         assert_eq!(v, json!([{"number": 2, "title": "issue 2", "links": {"self": "https://x/issues/2"}}]));
     }
 
@@ -534,7 +581,7 @@ mod tests {
         // A virtual machine: its size sits in a small object of its own; its key data is large.
         let record = |n: u64| json!({"name": format!("vm-{n}"), "hardwareProfile": {"vmSize": "Standard_F8s_v2", "extra": null}, "identity": null, "osProfile": {"keys": "k".repeat(6000)}});
         let stored = json!([record(1), record(2)]);
-        let v = view(&stored, pattern("vm-2\\b"));
+        let v = narrowed(view(&stored, pattern("vm-2\\b")), 1);
         assert_eq!(v, json!([{"name": "vm-2", "hardwareProfile": {"vmSize": "Standard_F8s_v2", "extra": null}}]));
     }
 
@@ -550,17 +597,48 @@ mod tests {
             }})
         };
         let stored = json!([record(1), record(2)]);
-        let v = view(&stored, pattern("PAY-2\\b"));
+        let v = narrowed(view(&stored, pattern("PAY-2\\b")), 1);
         assert_eq!(
             v,
             json!([{"key": "PAY-2", "fields": {"summary": "issue 2", "watches": {"self": "https://x/issue/PAY-2/watchers", "watchCount": 1}}}])
         );
         // Found only deep inside, a record keeps what matched there and its own short values.
-        let v = view(&stored, pattern("PAY-2/watchers"));
+        let v = narrowed(view(&stored, pattern("PAY-2/watchers")), 1);
         assert_eq!(
             v,
             json!([{"key": "PAY-2", "fields": {"watches": {"self": "https://x/issue/PAY-2/watchers", "watchCount": 1}}}])
         );
+    }
+
+    /// Regression: a Kubernetes pod found by its `metadata.name` came back with its metadata
+    /// alone, without `spec.nodeName`, and said nothing of what it had left out.
+    #[test]
+    fn a_record_named_inside_its_own_metadata_keeps_its_other_branches() {
+        let pod = |name: &str, node: &str| {
+            json!({"kind": "Pod", "metadata": {"name": name, "managedFields": "m".repeat(5000)},
+                   "spec": {"nodeName": node, "containers": [{"name": "app", "image": "app:1"}], "script": "s".repeat(600)},
+                   "status": {"phase": "Running"}})
+        };
+        let stored = json!([pod("api-1", "node-a"), pod("api-2", "node-b")]);
+        let v = narrowed(view(&stored, pattern("api-2")), 1);
+        assert_eq!(
+            v,
+            json!([{"kind": "Pod", "metadata": {"name": "api-2"},
+                    "spec": {"nodeName": "node-b", "containers": [{"name": "app", "image": "app:1"}]},
+                    "status": {"phase": "Running"}}])
+        );
+        // Only its long leaves are left out (`spec.script`), and the note (checked by
+        // `narrowed`) says so.
+        // A value of a record inside the record (an item of a board) names that item, not the
+        // board: the board keeps only what leads to the match and its own short values.
+        let board = json!([{"name": "board", "items": [
+            {"name": "api-2", "owner": "Ana"}, {"name": "web", "owner": "Bo", "notes": "n".repeat(5000)},
+        ]}]);
+        let v = narrowed(view(&board, pattern("api-2")), 1);
+        assert_eq!(v, json!([{"name": "board", "items": [{"name": "api-2", "owner": "Ana"}]}]));
+        // Small records come back as they were, with no note.
+        let small = json!([{"name": "api-2", "spec": {"nodeName": "node-b"}}, {"name": "web"}]);
+        assert_eq!(view(&small, pattern("api-2")), json!([{"name": "api-2", "spec": {"nodeName": "node-b"}}]));
     }
 
     /// Regression: a MongoDB Atlas cluster found by its name lost its `replicationSpecs`
@@ -574,7 +652,7 @@ mod tests {
             ]}]})
         };
         let stored = json!([record("search-prod"), record("orders-prod")]);
-        let v = view(&stored, pattern("search-prod"));
+        let v = narrowed(view(&stored, pattern("search-prod")), 1);
         assert_eq!(
             v,
             json!([{"name": "search-prod", "replicationSpecs": [{"zoneName": "Zone 1", "regionConfigs": [
