@@ -52,7 +52,8 @@ SAMPLE = harness.SAMPLE
 FIXTURES = harness.TARGET / harness.PROFILE / "toolshape-fixtures"
 DEFAULT_BUDGET = 4000
 CONTEXT_WINDOW = 128_000
-NONCE = "0123456789abcdef"
+# A nonce as the gateway makes them (five words, each one token), fixed for reproducible output.
+NONCE = "amber copper maple river harbor"
 # No step may hang the suite: each process gets this long.
 STEP_TIMEOUT_SECS = 300
 # Configs may name environment variables (examples/github-triage.yaml needs a token to be

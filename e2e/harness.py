@@ -42,8 +42,8 @@ VENV_BIN = Path(sys.executable).parent
 STATE_HOME = Path(tempfile.gettempdir()) / f"toolshape-e2e-state-{os.getuid()}"
 ENVELOPE_KEYS = ["status", "summary", "data", "omitted", "next"]
 STATUSES = {"ok", "partial", "empty", "error", "ambiguous"}
-OPEN_RE = re.compile(r"^<<<tool-result nonce=([A-Za-z0-9]+)>>>$")
-CLOSE_FMT = "<<<end tool-result nonce={}>>>"
+OPEN_RE = re.compile(r"^<<<tool-result ([a-z]+(?: [a-z]+){4})$")
+CLOSE_FMT = "<<<end {}"
 
 
 def base_env(**extra: str) -> dict[str, str]:

@@ -252,7 +252,7 @@ def envelope_of(message: dict[str, Any]) -> dict[str, Any]:
     texts = [c["text"] for c in message["result"]["content"] if c.get("type") == "text"]
     assert len(texts) == 1, message
     lines = texts[0].split("\n")
-    assert lines[0].startswith("<<<tool-result nonce=") and lines[-1].startswith("<<<end tool-result"), texts[0][:200]
+    assert lines[0].startswith("<<<tool-result ") and lines[-1].startswith("<<<end "), texts[0][:200]
     return json.loads("\n".join(lines[1:-1]))
 
 

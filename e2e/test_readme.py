@@ -256,8 +256,8 @@ def test_readme_command_runs_as_written(clone, command, in_block):
     out = run(clone, command)
     assert out.returncode == 0, f"`{command}` exited {out.returncode}:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
     if " shape " in f" {command} " or " call " in command:
-        assert "<<<tool-result nonce=" in out.stdout, out.stdout[:2000]
-        assert out.stdout.rstrip().endswith(">>>"), out.stdout[-500:]
+        assert "<<<tool-result " in out.stdout, out.stdout[:2000]
+        assert out.stdout.rstrip().splitlines()[-1].startswith("<<<end "), out.stdout[-500:]
 
 
 def test_every_path_the_readme_names_is_in_a_fresh_clone(clone):

@@ -25,7 +25,8 @@ use toolshape_tokens::Tokenizer;
 use crate::check::Read;
 use crate::question::{Kind, Question};
 
-const NONCE: &str = "0123456789abcdef";
+/// A nonce as the gateway makes them: five words, each one token.
+const NONCE: &str = "amber copper maple river harbor";
 
 /// A continuation that keeps the resume point itself in the arguments, so the reader
 /// can hand it back exactly.

@@ -61,8 +61,8 @@ fn a_bounded_config_passes_with_a_table_sorted_by_ceiling() {
     assert!(lines[0].starts_with("TOOL") && lines[0].contains("ATTACKER MAX") && lines[0].ends_with("FLAG"), "{out}");
     let cells = |line: &str| line.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
     // issue: 1500 per call, 600 (assumed: no output schema), 600 if a list, error text
-    // 1500 − 48 = 1452 (the empty error envelope with a 20-digit nonce).
-    assert_eq!(cells(lines[1])[..7], ["issue", "expect_one", "1500", "600", "(assumed)", "600", "1452"], "{out}");
+    // 1500 − 36 = 1464 (the empty error envelope with a nonce of five words).
+    assert_eq!(cells(lines[1])[..7], ["issue", "expect_one", "1500", "600", "(assumed)", "600", "1464"], "{out}");
     assert_eq!(cells(lines[2])[..5], ["close", "status", "1500", "0", "-"], "{out}");
     assert!(lines[3].starts_with("2 tool(s), 0 flagged (threshold 1000 tokens, o200k_base)"), "{out}");
 }
@@ -106,8 +106,8 @@ fn the_github_example_flags_its_open_tools() {
     assert!(ceilings.windows(2).all(|w| w[0] >= w[1]), "{ceilings:?}");
     let by_name = |n: &str| tools.iter().find(|t| t["tool"] == n).unwrap();
     // `issue` (one object, `default_field_tokens: 300`) can answer with an object that is
-    // mostly its body, read as text: 1200 − 46 = 1154, the cap does not apply.
-    assert_eq!(by_name("issue")["attacker_tokens"], 1154);
+    // mostly its body, read as text: 1200 − 34 = 1166, the cap does not apply.
+    assert_eq!(by_name("issue")["attacker_tokens"], 1166);
     assert_eq!(by_name("issue")["bound_by"], "budget (text answer)");
     assert_eq!(by_name("comment_on_issue")["attacker_tokens"], 0);
     assert_eq!(by_name("comment_on_issue")["flagged"], false);

@@ -155,3 +155,21 @@ fn a_large_text_resumes_before_its_tail() {
     let (code, _, err) = run(&["shape", "--before-end", "10", &path]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn a_fixed_nonce_is_letters_and_digits_or_words_of_them() {
+    // Words separated by single spaces, as the gateway's own nonces are, and a single run.
+    for nonce in ["quest rolling amber patent harbor", "n0"] {
+        let (code, out, err) = run(&["shape", "--nonce", nonce, TEXT]);
+        assert_eq!(code, 0, "{nonce}: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.first().copied(), Some(format!("<<<tool-result {nonce}").as_str()), "{out}");
+        assert_eq!(lines.last().copied(), Some(format!("<<<end {nonce}").as_str()), "{out}");
+    }
+    // Anything else could end the delimiter line early or read as part of the data.
+    for nonce in ["", "two  spaces", " lead", "a>b", "line\nbreak", "dash-ed"] {
+        let (code, out, err) = run(&["shape", "--nonce", nonce, TEXT]);
+        assert_eq!(code, 2, "{nonce:?}: {out}");
+        assert!(err.contains("--nonce takes letters and digits"), "{nonce:?}: {err}");
+    }
+}

@@ -116,10 +116,7 @@ fn shape_uses_the_plan_of_a_mask() {
         "examples/payloads/github-list-issues.json",
     ]));
     assert_eq!(code, 0, "{err}");
-    assert!(
-        out.starts_with("<<<tool-result nonce=abc123>>>\n{\"status\":\"partial\",\"summary\":\"26 of 30 issues"),
-        "{out}"
-    );
+    assert!(out.starts_with("<<<tool-result abc123\n{\"status\":\"partial\",\"summary\":\"26 of 30 issues"), "{out}");
     assert!(out.contains("\"author\":\"evanphx\""), "projection renames apply: {out}");
 
     // `--arguments` are checked like a real call and pick the switch case.

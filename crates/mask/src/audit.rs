@@ -71,9 +71,11 @@ pub const MAX_CANDIDATES: usize = 5;
 /// the record locator.
 pub const TEXT_MEMBER_MIN_BYTES: usize = 4096;
 
-/// A nonce for measuring delimiters, as long as the gateway's (20 decimal digits, which cost
-/// the same whatever the digits), so the fixed cost is neither over- nor understated.
-const MEASURE_NONCE: &str = "00000000000000000000";
+/// A nonce for measuring delimiters, as the gateway makes them (five words, which cost the
+/// same whatever the words), so the fixed cost is neither over- nor understated.
+fn measure_nonce() -> String {
+    toolshape_util::nonce::from_bits(0)
+}
 
 /// Output schemas of upstream tools, by `(upstream, tool)`.
 pub type OutputSchemas = BTreeMap<(String, String), Value>;
@@ -365,11 +367,12 @@ fn answers<'s>(plan: &ShapePlan, schema: Option<&'s Value>) -> Answers<'s> {
 /// `output_schema` is the upstream tool's, when known.
 pub fn audit_plan(plan: &ShapePlan, tool: &str, output_schema: Option<&Value>, tok: &Tokenizer) -> PlanAudit {
     let budget = plan.budget_tokens;
+    let nonce = measure_nonce();
     let cost = |data: Data| {
         let env = Envelope { status: Status::Ok, summary: String::new(), data, omitted: None, next: None };
-        tok.count(&render(&env, plan.render, MEASURE_NONCE))
+        tok.count(&render(&env, plan.render, &nonce))
     };
-    let error_fixed = tok.count(&render(&Envelope::error(String::new()), plan.render, MEASURE_NONCE));
+    let error_fixed = tok.count(&render(&Envelope::error(String::new()), plan.render, &nonce));
     let error_text_max = TOOL_ERROR_MAX * TOKENS_PER_CHAR_MAX;
     let error_text_tokens = budget.saturating_sub(error_fixed).min(error_text_max);
     let error_max = budget.min(error_fixed + error_text_max);
@@ -390,7 +393,7 @@ pub fn audit_plan(plan: &ShapePlan, tool: &str, output_schema: Option<&Value>, t
             omitted: None,
             next: None,
         };
-        let status_tokens = tok.count(&render(&line, plan.render, MEASURE_NONCE)).min(budget);
+        let status_tokens = tok.count(&render(&line, plan.render, &nonce)).min(budget);
         return PlanAudit {
             form,
             budget_tokens: budget,

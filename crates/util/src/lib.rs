@@ -1,13 +1,15 @@
 //! Small helpers every toolshape crate shares, each written once: lowercase hex text
-//! ([`hex`]), random bytes and delimiter nonces with a fallback when the system generator
-//! fails ([`random`], behind the `random` feature, for the crates at the edge), and the
-//! phrase naming a JSON value's kind in messages ([`json_kind`]).
+//! ([`hex`]), the words delimiter nonces are made of ([`nonce`]), random bytes and nonces
+//! with a fallback when the system generator fails ([`random`], behind the `random`
+//! feature, for the crates at the edge), and the phrase naming a JSON value's kind in
+//! messages ([`json_kind`]).
 //!
 //! ```
 //! assert_eq!(toolshape_util::hex(&[0x00, 0xab]), "00ab");
 //! assert_eq!(toolshape_util::json_kind(&serde_json::json!([1])), "an array");
 //! ```
 
+pub mod nonce;
 #[cfg(feature = "random")]
 pub mod random;
 

@@ -41,13 +41,13 @@ pub fn hex(n: usize) -> String {
     crate::hex(&bytes)
 }
 
-/// A fresh delimiter nonce: 64 random bits as 20 decimal digits. Digits cost a third of a
-/// token each (runs of three are one token) where hex costs about one token per character,
-/// and every nonce of 20 digits costs the same, so a small answer's delimiters stay cheap.
+/// A fresh delimiter nonce: five words carrying 65 random bits ([`crate::nonce`]). Each
+/// word is one token, so the nonce costs five tokens (20 random digits cost seven), and
+/// every nonce costs the same, so a small answer's delimiters stay cheap.
 pub fn nonce() -> String {
-    let mut bytes = [0u8; 8];
-    fill(&mut bytes);
-    format!("{:020}", u64::from_le_bytes(bytes))
+    let mut bytes = [0u8; 16];
+    fill(&mut bytes[..9]);
+    crate::nonce::from_bits(u128::from_le_bytes(bytes))
 }
 
 #[cfg(test)]
@@ -55,10 +55,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nonces_are_twenty_decimal_digits_and_differ() {
+    fn nonces_are_five_listed_words_and_differ() {
         let (a, b) = (nonce(), nonce());
-        assert_eq!(a.len(), 20);
-        assert!(a.bytes().all(|c| c.is_ascii_digit()));
+        assert!(crate::nonce::is_word_nonce(&a), "{a}");
         assert_ne!(a, b);
     }
 

@@ -70,7 +70,8 @@ pub(crate) struct ShapeArgs {
     /// Show the records from `--offset` without field caps.
     #[arg(long)]
     full_fields: bool,
-    /// A fixed delimiter nonce, for reproducible output (random by default).
+    /// A fixed delimiter nonce, for reproducible output: letters and digits, or words separated
+    /// by single spaces (random by default: five words).
     #[arg(long)]
     nonce: Option<String>,
     /// Print what shaping measured to standard error as JSON.
@@ -130,8 +131,12 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
     }
     let input = read_input(args.file.as_deref())?;
     let nonce = match &args.nonce {
-        Some(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric()) => n.clone(),
-        Some(_) => return Err(Failure::usage(anyhow!("--nonce takes letters and digits only"))),
+        Some(n) if n.split(' ').all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric())) => n.clone(),
+        Some(_) => {
+            return Err(Failure::usage(anyhow!(
+                "--nonce takes letters and digits, or words of them separated by single spaces"
+            )));
+        }
         // As strong as the gateway's: the nonce is what keeps upstream text inside its delimiters.
         None => toolshape_util::random::nonce(),
     };

@@ -321,10 +321,12 @@ async fn store_snapshot(
             Source::View => (shaper.plan().clone(), payload.as_slice().to_vec()),
             _ => {
                 let none = NoContinuation;
+                // Any of the gateway's nonces: they all cost the same.
+                let nonce = toolshape_util::nonce::from_bits(0);
                 let ctx = ShapeContext {
                     tool: &tool,
                     tokenizer,
-                    nonce: "0000000000000000",
+                    nonce: &nonce,
                     now_unix: None,
                     resume: None,
                     continuation: &none,

@@ -153,8 +153,12 @@ async fn call(peer: &rmcp::Peer<RoleClient>, name: &str, args: Value) -> (CallTo
         let text = r.content[0].as_text().expect("text block").text.clone();
         // The text is the envelope inside delimiters, each on a line of its own.
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].starts_with("<<<tool-result nonce="), "{text}");
-        assert!(lines.last().unwrap().starts_with("<<<end tool-result nonce="), "{text}");
+        assert!(lines[0].starts_with("<<<tool-result "), "{text}");
+        assert!(lines.last().unwrap().starts_with("<<<end "), "{text}");
+        // The gateway's nonce: five listed words, the same in both lines.
+        let nonce = &lines[0]["<<<tool-result ".len()..];
+        assert!(toolshape_util::nonce::is_word_nonce(nonce), "{text}");
+        assert_eq!(lines.last().unwrap()["<<<end ".len()..], *nonce, "{text}");
         let inner: Value = serde_json::from_str(&lines[1..lines.len() - 1].join("\n")).expect("inner JSON");
         assert_eq!(inner, env, "structured content and text agree");
         assert_eq!(r.is_error, Some(env["status"] == "error"));
