@@ -122,6 +122,7 @@ fn half(s: Split) -> &'static str {
         Split::Fifteenth => "fifteenth",
         Split::Sixteenth => "sixteenth",
         Split::Seventeenth => "seventeenth",
+        Split::Eighteenth => "eighteenth",
     }
 }
 
@@ -132,7 +133,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -151,6 +152,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Fifteenth).count(),
         shapes.values().filter(|s| **s == Split::Sixteenth).count(),
         shapes.values().filter(|s| **s == Split::Seventeenth).count(),
+        shapes.values().filter(|s| **s == Split::Eighteenth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -178,6 +180,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Fifteenth),
             Some(Split::Sixteenth),
             Some(Split::Seventeenth),
+            Some(Split::Eighteenth),
             None,
         ] {
             let pick = |smart: bool| {
