@@ -14,6 +14,7 @@ mod check;
 mod question;
 mod questions;
 mod questions_blind;
+mod questions_eighteenth;
 mod questions_eighth;
 mod questions_eleventh;
 mod questions_fifteenth;
