@@ -44,6 +44,7 @@ mod input;
 mod key_blocks;
 mod line_fields;
 mod line_patterns;
+mod line_terms;
 mod logs;
 mod numfmt;
 mod outline;

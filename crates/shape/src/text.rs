@@ -12,6 +12,7 @@ use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, to_neut
 use crate::failure::exceptions_phrase;
 use crate::line_fields::some_lines_fields;
 use crate::line_patterns::patterns_phrase;
+use crate::line_terms::terms_phrase;
 use crate::logs::{LevelCounts, level_counts};
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::outline::outline;
@@ -25,6 +26,9 @@ use crate::spaced::spaced_table;
 const OUTLINE_BUDGET_PERCENT: usize = 20;
 /// The share of that room, in percent, the line patterns may take.
 const PATTERN_ROOM_PERCENT: usize = 50;
+
+/// The share of that room, in percent, the words counted by lines may take.
+const WORDS_ROOM_PERCENT: usize = 30;
 
 /// The room of the line patterns: what the other parts of the map left, at most
 /// [`PATTERN_ROOM_PERCENT`] of the map's room.
@@ -289,14 +293,16 @@ impl<'a, 'c> TextPage<'a, 'c> {
         // lines) have their fields counted too, when no outline read the whole text.
         let fields = (mapped && outlined.is_none()).then(|| some_lines_fields(head, room / 4)).flatten();
         let outlined = outlined.or(spaced);
-        let map = [outlined, sectioned, patterns, exceptions, fields]
-            .into_iter()
-            .flatten()
-            .reduce(|a, b| format!("{a}; {b}"))
-            .map(|m| match gap {
-                Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),
-                None => m,
-            });
+        let parts = [outlined, sectioned, patterns, exceptions, fields];
+        // The words in most lines come last, in the room the rest left (a share of it at
+        // most): they answer counts of what no other part of the map splits out.
+        let used: usize = parts.iter().flatten().map(|p| p.len() + 2).sum();
+        let words_room = room.saturating_sub(used).min(room * WORDS_ROOM_PERCENT / 100);
+        let words = mapped.then(|| terms_phrase(head, words_room)).flatten();
+        let map = parts.into_iter().chain([words]).flatten().reduce(|a, b| format!("{a}; {b}")).map(|m| match gap {
+            Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),
+            None => m,
+        });
         let tail = plan.text.keep == TextKeep::HeadTail || (plan.auto.tail && plan.decides_fields());
         TextPage {
             plan,
