@@ -14,7 +14,7 @@
 //! about any format; at most [`MAX_LINES`] lines and [`MAX_WORDS`] distinct words are read,
 //! so the cost is bounded whatever the text.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::counted::counted_list;
 use crate::line_fields::MAX_LINES;
@@ -25,6 +25,17 @@ const MAX_WORDS: usize = 20_000;
 const MIN_LINES: usize = 20;
 /// The longest word counted, in bytes.
 const LONGEST: usize = 40;
+/// The bytes that end a word: ASCII white space, brackets, quotes and `= , ; |`.
+const SEPARATOR: [bool; 128] = {
+    let mut table = [false; 128];
+    let bytes = b" \t\r\n\x0b\x0c[](){}\"'<>,;=|";
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 /// Words listed at most, more than any map's room holds.
 const MOST_LISTED: usize = 400;
 /// The most digits a word may hold.
@@ -35,36 +46,43 @@ const LONGEST_EXTENSION: usize = 5;
 /// The phrase of the words in most lines of `text`, at most `room` bytes (whole entries
 /// only), or `None` when no word recurs or the room holds none.
 pub(crate) fn terms_phrase(text: &str, room: usize) -> Option<String> {
-    let mut counts: HashMap<&str, u64> = HashMap::default();
-    let mut line_words: HashSet<&str> = HashSet::default();
+    // Each word with the lines that hold it and the last of them (so a word twice in a
+    // line counts once), found without a set per line.
+    let mut counts: HashMap<&str, (u64, u64)> = HashMap::default();
     let mut lines = 0u64;
     for line in text.lines().take(MAX_LINES) {
         if line.trim().is_empty() {
             continue;
         }
         lines += 1;
-        line_words.clear();
-        words_of(line, &mut line_words);
-        for w in line_words.drain() {
+        words_of(line, &mut |w| {
             let full = counts.len() >= MAX_WORDS;
-            if let Some(n) = counts.get_mut(w) {
-                *n += 1;
-            } else if !full {
-                counts.insert(w, 1);
+            match counts.get_mut(w) {
+                Some((n, last)) if *last != lines => {
+                    *n += 1;
+                    *last = lines;
+                }
+                Some(_) => {}
+                None if !full => {
+                    counts.insert(w, (1, lines));
+                }
+                None => {}
             }
-        }
+        });
     }
     if lines < MIN_LINES as u64 {
         return None;
     }
-    let mut ranked: Vec<(&str, u64)> = counts.into_iter().filter(|&(_, n)| n >= 2 && n * 2 <= lines).collect();
+    let mut ranked: Vec<(&str, u64)> =
+        counts.into_iter().map(|(w, (n, _))| (w, n)).filter(|&(_, n)| n >= 2 && n * 2 <= lines).collect();
     // Most lines first; of words in as many lines, the shortest first, so that a word
     // holding a shorter one in the same lines (`ops@gmail.com` and `gmail.com`, a path and
     // its file's type) is said once, by the shorter.
     ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.len().cmp(&b.0.len())).then(a.0.cmp(b.0)));
     let mut listed: Vec<(String, u64)> = Vec::new();
     let mut said_by_shorter = 0;
-    for (word, n) in ranked.iter().copied() {
+    // Bounded twice: by the words listed and by the words looked at.
+    for (word, n) in ranked.iter().copied().take(MOST_LISTED * 2) {
         if listed.len() >= MOST_LISTED {
             break;
         }
@@ -77,10 +95,11 @@ pub(crate) fn terms_phrase(text: &str, room: usize) -> Option<String> {
     counted_list("words by lines, most first: ", &listed, ranked.len() - said_by_shorter, room, "words")
 }
 
-/// Puts `line`'s words (see the module's comment) into `out`.
-fn words_of<'a>(line: &'a str, out: &mut HashSet<&'a str>) {
-    let separators = |c: char| c.is_whitespace() || "[](){}\"'<>,;=|".contains(c);
-    for raw in line.split(separators) {
+/// Hands each of `line`'s words (see the module's comment) to `out`, a word perhaps more
+/// than once.
+fn words_of<'a>(line: &'a str, out: &mut impl FnMut(&'a str)) {
+    // Separators are ASCII, so the line is cut at bytes (never inside a character).
+    for raw in line.split(|c: char| c.is_ascii() && SEPARATOR[c as usize]) {
         let whole = raw.trim_matches(|c| matches!(c, '.' | ':' | '-'));
         if whole.is_empty() {
             continue;
@@ -102,15 +121,15 @@ fn words_of<'a>(line: &'a str, out: &mut HashSet<&'a str>) {
     }
 }
 
-/// Adds `word` to `out` when it is one: not too long, starting with a letter, and with
+/// Hands `word` to `out` when it is one: not too long, starting with a letter, and with
 /// at most [`MOST_DIGITS`] digits (`MP4`, `accept4` and `eno2` are words; a hash, a time
 /// or a size is a value).
-fn keep<'a>(word: &'a str, out: &mut HashSet<&'a str>) {
+fn keep<'a>(word: &'a str, out: &mut impl FnMut(&'a str)) {
     if word.len() <= LONGEST
         && word.chars().next().is_some_and(char::is_alphabetic)
         && word.bytes().filter(u8::is_ascii_digit).count() <= MOST_DIGITS
     {
-        out.insert(word);
+        out(word);
     }
 }
 

@@ -30,6 +30,9 @@ const PATTERN_ROOM_PERCENT: usize = 50;
 /// The share of that room, in percent, the words counted by lines may take.
 const WORDS_ROOM_PERCENT: usize = 30;
 
+/// The least room worth counting the words for: the heading and a few entries.
+const WORDS_MIN_ROOM: usize = 100;
+
 /// The room of the line patterns: what the other parts of the map left, at most
 /// [`PATTERN_ROOM_PERCENT`] of the map's room.
 fn pattern_room(room: usize, left: usize, taken: Option<&str>) -> usize {
@@ -298,7 +301,7 @@ impl<'a, 'c> TextPage<'a, 'c> {
         // most): they answer counts of what no other part of the map splits out.
         let used: usize = parts.iter().flatten().map(|p| p.len() + 2).sum();
         let words_room = room.saturating_sub(used).min(room * WORDS_ROOM_PERCENT / 100);
-        let words = mapped.then(|| terms_phrase(head, words_room)).flatten();
+        let words = (mapped && words_room >= WORDS_MIN_ROOM).then(|| terms_phrase(head, words_room)).flatten();
         let map = parts.into_iter().chain([words]).flatten().reduce(|a, b| format!("{a}; {b}")).map(|m| match gap {
             Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),
             None => m,
