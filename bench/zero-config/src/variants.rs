@@ -38,6 +38,7 @@ without!(no_enter, enter);
 without!(no_tail, tail);
 without!(no_index, index);
 without!(no_states, states);
+without!(no_words, words);
 
 pub(crate) const VARIANTS: &[Variant] = &[
     Variant {
@@ -78,6 +79,12 @@ pub(crate) const VARIANTS: &[Variant] = &[
         name: "-states",
         about: "the default without the extremes within each value of a field of few values",
         plan: no_states,
+        shallow_views: false,
+    },
+    Variant {
+        name: "-words",
+        about: "the default without a text's words counted by the lines that hold them",
+        plan: no_words,
         shallow_views: false,
     },
     Variant {

@@ -150,6 +150,9 @@ pub struct AutoSpec {
     /// value fewer than half hold of their first field of few values ("the oldest open
     /// one", "the latest that failed").
     pub states: bool,
+    /// With an outline, end a text's map with its words counted by the lines that hold them
+    /// (`words by lines, most first: ENOENT 74, …`).
+    pub words: bool,
 }
 
 impl Default for AutoSpec {
@@ -163,6 +166,7 @@ impl Default for AutoSpec {
             tail: true,
             index: true,
             states: true,
+            words: true,
         }
     }
 }
@@ -178,6 +182,7 @@ impl AutoSpec {
         tail: false,
         index: false,
         states: false,
+        words: false,
     };
 }
 
