@@ -226,7 +226,8 @@ pub(crate) fn shape_plan(_: &mut SchemaGenerator) -> Schema {
                     "enter": { "type": "boolean", "default": true, "description": "Page into a field too large for one page instead of cutting it." },
                     "tail": { "type": "boolean", "default": true, "description": "Show the end of the result in the first read." },
                     "index": { "type": "boolean", "default": true, "description": "In a first read that cannot show every record whole, list the records after its rows by their key and a few short columns." },
-                    "states": { "type": "boolean", "default": true, "description": "With facets, the largest and smallest number or time among the records of each value fewer than half hold of their first field of few values (the oldest open one)." }
+                    "states": { "type": "boolean", "default": true, "description": "With facets, the largest and smallest number or time among the records of each value fewer than half hold of their first field of few values (the oldest open one)." },
+                    "words": { "type": "boolean", "default": true, "description": "With an outline, end a text's map with its words counted by the lines that hold them (`ENOENT 74`)." }
                 }
             },
             "noun": { "description": "What the records are called in summaries (`issues`).", "type": ["string", "null"] },
