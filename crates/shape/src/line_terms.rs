@@ -10,9 +10,13 @@
 //! and with its extension when it ends in one (`DSC_0042.NEF` holds `NEF`). A word that
 //! does not start with a letter or holds more than two digits is a value, not a word (a
 //! time, a size, an id), and is left out, as is a word in
-//! more than half of the lines (a column every line has) or in only one. Nothing is known
-//! about any format; at most [`MAX_LINES`] lines and [`MAX_WORDS`] distinct words are read,
-//! so the cost is bounded whatever the text.
+//! more than half of the lines (a column every line has) or in only one.
+//!
+//! A word whose neighbours, one space away, are the same words wherever it stands is said
+//! with them (`Failed password 171`, `Link is Down 2`): labels of a kind of line are often
+//! phrases, and a phrase names the kind where a single word (`Failed`) may not. Nothing is
+//! known about any format; at most [`MAX_LINES`] lines and [`MAX_WORDS`] distinct words
+//! are read, so the cost is bounded whatever the text.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -38,99 +42,284 @@ const SEPARATOR: [bool; 128] = {
 };
 /// Words listed at most, more than any map's room holds.
 const MOST_LISTED: usize = 400;
+/// The most words a phrase holds.
+const PHRASE_WORDS: usize = 4;
+/// Words that join others (`Failed password for root`): a phrase does not begin or end
+/// with one, since what it joins to varies.
+const JOINING: [&str; 20] = [
+    "a", "an", "and", "as", "at", "be", "by", "for", "from", "in", "into", "is", "of", "on", "or", "than", "the", "to",
+    "was", "with",
+];
 /// The most digits a word may hold.
 const MOST_DIGITS: usize = 2;
 /// The longest extension read as a file's type.
 const LONGEST_EXTENSION: usize = 5;
 
+/// A word's neighbour on one side, over all the places it stands: none seen yet, always
+/// the same word (joined to it by one space), or anything else.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Unseen,
+    Always(u32),
+    Varies,
+}
+
+impl Side {
+    fn see(&mut self, neighbour: Option<u32>) {
+        *self = match (*self, neighbour) {
+            (Side::Unseen, Some(n)) => Side::Always(n),
+            (Side::Always(a), Some(n)) if a == n => Side::Always(a),
+            _ => Side::Varies,
+        };
+    }
+}
+
+/// What is known of one word: the lines that hold it, the last of them (so a word twice in
+/// a line counts once), and its neighbours.
+struct Seen<'a> {
+    word: &'a str,
+    lines: u64,
+    last: u64,
+    before: Side,
+    after: Side,
+}
+
 /// The phrase of the words in most lines of `text`, at most `room` bytes (whole entries
 /// only), or `None` when no word recurs or the room holds none.
 pub(crate) fn terms_phrase(text: &str, room: usize) -> Option<String> {
-    // Each word with the lines that hold it and the last of them (so a word twice in a
-    // line counts once), found without a set per line.
-    let mut counts: HashMap<&str, (u64, u64)> = HashMap::default();
+    let mut ids: HashMap<&str, u32> = HashMap::default();
+    let mut seen: Vec<Seen> = Vec::new();
     let mut lines = 0u64;
     for line in text.lines().take(MAX_LINES) {
         if line.trim().is_empty() {
             continue;
         }
         lines += 1;
-        words_of(line, &mut |w| {
-            let full = counts.len() >= MAX_WORDS;
-            match counts.get_mut(w) {
-                Some((n, last)) if *last != lines => {
-                    *n += 1;
-                    *last = lines;
+        // The previous whole word of the line, when one space joins it to what follows.
+        let mut joined: Option<u32> = None;
+        words_of(line, &mut |token| {
+            let word = match token {
+                Token::Whole(w, _) | Token::Part(w) => w,
+                Token::Value => {
+                    if let Some(prev) = joined.take() {
+                        seen[prev as usize].after.see(None);
+                    }
+                    return;
                 }
-                Some(_) => {}
-                None if !full => {
-                    counts.insert(w, (1, lines));
+            };
+            let id = match ids.get(word) {
+                Some(&id) => id,
+                None if seen.len() < MAX_WORDS => {
+                    let id = seen.len() as u32;
+                    ids.insert(word, id);
+                    seen.push(Seen { word, lines: 0, last: 0, before: Side::Unseen, after: Side::Unseen });
+                    id
                 }
-                None => {}
+                None => {
+                    if let (Some(prev), Token::Whole(..)) = (joined, token) {
+                        seen[prev as usize].after.see(None);
+                        joined = None;
+                    }
+                    return;
+                }
+            };
+            let entry = &mut seen[id as usize];
+            if entry.last != lines {
+                entry.lines += 1;
+                entry.last = lines;
+            }
+            // Only a whole word has neighbours; a word also seen as a part of one (a domain,
+            // a file type) is in lines no phrase of it tells.
+            let Token::Whole(_, link) = token else {
+                entry.before.see(None);
+                entry.after.see(None);
+                return;
+            };
+            let before = joined.take();
+            let prev = before.filter(|_| link.after_space);
+            entry.before.see(prev);
+            if let Some(p) = before {
+                seen[p as usize].after.see(prev.map(|_| id));
+            }
+            if link.space_next {
+                joined = Some(id);
+            } else {
+                seen[id as usize].after.see(None);
             }
         });
+        if let Some(last) = joined {
+            seen[last as usize].after.see(None);
+        }
     }
     if lines < MIN_LINES as u64 {
         return None;
     }
-    let mut ranked: Vec<(&str, u64)> =
-        counts.into_iter().map(|(w, (n, _))| (w, n)).filter(|&(_, n)| n >= 2 && n * 2 <= lines).collect();
+    let mut ranked: Vec<(usize, u64)> =
+        seen.iter().enumerate().map(|(i, s)| (i, s.lines)).filter(|&(_, n)| n >= 2 && n * 2 <= lines).collect();
     // Most lines first; of words in as many lines, the shortest first, so that a word
     // holding a shorter one in the same lines (`ops@gmail.com` and `gmail.com`, a path and
     // its file's type) is said once, by the shorter.
-    ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.len().cmp(&b.0.len())).then(a.0.cmp(b.0)));
-    let mut listed: Vec<(String, u64)> = Vec::new();
-    let mut said_by_shorter = 0;
+    ranked.sort_unstable_by(|a, b| {
+        let (x, y) = (seen[a.0].word, seen[b.0].word);
+        b.1.cmp(&a.1).then(x.len().cmp(&y.len())).then(x.cmp(y))
+    });
+    // Each entry with its count and the word it grew from.
+    let mut listed: Vec<(String, u64, &str)> = Vec::new();
+    let mut said_before = 0;
     // Bounded twice: by the words listed and by the words looked at.
-    for (word, n) in ranked.iter().copied().take(MOST_LISTED * 2) {
+    for &(id, n) in ranked.iter().take(MOST_LISTED * 2) {
         if listed.len() >= MOST_LISTED {
             break;
         }
-        if !listed.iter().rev().take_while(|(_, m)| *m == n).any(|(shorter, _)| word.contains(shorter.as_str())) {
-            listed.push((word.to_owned(), n));
-        } else {
-            said_by_shorter += 1;
-        }
-    }
-    counted_list("words by lines, most first: ", &listed, ranked.len() - said_by_shorter, room, "words")
-}
-
-/// Hands each of `line`'s words (see the module's comment) to `out`, a word perhaps more
-/// than once.
-fn words_of<'a>(line: &'a str, out: &mut impl FnMut(&'a str)) {
-    // Separators are ASCII, so the line is cut at bytes (never inside a character).
-    for raw in line.split(|c: char| c.is_ascii() && SEPARATOR[c as usize]) {
-        let whole = raw.trim_matches(|c| matches!(c, '.' | ':' | '-'));
-        if whole.is_empty() {
+        let word = seen[id].word;
+        // A joining word alone says nothing of a line.
+        if is_joining(word) {
+            said_before += 1;
             continue;
         }
-        keep(whole, out);
-        if whole.contains(['@', '/', ':']) {
-            for part in whole.split(['@', '/', ':']) {
-                keep(part.trim_matches('.'), out);
+        let phrase = phrase_of(&seen, id, lines);
+        let mut same_lines = listed.iter().rev().take_while(|(_, m, _)| *m == n);
+        // Said already: by a shorter word this one holds (`gmail.com` in `ops@gmail.com`, a
+        // file's type in its path), or by a phrase that holds this word.
+        if same_lines.any(|(other, _, base)| *other == phrase || word.contains(base) || holds_word(other, word)) {
+            said_before += 1;
+            continue;
+        }
+        // A phrase says the single words of its lines that it holds: it takes their place.
+        let held = listed.iter().rposition(|(other, m, base)| *m == n && other == base && holds_word(&phrase, base));
+        match held {
+            Some(at) => {
+                listed[at] = (phrase, n, word);
+                said_before += 1;
             }
+            None => listed.push((phrase, n, word)),
         }
-        // A file's type; an address's top-level domain is not one.
-        if let Some((_, extension)) = whole.rsplit_once('.')
-            && !whole.contains('@')
-            && (2..=LONGEST_EXTENSION).contains(&extension.len())
-            && extension.bytes().all(|b| b.is_ascii_alphanumeric())
-        {
-            keep(extension, out);
+    }
+    let listed: Vec<(String, u64)> = listed.into_iter().map(|(p, n, _)| (p, n)).collect();
+    counted_list("words by lines, most first: ", &listed, ranked.len().saturating_sub(said_before), room, "words")
+}
+
+/// Whether `phrase` has more than one word and `word` is one of them.
+fn holds_word(phrase: &str, word: &str) -> bool {
+    phrase.contains(' ') && phrase.split(' ').any(|w| w == word)
+}
+
+/// Whether `word` joins others (see [`JOINING`]).
+fn is_joining(word: &str) -> bool {
+    word.len() <= 5 && JOINING.iter().any(|j| j.eq_ignore_ascii_case(word))
+}
+
+/// The words that always stand around word `id` in its lines, joined to it by single
+/// spaces (`Failed` is always followed by `password`; `Link` by `is Down`), at most
+/// [`PHRASE_WORDS`] in all and without a joining word at either end (`for`, `of`).
+fn phrase_of(seen: &[Seen], id: usize, lines: u64) -> String {
+    // A word in most lines is a column, not a part of what a kind of line says.
+    let joins = |w: u32| seen[w as usize].lines * 2 <= lines;
+    let mut words: std::collections::VecDeque<usize> = std::collections::VecDeque::from([id]);
+    let mut at = id;
+    while words.len() < PHRASE_WORDS {
+        match seen[at].before {
+            Side::Always(prev) if joins(prev) && !words.contains(&(prev as usize)) => {
+                at = prev as usize;
+                words.push_front(at);
+            }
+            _ => break,
         }
+    }
+    at = id;
+    while words.len() < PHRASE_WORDS {
+        match seen[at].after {
+            Side::Always(next) if joins(next) && !words.contains(&(next as usize)) => {
+                at = next as usize;
+                words.push_back(at);
+            }
+            _ => break,
+        }
+    }
+    let joining = |w: &usize| *w != id && is_joining(seen[*w].word);
+    while words.front().is_some_and(joining) {
+        words.pop_front();
+    }
+    while words.back().is_some_and(joining) {
+        words.pop_back();
+    }
+    words.iter().map(|&w| seen[w].word).collect::<Vec<_>>().join(" ")
+}
+
+/// How a whole word stands in its line: whether one space parts it from the word before,
+/// and from the word after.
+#[derive(Clone, Copy)]
+struct Link {
+    after_space: bool,
+    space_next: bool,
+}
+
+/// What [`words_of`] hands on: a whole word, a part of one (a domain, a path's step, a
+/// file type), or a run that is a value and parts the words around it.
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    Whole(&'a str, Link),
+    Part(&'a str),
+    Value,
+}
+
+/// Whether byte `b` ends a word.
+fn separates(b: u8) -> bool {
+    b < 128 && SEPARATOR[b as usize]
+}
+
+/// Hands each of `line`'s words (see the module's comment) to `out` in their order, a word
+/// perhaps more than once.
+fn words_of<'a>(line: &'a str, out: &mut impl FnMut(Token<'a>)) {
+    let bytes = line.as_bytes();
+    let mut start = 0;
+    // Whether one space parts the previous run from this one.
+    let mut after_space = false;
+    while start <= bytes.len() {
+        // Separators are ASCII, so the line is cut at bytes (never inside a character).
+        let end = bytes[start..].iter().position(|&b| separates(b)).map_or(bytes.len(), |i| start + i);
+        let raw = &line[start..end];
+        let space_next = bytes.get(end) == Some(&b' ') && bytes.get(end + 1).is_some_and(|&b| !separates(b));
+        let whole = raw.trim_matches(|c| matches!(c, '.' | ':' | '-'));
+        if !whole.is_empty() {
+            // Punctuation trimmed off a side parts the word from its neighbour there, and a
+            // key or a value of `key=value` is no part of a phrase.
+            let paired = bytes.get(end) == Some(&b'=') || (start > 0 && bytes[start - 1] == b'=');
+            let link = Link {
+                after_space: after_space && !paired && raw.starts_with(whole),
+                space_next: space_next && !paired && raw.ends_with(whole),
+            };
+            out(if is_word(whole) { Token::Whole(whole, link) } else { Token::Value });
+            if whole.contains(['@', '/', ':']) {
+                for part in whole.split(['@', '/', ':']).map(|p| p.trim_matches('.')).filter(|p| is_word(p)) {
+                    out(Token::Part(part));
+                }
+            }
+            // A file's type; an address's top-level domain is not one.
+            if let Some((_, extension)) = whole.rsplit_once('.')
+                && !whole.contains('@')
+                && (2..=LONGEST_EXTENSION).contains(&extension.len())
+                && extension.bytes().all(|b| b.is_ascii_alphanumeric())
+                && is_word(extension)
+            {
+                out(Token::Part(extension));
+            }
+        } else if !raw.is_empty() {
+            out(Token::Value);
+        }
+        after_space = space_next;
+        start = end + 1;
     }
 }
 
-/// Hands `word` to `out` when it is one: not too long, starting with a letter, and with
-/// at most [`MOST_DIGITS`] digits (`MP4`, `accept4` and `eno2` are words; a hash, a time
-/// or a size is a value).
-fn keep<'a>(word: &'a str, out: &mut impl FnMut(&'a str)) {
-    if word.len() <= LONGEST
+/// Whether `word` is one: not too long, starting with a letter, and with at most
+/// [`MOST_DIGITS`] digits (`MP4`, `accept4` and `eno2` are words; a hash, a time or a size
+/// is a value).
+fn is_word(word: &str) -> bool {
+    !word.is_empty()
+        && word.len() <= LONGEST
         && word.chars().next().is_some_and(char::is_alphabetic)
         && word.bytes().filter(u8::is_ascii_digit).count() <= MOST_DIGITS
-    {
-        out(word);
-    }
 }
 
 #[cfg(test)]
@@ -170,6 +359,49 @@ mod tests {
         assert!(!phrase.contains("media") && !phrase.contains(" com "), "{phrase}");
         // Said once, by the shortest word in those lines.
         assert!(!phrase.contains("clip.MP4") && !phrase.contains("ops@gmail.com"), "{phrase}");
+    }
+
+    #[test]
+    fn words_always_said_together_are_counted_as_one_phrase() {
+        let mut text = String::new();
+        for i in 0..80 {
+            let line = match i % 10 {
+                0 | 1 => format!("sshd[{i}00]: Failed password for root from 10.0.0.{i} port 5{i:03} ssh2"),
+                2 | 3 => format!("sshd[{i}00]: Failed password for invalid user u{i} from 10.0.0.{i} port 6{i:03}"),
+                4 => format!("kernel: eno{} Link is Down", i % 3),
+                5 => format!("pam_unix(sshd:auth): logname= tty=ssh ruser= rhost=10.0.0.{i} user=root"),
+                6 => format!("sshd[{i}00]: Accepted publickey for deploy from 10.0.0.{i} port 7{i:03} ssh2"),
+                _ => format!("systemd[1]: Started session {i} of user root"),
+            };
+            text.push_str(&line);
+            text.push('\n');
+        }
+        let phrase = terms_phrase(&text, 4000).unwrap();
+        // `Failed` is always followed by `password`, then `for`, which joins it to what varies.
+        for want in ["Failed password 32", "Link is Down 8", "Accepted publickey 8", "Started session 24"] {
+            assert!(phrase.contains(want), "{want} in {phrase}");
+        }
+        // The phrase says its words of the same lines; a word in other lines too keeps its own count.
+        assert!(!phrase.contains(", Down 8") && !phrase.contains(", Accepted 8"), "{phrase}");
+        assert!(!phrase.contains("password for") && !phrase.contains(" for "), "{phrase}");
+        // The key and the value of `key=value` pairs are no part of a phrase.
+        assert!(!phrase.contains("ssh ruser") && !phrase.contains("logname tty"), "{phrase}");
+    }
+
+    #[test]
+    fn a_word_also_seen_inside_a_path_is_not_given_a_phrase() {
+        let mut text = String::new();
+        for i in 0..40 {
+            if i % 2 == 0 {
+                text.push_str(&format!("   Compiling ledger-store v0.{i}.0\n"));
+            } else {
+                text.push_str(&format!("warning: unused import at crates/ledger-store/src/f{i}.rs\n"));
+            }
+        }
+        let phrase = terms_phrase(&text, 4000).unwrap();
+        // `ledger-store` is in every line, half of them in a path: no phrase claims all 40.
+        assert!(!phrase.contains("Compiling ledger-store"), "{phrase}");
+        assert!(phrase.contains("Compiling 20") && phrase.contains("unused import 20"), "{phrase}");
     }
 
     #[test]
