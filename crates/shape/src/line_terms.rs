@@ -22,6 +22,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::counted::counted_list;
 use crate::line_fields::MAX_LINES;
+use crate::numfmt::thousands;
 
 /// Distinct words counted; words first seen after that are not.
 const MAX_WORDS: usize = 20_000;
@@ -85,8 +86,9 @@ struct Seen<'a> {
 }
 
 /// The phrase of the words in most lines of `text`, at most `room` bytes (whole entries
-/// only), or `None` when no word recurs or the room holds none.
-pub(crate) fn terms_phrase(text: &str, room: usize) -> Option<String> {
+/// only), or `None` when no word recurs or the room holds none. A word or phrase that a
+/// line pattern of `map` (the map so far) holds, with the same count, is said already.
+pub(crate) fn terms_phrase(text: &str, room: usize, map: &str) -> Option<String> {
     let mut ids: HashMap<&str, u32> = HashMap::default();
     let mut seen: Vec<Seen> = Vec::new();
     let mut lines = 0u64;
@@ -178,6 +180,10 @@ pub(crate) fn terms_phrase(text: &str, room: usize) -> Option<String> {
             continue;
         }
         let phrase = phrase_of(&seen, id, lines);
+        if said_by_pattern(map, &phrase, n) {
+            said_before += 1;
+            continue;
+        }
         let mut same_lines = listed.iter().rev().take_while(|(_, m, _)| *m == n);
         // Said already: by a shorter word this one holds (`gmail.com` in `ops@gmail.com`, a
         // file's type in its path), or by a phrase that holds this word.
@@ -197,6 +203,29 @@ pub(crate) fn terms_phrase(text: &str, room: usize) -> Option<String> {
     }
     let listed: Vec<(String, u64)> = listed.into_iter().map(|(p, n, _)| (p, n)).collect();
     counted_list("words by lines, most first: ", &listed, ranked.len().saturating_sub(said_before), room, "words")
+}
+
+/// Whether a quoted line pattern of `map` holds `phrase` as whole words and is followed by
+/// `n`, its count (`"* Connection reset by * port * [preauth]" 13` says `Connection reset
+/// 13`): the lines of that pattern are the lines of the phrase.
+fn said_by_pattern(map: &str, phrase: &str, n: u64) -> bool {
+    let count = format!("\" {}", thousands(n));
+    let part_of_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    map.match_indices(phrase).any(|(at, _)| {
+        let rest = &map[at + phrase.len()..];
+        if part_of_word(map[..at].chars().next_back()) || part_of_word(rest.chars().next()) {
+            return false;
+        }
+        // The end of this pattern, and the count after it (not the start of a longer one).
+        rest.find('"').is_some_and(|end| {
+            let after = &rest[end..];
+            after.starts_with(&count) && {
+                let more = &after.as_bytes()[count.len()..];
+                !(more.first().is_some_and(u8::is_ascii_digit)
+                    || (more.first() == Some(&b',') && more.get(1).is_some_and(u8::is_ascii_digit)))
+            }
+        })
+    })
 }
 
 /// Whether `phrase` has more than one word and `word` is one of them.
@@ -333,7 +362,7 @@ mod tests {
             let outcome = if i % 4 == 0 { "= -1 ENOENT (No such file)" } else { "= 3" };
             text.push_str(&format!("12:00:{i:02} [pid {}] openat(\"/srv/app/f{i}.py\") {outcome}\n", 100 + i % 3));
         }
-        let phrase = terms_phrase(&text, 2000).unwrap();
+        let phrase = terms_phrase(&text, 2000, "").unwrap();
         assert!(phrase.starts_with("words by lines, most first: "), "{phrase}");
         assert!(phrase.contains("ENOENT 15"), "{phrase}");
         // Words in every line are a column, not a kind of line; values with digits are left out.
@@ -351,7 +380,7 @@ mod tests {
             };
             text.push_str(&format!("{i} sent tank/media/{file} to <{to}>\n"));
         }
-        let phrase = terms_phrase(&text, 2000).unwrap();
+        let phrase = terms_phrase(&text, 2000, "").unwrap();
         for want in ["NEF 10", "gmail.com 10", "MP4 10", "corp.example 10"] {
             assert!(phrase.contains(want), "{want} in {phrase}");
         }
@@ -376,7 +405,7 @@ mod tests {
             text.push_str(&line);
             text.push('\n');
         }
-        let phrase = terms_phrase(&text, 4000).unwrap();
+        let phrase = terms_phrase(&text, 4000, "").unwrap();
         // `Failed` is always followed by `password`, then `for`, which joins it to what varies.
         for want in ["Failed password 32", "Link is Down 8", "Accepted publickey 8", "Started session 24"] {
             assert!(phrase.contains(want), "{want} in {phrase}");
@@ -398,10 +427,36 @@ mod tests {
                 text.push_str(&format!("warning: unused import at crates/ledger-store/src/f{i}.rs\n"));
             }
         }
-        let phrase = terms_phrase(&text, 4000).unwrap();
+        let phrase = terms_phrase(&text, 4000, "").unwrap();
         // `ledger-store` is in every line, half of them in a path: no phrase claims all 40.
         assert!(!phrase.contains("Compiling ledger-store"), "{phrase}");
         assert!(phrase.contains("Compiling 20") && phrase.contains("unused import 20"), "{phrase}");
+    }
+
+    #[test]
+    fn what_a_line_pattern_of_the_map_says_with_its_count_is_not_said_again() {
+        let map =
+            r#"line patterns, most first: "* Connection reset by * port * [preauth]" 13, "* Removed session *" 1,300"#;
+        assert!(said_by_pattern(map, "Connection reset", 13));
+        assert!(said_by_pattern(map, "Removed session", 1300));
+        // Another count, a word inside a longer one, a count that only begins the same.
+        assert!(!said_by_pattern(map, "Connection reset", 12));
+        assert!(!said_by_pattern(map, "Connect", 13));
+        assert!(!said_by_pattern(map, "Removed session", 1));
+        let mut text = String::new();
+        for i in 0..40 {
+            let line = if i % 4 == 0 {
+                format!("sshd[{i}]: Connection reset by 10.0.0.{i}")
+            } else {
+                format!("cron[{i}]: job {i} ran")
+            };
+            text.push_str(&line);
+            text.push('\n');
+        }
+        let alone = terms_phrase(&text, 2000, "").unwrap();
+        assert!(alone.contains("Connection reset 10"), "{alone}");
+        let after = terms_phrase(&text, 2000, r#""* Connection reset by *" 10"#).unwrap();
+        assert!(!after.contains("Connection reset"), "{after}");
     }
 
     #[test]
@@ -409,10 +464,10 @@ mod tests {
         let text: String = (0..200).map(|i| format!("line {i} 0x{:x}{} 7kind\n", i * 7919, i % 11)).collect();
         // Numbers, hashes and words after a digit are values: only `line` is a word, and it
         // is in every line.
-        assert!(terms_phrase(&text, 2000).is_none());
+        assert!(terms_phrase(&text, 2000, "").is_none());
         let text: String = (0..200).map(|i| format!("event {}\n", ["alpha", "beta", "gamma"][i % 3])).collect();
-        let phrase = terms_phrase(&text, 70).unwrap();
+        let phrase = terms_phrase(&text, 70, "").unwrap();
         assert!(phrase.len() <= 70 && phrase.contains("alpha 67"), "{phrase}");
-        assert!(terms_phrase("a b\nc d\n", 2000).is_none());
+        assert!(terms_phrase("a b\nc d\n", 2000, "").is_none());
     }
 }

@@ -302,7 +302,13 @@ impl<'a, 'c> TextPage<'a, 'c> {
         let used: usize = parts.iter().flatten().map(|p| p.len() + 2).sum();
         let words_room = room.saturating_sub(used).min(room * WORDS_ROOM_PERCENT / 100);
         let words = (mapped && plan.auto.words && words_room >= WORDS_MIN_ROOM)
-            .then(|| terms_phrase(head, words_room))
+            .then(|| {
+                terms_phrase(
+                    head,
+                    words_room,
+                    &parts.iter().flatten().map(String::as_str).collect::<Vec<_>>().join("; "),
+                )
+            })
             .flatten();
         let map = parts.into_iter().chain([words]).flatten().reduce(|a, b| format!("{a}; {b}")).map(|m| match gap {
             Some(_) => format!("in lines 1-{}: {m}", thousands(count_lines(head))),
