@@ -33,6 +33,7 @@
 mod key;
 mod label;
 mod links;
+mod looks;
 mod pairs;
 mod paths;
 mod quantity;
@@ -41,6 +42,7 @@ mod scope;
 mod second_ids;
 mod spans;
 mod stats;
+mod template;
 
 use std::borrow::Cow;
 

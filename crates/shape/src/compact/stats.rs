@@ -1,15 +1,17 @@
 //! What a sample of records says about each field: how often it is there, how many
 //! distinct values it takes, how large they are and what they look like.
 
-use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 
 // Values are hashed to count distinct ones, many times per record: a fast hasher, fixed
 // and deterministic (the counts decide the view, so they must not vary between runs).
 use rustc_hash::{FxHashSet as HashSet, FxHasher};
 
+use super::looks::is_image;
+pub(crate) use super::looks::{carries_token, is_opaque, is_url, is_worded};
 use super::quantity::quantity;
 use super::scope::Scope;
+use super::template::template;
 
 use serde_json::Value;
 
@@ -144,18 +146,7 @@ impl Node {
             Value::String(s) => {
                 self.scalars += 1;
                 self.strings += 1;
-                // One pass for what several tests below need.
-                let (mut digits, mut letters, mut spaced, mut broken) = (0usize, 0usize, false, false);
-                for c in s.chars() {
-                    if c.is_ascii_digit() {
-                        digits += 1;
-                    } else if c.is_alphabetic() {
-                        letters += 1;
-                    } else if c.is_whitespace() {
-                        spaced = true;
-                        broken |= c == '\n';
-                    }
-                }
+                let Classes { digits, letters, spaced, broken } = Classes::of(s);
                 if spaced {
                     self.spaced += 1;
                 }
@@ -193,7 +184,8 @@ impl Node {
                 {
                     self.times += 1;
                 }
-                if is_url(s) {
+                // `is_url`, with the whitespace already looked for.
+                if !spaced && (s.starts_with("https://") || s.starts_with("http://")) {
                     self.urls += 1;
                     if is_image(s) {
                         self.images += 1;
@@ -278,6 +270,47 @@ impl Node {
     }
 }
 
+/// What several tests of a string need, counted in one pass.
+#[derive(Debug, PartialEq, Eq)]
+struct Classes {
+    /// ASCII digits.
+    digits: usize,
+    /// Letters of any script.
+    letters: usize,
+    /// Whether it holds whitespace.
+    spaced: bool,
+    /// Whether it holds a line break.
+    broken: bool,
+}
+
+impl Classes {
+    fn of(s: &str) -> Classes {
+        let (mut digits, mut letters, mut spaced, mut broken) = (0usize, 0usize, false, false);
+        if s.is_ascii() {
+            // Byte by byte, without branches, for the text that most values are.
+            for &b in s.as_bytes() {
+                digits += usize::from(b.is_ascii_digit());
+                letters += usize::from(b.is_ascii_alphabetic());
+                // `char::is_whitespace` on ASCII.
+                spaced |= matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+                broken |= b == b'\n';
+            }
+        } else {
+            for c in s.chars() {
+                if c.is_ascii_digit() {
+                    digits += 1;
+                } else if c.is_alphabetic() {
+                    letters += 1;
+                } else if c.is_whitespace() {
+                    spaced = true;
+                    broken |= c == '\n';
+                }
+            }
+        }
+        Classes { digits, letters, spaced, broken }
+    }
+}
+
 /// Deeper values are not looked into: they are kept or dropped whole.
 const MAX_DEPTH: usize = 12;
 /// Elements of one array looked at.
@@ -303,121 +336,13 @@ pub(crate) fn is_empty(v: &Value) -> bool {
     }
 }
 
-pub(crate) fn is_url(s: &str) -> bool {
-    (s.starts_with("https://") || s.starts_with("http://")) && !has_whitespace(s)
-}
-
-/// Whether `s` holds whitespace; ASCII text (nearly every URL and id) is read byte by byte.
-fn has_whitespace(s: &str) -> bool {
-    if s.is_ascii() {
-        // `char::is_whitespace` on ASCII: space, tab, line feed, vertical tab, form feed, return.
-        s.bytes().any(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
-    } else {
-        s.contains(char::is_whitespace)
-    }
-}
-
-/// Whether `needle` occurs in `haystack`. `str::contains` sets up a two-way searcher on
-/// every call, which costs more than searching the short strings a URL template compares.
-fn occurs(haystack: &str, needle: &str) -> bool {
-    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    let Some(&first) = n.first() else { return true };
-    memchr::memchr_iter(first, h).any(|at| h.get(at..at + n.len()) == Some(n))
-}
-
-/// A URL whose path (or an encoded URL in its query) ends in an image file name.
-fn is_image(s: &str) -> bool {
-    let lower = s.to_ascii_lowercase();
-    let path = lower.split(['?', '#']).next().unwrap_or("");
-    [".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico"]
-        .iter()
-        .any(|ext| path.ends_with(ext) || lower.ends_with(ext))
-}
-
-/// A token long enough to be a signature or a content address, not an id a reader types.
-const TOKEN_CHARS: usize = 32;
-
-/// Whether the URL `s` holds, between its separators, a random-looking part of at least
-/// [`TOKEN_CHARS`] characters: a proxied image, a signed or content-addressed download.
-pub(crate) fn carries_token(s: &str) -> bool {
-    s.split(['/', '?', '&', '=', '#', ';']).any(|part| part.len() >= TOKEN_CHARS && is_opaque(part))
-}
-
-/// A string that reads as random: no whitespace, at least 16 characters of letters and
-/// digits (with `-`, `_`, `=`, `+`, `/`, `:`, `.`), and mostly not a word: digits mixed
-/// with letters throughout, as in hashes, UUIDs, tokens and base64 ids, or letters whose
-/// case changes every few letters, as a base64 id that happens to hold no digit does
-/// (`WFR_kwLOJlZzZtNaqkB`; one GitHub node id in about fourteen).
-pub(crate) fn is_opaque(s: &str) -> bool {
-    if s.len() < 16 || has_whitespace(s) {
-        return false;
-    }
-    if !s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_=+/:.".contains(&b)) {
-        return false;
-    }
-    let digits = s.bytes().filter(u8::is_ascii_digit).count();
-    let letters = s.bytes().filter(u8::is_ascii_alphabetic).count();
-    if digits == 0 && letters >= 12 {
-        return case_changes_often(s);
-    }
-    if digits == 0 || letters == 0 {
-        return false;
-    }
-    let upper = s.bytes().any(|b| b.is_ascii_uppercase());
-    let lower = s.bytes().any(|b| b.is_ascii_lowercase());
-    let hex = s.bytes().filter(u8::is_ascii_hexdigit).count() + s.bytes().filter(|b| *b == b'-').count() == s.len();
-    // Switches between letters and digits: words and paths have few, random strings many.
-    let alnum: Vec<u8> = s.bytes().filter(u8::is_ascii_alphanumeric).collect();
-    let switches = alnum.windows(2).filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit()).count();
-    (upper && lower) || hex || (digits * 8 >= s.len() && switches * 5 >= s.len())
-}
-
-/// Whether `s`'s letters switch case as random letters do (about every other pair of
-/// neighbours): in two pairs in five at least, with capitals next to each other and lower
-/// case before a capital twice or more each. A PascalCase name switches often too
-/// (`NewReplicaSetAvailable`, seven times in 21 pairs), but its capitals stand alone; one
-/// with an acronym (`HTTPServerErrorOnRead`, seven in 20) switches less.
-fn case_changes_often(s: &str) -> bool {
-    let letters: Vec<u8> = s.bytes().filter(u8::is_ascii_alphabetic).collect();
-    let pairs = letters.windows(2);
-    let changes = pairs.clone().filter(|w| w[0].is_ascii_uppercase() != w[1].is_ascii_uppercase()).count();
-    let capitals_together = pairs.clone().filter(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase()).count();
-    let rising = pairs.filter(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase()).count();
-    changes * 5 >= letters.len().saturating_sub(1) * 2 && capitals_together >= 2 && rising >= 2
-}
-
-/// Whether `s`, random-looking as a whole, holds two or more words between its separators:
-/// a path or a name with random parts (`athena-results/0062fb81-….csv`,
-/// `query-api-8bv5rskg7p-ddmj5`), which is cut or passed over only at the cost of what it
-/// names, not a token with a type prefix (`cus_NffrFeUfNV2Hib`). A word here is three or
-/// more lower-case letters, one of them past `f` so that no run of hexadecimal digits reads
-/// as one; a file's extension does not count.
-pub(crate) fn is_worded(s: &str) -> bool {
-    let stem = match s.rsplit_once('.') {
-        Some((stem, ext)) if ext.len() <= 5 && ext.bytes().all(|b| b.is_ascii_alphanumeric()) => stem,
-        _ => s,
-    };
-    let word =
-        |part: &&str| part.len() >= 3 && part.bytes().all(|b| b.is_ascii_lowercase()) && part.bytes().any(|b| b > b'f');
-    stem.split(|c: char| !c.is_ascii_alphanumeric()).filter(word).nth(1).is_some()
-}
-
-/// `s` with every occurrence of the record's other values (given longest first) replaced
-/// by `{}`.
-fn template<'s>(s: &'s str, scalars_longest_first: &[Cow<'_, str>]) -> Cow<'s, str> {
-    let mut out = Cow::Borrowed(s);
-    for v in scalars_longest_first {
-        let v = v.as_ref();
-        if v != s && v.len() <= out.len() && occurs(&out, v) {
-            out = Cow::Owned(out.replace(v, "{}"));
-        }
-    }
-    out
-}
-
 /// The length of `s` written as a JSON string: its quotes, and the escapes `serde_json`
 /// writes (a quote, a backslash and control characters; nothing else).
 fn quoted_len(s: &str) -> usize {
+    // Most text has nothing to escape: found in a pass without branches first.
+    if !s.bytes().fold(false, |any, b| any | (b < 0x20 || b == b'"' || b == b'\\')) {
+        return s.len() + 2;
+    }
     let escapes: usize = s
         .bytes()
         .map(|b| match b {
@@ -432,6 +357,14 @@ fn quoted_len(s: &str) -> usize {
 /// The hash and length of `v` serialized, written straight into the hasher: no string is
 /// made. Used for scalars and for what [`Node::add`] does not look into.
 fn digest(v: &Value) -> (u64, usize) {
+    // A string, the most common scalar, is hashed as it stands: its serialized form is only
+    // its escapes apart, which its length counts.
+    if let Value::String(s) = v {
+        let mut hasher = FxHasher::default();
+        hasher.write_u8(b'"');
+        hasher.write(s.as_bytes());
+        return (hasher.finish(), quoted_len(s));
+    }
     let mut sink = Digest { hasher: FxHasher::default(), len: 0 };
     // Writing to the sink cannot fail, and a `Value` always serializes.
     let _ = serde_json::to_writer(&mut sink, v);
@@ -538,6 +471,10 @@ pub(crate) fn duration_millis(s: &str) -> Option<f64> {
     }
     if let Some(iso) = s.strip_prefix('P') {
         return iso_duration(iso);
+    }
+    // Go's form starts with its number (most text does not: answered without a copy).
+    if !s.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return None;
     }
     // One number and unit may be written apart (`120 ms`); several run together.
     let compact: String = match s.split_once(' ') {
@@ -657,43 +594,17 @@ mod tests {
     use serde_json::json;
 
     proptest! {
-        /// The byte-level shortcuts answer as the standard library's searches do, on any
-        /// text (ASCII or not, with any whitespace).
+        /// The byte-by-byte count of ASCII text gives what the count by characters gives.
         #[test]
-        fn shortcuts_agree_with_the_standard_searches(
-            haystack in "[a-c/ \t\u{0b}\u{a0}\u{2003}é\n]{0,24}",
-            needle in "[a-c/é]{0,4}",
-        ) {
-            prop_assert_eq!(has_whitespace(&haystack), haystack.contains(char::is_whitespace));
-            prop_assert_eq!(occurs(&haystack, &needle), haystack.contains(needle.as_str()));
-        }
-    }
-
-    #[test]
-    fn opaque_strings_are_told_from_words_and_names() {
-        for s in [
-            "MDU6SXNzdWUxMzQ3",
-            "5b10a2844c20165700ede21g",
-            "0f8fad5b-d9cb-469f-a165-70867728950e",
-            "ch_3RzmKrkbKgrSqxrFuXsLvQFG",
-            "WFR_kwLOJlZzZtNaqkB",
-        ] {
-            assert!(is_opaque(s), "{s}");
-        }
-        for s in [
-            "octocat",
-            "Search index crashes",
-            "api-prod-7",
-            "2025-12-31T10:00:00Z",
-            "/v1/projects/members",
-            "checkout.shop.svc",
-            "getUserAccountSettings",
-            "PaymentIntentSucceeded",
-            "KUBE-SVC-ERIFXISQEP",
-            "NewReplicaSetAvailable",
-            "HTTPServerErrorOnRead",
-        ] {
-            assert!(!is_opaque(s), "{s}");
+        fn classes_of_ascii_text_are_counted_as_by_characters(s in "[a-zA-Z0-9 \t\n\r\u{0b}\u{0c}/._-]{0,40}") {
+            let mut by_chars = Classes { digits: 0, letters: 0, spaced: false, broken: false };
+            for c in s.chars() {
+                by_chars.digits += usize::from(c.is_ascii_digit());
+                by_chars.letters += usize::from(c.is_alphabetic());
+                by_chars.spaced |= c.is_whitespace();
+                by_chars.broken |= c == '\n';
+            }
+            prop_assert_eq!(Classes::of(&s), by_chars);
         }
     }
 
