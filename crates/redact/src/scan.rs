@@ -140,7 +140,7 @@ impl Needs {
 }
 
 /// Where detectors could match in one text. Every list is sorted by position.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Candidates {
     /// Literal token prefixes: position and the literal's index in [`TOKEN_LITERALS`].
     tokens: Vec<(usize, usize)>,
@@ -164,40 +164,10 @@ impl Candidates {
     pub(crate) fn of(text: &str, needs: Needs) -> Candidates {
         let bytes = text.as_bytes();
         let mut c = Candidates::default();
-        if needs.tokens
-            && let Some(re) = TOKENS.as_ref()
-        {
-            // Overlapping hits too: in `sk-----BEGIN …` the header starts inside `sk-`.
-            let mut pos = 0;
-            while let Some(m) = re.find_at(bytes, pos) {
-                pos = m.start() + 1;
-                let Some(index) = TOKEN_LITERALS.iter().position(|(literal, _)| literal.as_bytes() == m.as_bytes())
-                else {
-                    continue;
-                };
-                let mut start = m.start();
-                if let Some((_, befores)) = SPLIT_LITERALS.iter().find(|(rest, _)| rest.as_bytes() == m.as_bytes()) {
-                    let before = befores.iter().find(|before| {
-                        start.checked_sub(before.len()).and_then(|s| bytes.get(s..start)) == Some(before.as_bytes())
-                    });
-                    match before {
-                        Some(before) => start -= before.len(),
-                        None => continue,
-                    }
-                }
-                c.tokens.push((start, index));
-            }
-        }
-        if needs.pem {
-            c.pem = PEM.as_ref().is_some_and(|re| re.is_match(bytes));
-        }
-        if needs.at
-            && let Some(re) = AT.as_ref()
-        {
-            c.at.extend(re.find_iter(bytes).map(|m| m.start()));
-        }
-        if needs.words {
-            find_words(bytes, &mut c.words);
+        if bytes.len() <= SHORT {
+            scan_short(bytes, needs, &mut c);
+        } else {
+            search_long(bytes, needs, &mut c);
         }
         if needs.digits {
             scan_digits(bytes, &mut c);
@@ -225,6 +195,181 @@ impl Candidates {
         })
     }
 }
+
+/// The searches of [`Candidates::of`] but digits' over a text longer than [`SHORT`]: literal
+/// regexes, whose SIMD searches pay for setting them up over a long text.
+fn search_long(bytes: &[u8], needs: Needs, c: &mut Candidates) {
+    if needs.tokens
+        && let Some(re) = TOKENS.as_ref()
+    {
+        // Overlapping hits too: in `sk-----BEGIN …` the header starts inside `sk-`.
+        let mut pos = 0;
+        while let Some(m) = re.find_at(bytes, pos) {
+            pos = m.start() + 1;
+            if let Some(index) = TOKEN_LITERALS.iter().position(|(literal, _)| literal.as_bytes() == m.as_bytes()) {
+                push_token(bytes, m.start(), index, &mut c.tokens);
+            }
+        }
+    }
+    if needs.pem {
+        c.pem = PEM.as_ref().is_some_and(|re| re.is_match(bytes));
+    }
+    if needs.at
+        && let Some(re) = AT.as_ref()
+    {
+        c.at.extend(re.find_iter(bytes).map(|m| m.start()));
+    }
+    if needs.words {
+        find_words(bytes, &mut c.words);
+    }
+}
+
+/// Notes the literal `index` of [`TOKEN_LITERALS`] found at `at`, from where its match starts
+/// (before it, for the literals searched for by their rest), unless what must stand before it
+/// does not.
+fn push_token(bytes: &[u8], at: usize, index: usize, tokens: &mut Vec<(usize, usize)>) {
+    let mut start = at;
+    let literal = TOKEN_LITERALS[index].0;
+    if let Some((_, befores)) = SPLIT_LITERALS.iter().find(|(rest, _)| *rest == literal) {
+        let before = befores.iter().find(|before| {
+            start.checked_sub(before.len()).and_then(|s| bytes.get(s..start)) == Some(before.as_bytes())
+        });
+        match before {
+            Some(before) => start -= before.len(),
+            None => return,
+        }
+    }
+    tokens.push((start, index));
+}
+
+/// Texts up to this many bytes are searched by [`scan_short`]: most values of a record (ids,
+/// names, links, dates), where setting up four searches costs more than reading the bytes.
+const SHORT: usize = 128;
+
+/// The searches of [`Candidates::of`] but digits', in one pass over a short text, finding what
+/// the literal searches find. Most places start nothing: one look in [`STARTS`] at the pair of
+/// bytes there passes over them; only where a pair starts an `@`, a private-key header, a
+/// token literal or a secret word (in any ASCII case) are the literals compared.
+fn scan_short(bytes: &[u8], needs: Needs, c: &mut Candidates) {
+    for (i, pair) in bytes.windows(2).enumerate() {
+        let (b, next) = (pair[0], pair[1]);
+        if !STARTS.has(b, next) {
+            continue;
+        }
+        // Neither starts a literal or a word.
+        if b == b'@' {
+            if needs.at {
+                c.at.push(i);
+            }
+            continue;
+        }
+        if b == b'-' {
+            if needs.pem && !c.pem {
+                c.pem = bytes[i..].starts_with(PEM_HEADER.as_bytes());
+            }
+            continue;
+        }
+        let rest = &bytes[i..];
+        if needs.tokens && TOKEN_PAIRS.has(b, next) {
+            // No literal is a prefix of another: at most one starts here.
+            let starts_here =
+                |literal: &str| literal.as_bytes()[1] == next && starts_with(rest, literal.as_bytes(), false);
+            if let Some(index) = TOKEN_LITERALS.iter().position(|(literal, _)| starts_here(literal)) {
+                push_token(bytes, i, index, &mut c.tokens);
+            }
+        }
+        if needs.words && WORD_PAIRS.has(b.to_ascii_lowercase(), next.to_ascii_lowercase()) {
+            // The words are lower case (or not ASCII), and none is a prefix of another.
+            let lower = next.to_ascii_lowercase();
+            if let Some(word) =
+                WORDS.iter().find(|word| word.as_bytes()[1] == lower && starts_with(rest, word.as_bytes(), true))
+            {
+                c.words.push((i, *word == "secret" || *word == "\u{17f}ecret"));
+            }
+        }
+    }
+    if bytes.last() == Some(&b'@') && needs.at {
+        c.at.push(bytes.len() - 1);
+    }
+}
+
+/// Whether `text` starts with `literal` (in any ASCII case when `any_case`, for a literal
+/// without capitals), compared byte by byte: a literal is a few bytes long, shorter than a
+/// call to `memcmp` costs.
+fn starts_with(text: &[u8], literal: &[u8], any_case: bool) -> bool {
+    text.len() >= literal.len()
+        && text.iter().zip(literal).all(|(&t, &l)| if any_case { t.to_ascii_lowercase() == l } else { t == l })
+}
+
+/// A set of byte pairs: one bit for each of the 65,536.
+struct Pairs([u64; 1024]);
+
+impl Pairs {
+    /// The first two bytes of each of `texts` (each two bytes long or more).
+    const fn starts_of(texts: &[&str]) -> Pairs {
+        let mut bits = [0u64; 1024];
+        let mut i = 0;
+        while i < texts.len() {
+            let t = texts[i].as_bytes();
+            let pair = (t[0] as usize) << 8 | t[1] as usize;
+            bits[pair >> 6] |= 1 << (pair & 63);
+            i += 1;
+        }
+        Pairs(bits)
+    }
+
+    fn has(&self, a: u8, b: u8) -> bool {
+        let pair = usize::from(a) << 8 | usize::from(b);
+        self.0[pair >> 6] & (1 << (pair & 63)) != 0
+    }
+}
+
+/// The first two bytes of every token literal.
+static TOKEN_PAIRS: Pairs = Pairs::starts_of(&{
+    let mut literals = [""; TOKEN_LITERALS.len()];
+    let mut i = 0;
+    while i < literals.len() {
+        literals[i] = TOKEN_LITERALS[i].0;
+        i += 1;
+    }
+    literals
+});
+
+/// The first two bytes of every secret word (lower case).
+static WORD_PAIRS: Pairs = Pairs::starts_of(WORDS);
+
+/// Every pair of bytes [`scan_short`] looks at: an `@` and any byte, the private-key header's
+/// `--`, and the first two bytes of the token literals and of the secret words, these in every
+/// ASCII case.
+static STARTS: Pairs = {
+    let mut bits = TOKEN_PAIRS.0;
+    let mut k = 0;
+    while k < 256 {
+        let pair = (b'@' as usize) << 8 | k;
+        bits[pair >> 6] |= 1 << (pair & 63);
+        k += 1;
+    }
+    let dashes = (b'-' as usize) << 8 | b'-' as usize;
+    bits[dashes >> 6] |= 1 << (dashes & 63);
+    let mut k = 0;
+    while k < WORDS.len() {
+        let w = WORDS[k].as_bytes();
+        let cases = [
+            (w[0], w[1]),
+            (w[0].to_ascii_uppercase(), w[1]),
+            (w[0], w[1].to_ascii_uppercase()),
+            (w[0].to_ascii_uppercase(), w[1].to_ascii_uppercase()),
+        ];
+        let mut j = 0;
+        while j < cases.len() {
+            let pair = (cases[j].0 as usize) << 8 | cases[j].1 as usize;
+            bits[pair >> 6] |= 1 << (pair & 63);
+            j += 1;
+        }
+        k += 1;
+    }
+    Pairs(bits)
+};
 
 /// Every occurrence of a [`WORDS`] word in any ASCII case, overlapping ones included (so that
 /// `passecret` still yields its `secret`). Chunks are lowercased into a small reused buffer.
@@ -352,6 +497,38 @@ pub(crate) fn run_end(bytes: &[u8], pos: usize, member: impl Fn(u8) -> bool) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Pieces a text is made of: every token literal and what stands before the split ones,
+    /// secret words in several cases (and with the long s), the header, `@`, digits and
+    /// separators, and other text.
+    fn piece() -> impl Strategy<Value = String> {
+        let mut pieces: Vec<String> = TOKEN_LITERALS.iter().map(|(l, _)| (*l).to_owned()).collect();
+        pieces.extend(
+            ["github", "https://", "s", "r", "p", "-----BEGIN ", "--", "@", " ", "x", "é", "ſ", "1"].map(String::from),
+        );
+        for word in WORDS {
+            pieces.push((*word).to_owned());
+            pieces.push(word.to_ascii_uppercase());
+            let mut chars: Vec<char> = word.chars().collect();
+            chars[0] = chars[0].to_ascii_uppercase();
+            pieces.push(chars.into_iter().collect());
+        }
+        prop_oneof![proptest::sample::select(pieces), "[a-zA-Z0-9_./:@ -]{1,3}"]
+    }
+
+    proptest! {
+        /// The one pass over a short text finds what the literal searches find.
+        #[test]
+        fn the_short_scan_finds_what_the_searches_find(pieces in proptest::collection::vec(piece(), 0..24)) {
+            let text: String = pieces.concat();
+            let all = Needs::of(&Kind::ALL);
+            let (mut short, mut long) = (Candidates::default(), Candidates::default());
+            scan_short(text.as_bytes(), all, &mut short);
+            search_long(text.as_bytes(), all, &mut long);
+            prop_assert_eq!(short, long, "{:?}", text);
+        }
+    }
 
     #[test]
     fn digit_mask_is_exact() {
