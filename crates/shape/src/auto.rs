@@ -47,6 +47,8 @@ pub(crate) struct AutoView {
     /// replaced in each: the first records of the order, which a page then shows without
     /// parsing and redacting them a second time.
     shaped: Vec<(Value, RedactionCounts)>,
+    /// No two of the compactor's columns share a name ([`Compactor::names_distinct`]).
+    distinct_names: bool,
 }
 
 impl AutoView {
@@ -114,7 +116,8 @@ impl AutoView {
         let table = (auto.table && compact && !caps).then(|| table_columns(&compactor, &sample)).flatten();
         let constants_room = plan.budget_tokens * 4 * CONSTANTS_BUDGET_PERCENT / 100;
         let shaped = sample.into_iter().zip(sample_counts).collect();
-        Some(AutoView { compactor, compact, table, facets: facets.flatten(), constants_room, shaped })
+        let distinct_names = compactor.names_distinct();
+        Some(AutoView { compactor, compact, table, facets: facets.flatten(), constants_room, shaped, distinct_names })
     }
 
     /// The sample's shaped records, in order: the head of the result's snapshot.
@@ -140,6 +143,14 @@ impl AutoView {
     }
 
     fn compact_unit(&self, record: &Value) -> (Value, Vec<String>) {
+        // A table's columns are the compactor's, in its order: with distinct names, the row
+        // is read straight from the record.
+        if self.table.is_some()
+            && self.distinct_names
+            && let Some((row, cut)) = self.compactor.row_noting_cuts(record)
+        {
+            return (Value::Array(row), cut);
+        }
         let (compact, cut) = self.compactor.apply_noting_cuts(record);
         match (&self.table, compact) {
             (Some(columns), Value::Object(mut m)) => {
@@ -250,11 +261,18 @@ fn table_columns(compactor: &Compactor, sample: &[Value]) -> Option<Vec<String>>
     if columns.len() < 2 || sample.len() < 3 || !(compactor.reads_rows() || sample.iter().all(Value::is_object)) {
         return None;
     }
+    let distinct = compactor.names_distinct();
     let filled: usize = sample
         .iter()
-        .map(|r| match compactor.apply(r) {
-            Value::Object(m) => m.len(),
-            _ => 0,
+        .map(|r| {
+            // A column's value is never null: the row's others are the object's members.
+            if distinct && let Some((row, _)) = compactor.row_noting_cuts(r) {
+                return row.iter().filter(|v| !v.is_null()).count();
+            }
+            match compactor.apply(r) {
+                Value::Object(m) => m.len(),
+                _ => 0,
+            }
         })
         .sum();
     (filled * 100 >= sample.len() * columns.len() * TABLE_FILL_PERCENT).then_some(columns)

@@ -37,6 +37,7 @@ mod looks;
 mod pairs;
 mod paths;
 mod quantity;
+mod read;
 mod rows;
 mod scope;
 mod second_ids;
@@ -51,10 +52,12 @@ use serde_json::{Map, Value};
 #[cfg(test)]
 use self::key::holds_opaque_part;
 pub(crate) use self::quantity::quantity;
+use self::read::at_path;
+#[cfg(test)]
+use self::read::cut_text;
 pub(crate) use self::spans::{Span, duration_text};
-use self::stats::{Node, is_empty};
+use self::stats::Node;
 pub(crate) use self::stats::{decimal_value, duration_millis, is_opaque};
-use crate::numfmt::thousands;
 
 /// Records the fields are learned from, at most.
 pub(crate) const SAMPLE_RECORDS: usize = 200;
@@ -512,6 +515,40 @@ impl Compactor {
         (Value::Object(out), cut)
     }
 
+    /// [`Compactor::apply_noting_cuts`] as a row of the values of [`Compactor::columns`], in
+    /// their order (null where one has none), without making the object first; `None` where
+    /// that gives no object (`record` is not one). Read by their names, the object's values are
+    /// this row only when the names are [distinct](Compactor::names_distinct).
+    pub(crate) fn row_noting_cuts(&self, record: &Value) -> Option<(Vec<Value>, Vec<String>)> {
+        let record = &*self.as_record(record);
+        if !self.is_active() || !record.is_object() {
+            return None;
+        }
+        let mut cut = Vec::new();
+        let row = self
+            .columns
+            .iter()
+            .map(|c| match c.read_noting_cut(record) {
+                Some((v, was_cut)) => {
+                    if was_cut {
+                        cut.push(c.name.clone());
+                    }
+                    v
+                }
+                None => Value::Null,
+            })
+            .collect();
+        Some((row, cut))
+    }
+
+    /// Whether no two columns share a name (the compact object then has one member per
+    /// column that has a value).
+    pub(crate) fn names_distinct(&self) -> bool {
+        let mut names: Vec<&str> = self.columns.iter().map(|c| c.name.as_str()).collect();
+        names.sort_unstable();
+        names.windows(2).all(|w| w[0] != w[1])
+    }
+
     /// Column `i`: a shown column, or past them one of the [`Compactor::members`].
     pub(crate) fn column_at(&self, i: usize) -> Option<&Column> {
         self.columns.get(i).or_else(|| self.members.get(i.checked_sub(self.columns.len())?))
@@ -599,104 +636,6 @@ impl Compactor {
         let said: Vec<&str> = self.said_constants(room).map(|(k, _)| k).collect();
         self.constants.iter().map(|(k, _)| k.as_str()).filter(|k| !said.contains(k)).collect()
     }
-}
-
-impl Column {
-    /// This column's value in a raw record, compacted; `None` when null or empty.
-    fn read(&self, record: &Value) -> Option<Value> {
-        self.read_noting_cut(record).map(|(v, _)| v)
-    }
-
-    /// [`Column::read`], and whether the value was cut.
-    fn read_noting_cut(&self, record: &Value) -> Option<(Value, bool)> {
-        self.read_with(record, true)
-    }
-
-    /// The value, with long text and long random-looking strings cut when `cut_long`.
-    fn read_with(&self, record: &Value, cut_long: bool) -> Option<(Value, bool)> {
-        let cur = at_path(record, &self.path)?;
-        if is_empty(cur) {
-            return None;
-        }
-        let mut cut = false;
-        let v = match &self.extract {
-            Extract::Value => cur.clone(),
-            Extract::Names(child) => {
-                let names: Vec<Value> =
-                    cur.as_array()?.iter().filter_map(|e| e.get(child)).filter(|v| !is_empty(v)).cloned().collect();
-                Value::Array(names)
-            }
-            Extract::Pairs { key, value } => {
-                let mut m = Map::new();
-                for e in cur.as_array()? {
-                    if let (Some(k), Some(v)) = (e.get(key), e.get(value)) {
-                        let k = match k {
-                            Value::String(s) => s.clone(),
-                            other => other.to_string(),
-                        };
-                        m.insert(k, v.clone());
-                    }
-                }
-                Value::Object(m)
-            }
-            Extract::PairValue { key, name, value } => {
-                let item = cur.as_array()?.iter().find(|e| e.get(key).and_then(Value::as_str) == Some(name))?;
-                item.get(value)?.clone()
-            }
-            Extract::Text | Extract::Opaque if !cut_long => cur.clone(),
-            Extract::Text => match cur {
-                Value::String(s) if s.chars().count() > TEXT_CHARS => {
-                    cut = true;
-                    Value::String(cut_text(s, TEXT_CHARS))
-                }
-                other => other.clone(),
-            },
-            Extract::Opaque => match cur {
-                Value::String(s) if s.chars().count() > OPAQUE_CHARS => {
-                    cut = true;
-                    let head: String = s.chars().take(OPAQUE_CHARS / 2).collect();
-                    Value::String(format!(
-                        "{head}…[+{} chars]",
-                        thousands((s.chars().count() - OPAQUE_CHARS / 2) as u64)
-                    ))
-                }
-                other => other.clone(),
-            },
-            Extract::Head => match cur {
-                Value::Array(a) if a.len() > LONG_LIST => {
-                    cut = true;
-                    let mut head: Vec<Value> = a.iter().take(LIST_HEAD).cloned().collect();
-                    head.push(Value::String(format!("…[+{} items]", thousands((a.len() - LIST_HEAD) as u64))));
-                    Value::Array(head)
-                }
-                other => other.clone(),
-            },
-        };
-        (!is_empty(&v)).then_some((v, cut))
-    }
-}
-
-/// `s` cut to about `max` characters at a word boundary, with the marker caps use.
-pub(crate) fn cut_text(s: &str, max: usize) -> String {
-    let total = s.chars().count();
-    if total <= max {
-        return s.to_owned();
-    }
-    let head: String = s.chars().take(max).collect();
-    let head = match head.rfind(char::is_whitespace) {
-        Some(i) if i > max / 2 => &head[..i],
-        _ => head.as_str(),
-    };
-    let head = head.trim_end();
-    format!("{head} …[+{} chars]", thousands((total - head.chars().count()) as u64))
-}
-
-/// The value at `path` in `record`, before any extraction.
-fn at_path<'v>(record: &'v Value, path: &[Step]) -> Option<&'v Value> {
-    path.iter().try_fold(record, |cur, step| match step {
-        Step::Key(k) | Step::Tag(k) => cur.get(k),
-        Step::First => cur.as_array()?.first(),
-    })
 }
 
 /// Objects that recur across records (the same user, status or project in several).

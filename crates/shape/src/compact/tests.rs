@@ -634,3 +634,21 @@ fn an_object_named_by_a_code_keeps_its_title_beside_it() {
     // An object named by words needs no title: a milestone's own title says what it is.
     assert!(names.contains(&"milestone.title") && !names.contains(&"milestone.description"), "{names:?}");
 }
+
+/// The row read straight from a record is the compact object read by the columns' names,
+/// with the same cuts; a record that is no object gives none.
+#[test]
+fn a_row_is_the_compact_record_read_by_its_names() {
+    let sample = issues(12);
+    let c = Compactor::learn(&sample);
+    assert!(c.names_distinct());
+    for record in &sample {
+        let (object, cut) = c.apply_noting_cuts(record);
+        let by_names: Vec<Value> = c.columns.iter().map(|col| object[&col.name].clone()).collect();
+        assert_eq!(c.row_noting_cuts(record), Some((by_names, cut)));
+    }
+    assert_eq!(c.row_noting_cuts(&json!("text")), None);
+    let mut twice = c.clone();
+    twice.columns.push(twice.columns[0].clone());
+    assert!(!twice.names_distinct());
+}

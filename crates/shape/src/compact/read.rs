@@ -1,0 +1,107 @@
+//! Reading a column's value out of a record: the value at its path, extracted (names of a
+//! list, pairs as an object) and, for the compact view, cut.
+
+use serde_json::{Map, Value};
+
+use super::stats::is_empty;
+use super::{Column, Extract, LIST_HEAD, LONG_LIST, OPAQUE_CHARS, Step, TEXT_CHARS};
+use crate::numfmt::thousands;
+
+impl Column {
+    /// This column's value in a raw record, compacted; `None` when null or empty.
+    pub(super) fn read(&self, record: &Value) -> Option<Value> {
+        self.read_noting_cut(record).map(|(v, _)| v)
+    }
+
+    /// [`Column::read`], and whether the value was cut.
+    pub(super) fn read_noting_cut(&self, record: &Value) -> Option<(Value, bool)> {
+        self.read_with(record, true)
+    }
+
+    /// The value, with long text and long random-looking strings cut when `cut_long`.
+    pub(super) fn read_with(&self, record: &Value, cut_long: bool) -> Option<(Value, bool)> {
+        let cur = at_path(record, &self.path)?;
+        if is_empty(cur) {
+            return None;
+        }
+        let mut cut = false;
+        let v = match &self.extract {
+            Extract::Value => cur.clone(),
+            Extract::Names(child) => {
+                let names: Vec<Value> =
+                    cur.as_array()?.iter().filter_map(|e| e.get(child)).filter(|v| !is_empty(v)).cloned().collect();
+                Value::Array(names)
+            }
+            Extract::Pairs { key, value } => {
+                let mut m = Map::new();
+                for e in cur.as_array()? {
+                    if let (Some(k), Some(v)) = (e.get(key), e.get(value)) {
+                        let k = match k {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        };
+                        m.insert(k, v.clone());
+                    }
+                }
+                Value::Object(m)
+            }
+            Extract::PairValue { key, name, value } => {
+                let item = cur.as_array()?.iter().find(|e| e.get(key).and_then(Value::as_str) == Some(name))?;
+                item.get(value)?.clone()
+            }
+            Extract::Text | Extract::Opaque if !cut_long => cur.clone(),
+            Extract::Text => match cur {
+                Value::String(s) if s.chars().count() > TEXT_CHARS => {
+                    cut = true;
+                    Value::String(cut_text(s, TEXT_CHARS))
+                }
+                other => other.clone(),
+            },
+            Extract::Opaque => match cur {
+                Value::String(s) if s.chars().count() > OPAQUE_CHARS => {
+                    cut = true;
+                    let head: String = s.chars().take(OPAQUE_CHARS / 2).collect();
+                    Value::String(format!(
+                        "{head}…[+{} chars]",
+                        thousands((s.chars().count() - OPAQUE_CHARS / 2) as u64)
+                    ))
+                }
+                other => other.clone(),
+            },
+            Extract::Head => match cur {
+                Value::Array(a) if a.len() > LONG_LIST => {
+                    cut = true;
+                    let mut head: Vec<Value> = a.iter().take(LIST_HEAD).cloned().collect();
+                    head.push(Value::String(format!("…[+{} items]", thousands((a.len() - LIST_HEAD) as u64))));
+                    Value::Array(head)
+                }
+                other => other.clone(),
+            },
+        };
+        (!is_empty(&v)).then_some((v, cut))
+    }
+}
+
+/// `s` cut to about `max` characters at a word boundary, with the marker caps use.
+pub(crate) fn cut_text(s: &str, max: usize) -> String {
+    let total = s.chars().count();
+    if total <= max {
+        return s.to_owned();
+    }
+    // The first `max` characters, borrowed (there are more).
+    let head = &s[..s.char_indices().nth(max).map_or(s.len(), |(i, _)| i)];
+    let head = match head.rfind(char::is_whitespace) {
+        Some(i) if i > max / 2 => &head[..i],
+        _ => head,
+    };
+    let head = head.trim_end();
+    format!("{head} …[+{} chars]", thousands((total - head.chars().count()) as u64))
+}
+
+/// The value at `path` in `record`, before any extraction.
+pub(super) fn at_path<'v>(record: &'v Value, path: &[Step]) -> Option<&'v Value> {
+    path.iter().try_fold(record, |cur, step| match step {
+        Step::Key(k) | Step::Tag(k) => cur.get(k),
+        Step::First => cur.as_array()?.first(),
+    })
+}
