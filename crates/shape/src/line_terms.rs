@@ -24,6 +24,11 @@ use crate::counted::counted_list;
 use crate::line_fields::MAX_LINES;
 use crate::numfmt::thousands;
 
+/// How the words' clause begins.
+pub(crate) const WORDS_HEAD: &str = "words by lines, most first: ";
+/// How the words' clause ends when it does not list every word.
+const MORE_WORDS: &str = " more words)";
+
 /// Distinct words counted; words first seen after that are not.
 const MAX_WORDS: usize = 20_000;
 /// Lines a text needs for its words to be worth counting.
@@ -202,7 +207,39 @@ pub(crate) fn terms_phrase(text: &str, room: usize, map: &str) -> Option<String>
         }
     }
     let listed: Vec<(String, u64)> = listed.into_iter().map(|(p, n, _)| (p, n)).collect();
-    counted_list("words by lines, most first: ", &listed, ranked.len().saturating_sub(said_before), room, "words")
+    counted_list(WORDS_HEAD, &listed, ranked.len().saturating_sub(said_before), room, "words")
+}
+
+/// How many entries the words' clause `clause` lists.
+pub(crate) fn words_listed(clause: &str) -> usize {
+    split_words(clause).map_or(0, |(entries, _)| entries.len())
+}
+
+/// The words' clause `clause` with only its first `keep` entries, its note counting the
+/// ones left out; `None` when it keeps none or is not a words' clause.
+pub(crate) fn first_words(clause: &str, keep: usize) -> Option<String> {
+    let (entries, more) = split_words(clause)?;
+    let keep = keep.min(entries.len());
+    if keep == 0 {
+        return None;
+    }
+    let left = more + (entries.len() - keep) as u64;
+    let mut out = format!("{WORDS_HEAD}{}", entries[..keep].join(", "));
+    if left > 0 {
+        out.push_str(&format!(" (+{}{MORE_WORDS}", thousands(left)));
+    }
+    Some(out)
+}
+
+/// The entries of a words' clause and the number its note says were left out. An entry
+/// holds no comma: a comma parts words.
+fn split_words(clause: &str) -> Option<(Vec<&str>, u64)> {
+    let body = clause.strip_prefix(WORDS_HEAD)?;
+    let (list, more) = match body.strip_suffix(MORE_WORDS).and_then(|b| b.rsplit_once(" (+")) {
+        Some((list, n)) => (list, n.replace(',', "").parse().ok()?),
+        None => (body, 0),
+    };
+    Some((list.split(", ").collect(), more))
 }
 
 /// Whether a quoted line pattern of `map` holds `phrase` as whole words and is followed by
@@ -318,8 +355,12 @@ fn words_of<'a>(line: &'a str, out: &mut impl FnMut(Token<'a>)) {
                 after_space: after_space && !paired && raw.starts_with(whole),
                 space_next: space_next && !paired && raw.ends_with(whole),
             };
-            out(if is_word(whole) { Token::Whole(whole, link) } else { Token::Value });
-            if whole.contains(['@', '/', ':']) {
+            // The key of a `key=value` pair names a column, which the map's fields count; it
+            // does not say what kind of line this is.
+            let key = bytes.get(end) == Some(&b'=');
+            out(if is_word(whole) && !key { Token::Whole(whole, link) } else { Token::Value });
+            // Hexadecimal groups (a MAC or an IPv6 address) are one value, not words.
+            if whole.contains(['@', '/', ':']) && !hex_groups(whole) {
                 for part in whole.split(['@', '/', ':']).map(|p| p.trim_matches('.')).filter(|p| is_word(p)) {
                     out(Token::Part(part));
                 }
@@ -341,6 +382,19 @@ fn words_of<'a>(line: &'a str, out: &mut impl FnMut(Token<'a>)) {
     }
 }
 
+/// Whether `run` is three or more groups of one to four hexadecimal digits parted by `:`
+/// (`52:54:00:12:34:b4`, `fe80::1:a8`), as hardware and IPv6 addresses are written.
+fn hex_groups(run: &str) -> bool {
+    let mut groups = 0;
+    for group in run.split(':') {
+        if group.len() > 4 || !group.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return false;
+        }
+        groups += 1;
+    }
+    groups >= 3
+}
+
 /// Whether `word` is one: not too long, starting with a letter, and with at most
 /// [`MOST_DIGITS`] digits (`MP4`, `accept4` and `eno2` are words; a hash, a time or a size
 /// is a value).
@@ -349,6 +403,16 @@ fn is_word(word: &str) -> bool {
         && word.len() <= LONGEST
         && word.chars().next().is_some_and(char::is_alphabetic)
         && word.bytes().filter(u8::is_ascii_digit).count() <= MOST_DIGITS
+        && !lowercase_hex(word)
+}
+
+/// Whether `word` is a number in lowercase hexadecimal (`a8`, `a80a`, `c1`): digits and
+/// `a` to `f` only, both present, as hex dumps and device ids write them (`EC2` and `eno1`
+/// are words).
+fn lowercase_hex(word: &str) -> bool {
+    word.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        && word.bytes().any(|b| b.is_ascii_digit())
+        && word.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
 #[cfg(test)]
@@ -457,6 +521,47 @@ mod tests {
         assert!(alone.contains("Connection reset 10"), "{alone}");
         let after = terms_phrase(&text, 2000, r#""* Connection reset by *" 10"#).unwrap();
         assert!(!after.contains("Connection reset"), "{after}");
+    }
+
+    #[test]
+    fn keys_hexadecimal_numbers_and_hardware_addresses_are_not_words() {
+        let mut text = String::new();
+        for i in 0..40 {
+            let line = if i % 2 == 0 {
+                format!("[UFW BLOCK] IN=eno1 MAC=52:54:00:ab:cd:{i:02} SRC=10.0.0.{i} PROTO=TCP")
+            } else {
+                format!("pci 0000:00:0{}.0: [144d:a80a] EC2 node Code: 7f d1 a8 c1", i % 7)
+            };
+            text.push_str(&line);
+            text.push('\n');
+        }
+        let phrase = terms_phrase(&text, 4000, "").unwrap();
+        assert!(phrase.contains("UFW BLOCK 20") && phrase.contains("EC2 node Code 20"), "{phrase}");
+        for value in ["MAC", "SRC", "PROTO", " ab ", "cd", "a80a", "a8", "c1", "d1"] {
+            assert!(!phrase.contains(value), "{value} in {phrase}");
+        }
+        // `TCP` is a value here, but a word elsewhere: a value after `=` is counted.
+        assert!(phrase.contains("TCP 20"), "{phrase}");
+    }
+
+    #[test]
+    fn the_words_clause_can_be_cut_to_its_first_entries() {
+        let clause = "words by lines, most first: a 9, b c 8, d 7 (+1,200 more words)";
+        assert_eq!(words_listed(clause), 3);
+        assert_eq!(
+            first_words(clause, 2).as_deref(),
+            Some("words by lines, most first: a 9, b c 8 (+1,201 more words)")
+        );
+        assert_eq!(
+            first_words(clause, 5).as_deref(),
+            Some("words by lines, most first: a 9, b c 8, d 7 (+1,200 more words)")
+        );
+        assert_eq!(first_words(clause, 0), None);
+        assert_eq!(
+            first_words("words by lines, most first: a 9", 1).as_deref(),
+            Some("words by lines, most first: a 9")
+        );
+        assert_eq!(first_words("line patterns: a 9", 1), None);
     }
 
     #[test]

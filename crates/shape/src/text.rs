@@ -12,7 +12,7 @@ use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, to_neut
 use crate::failure::exceptions_phrase;
 use crate::line_fields::some_lines_fields;
 use crate::line_patterns::patterns_phrase;
-use crate::line_terms::terms_phrase;
+use crate::line_terms::{WORDS_HEAD, first_words, terms_phrase, words_listed};
 use crate::logs::{LevelCounts, level_counts};
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::outline::outline;
@@ -59,6 +59,39 @@ fn fit_clauses(map: String, room: usize, count: impl Fn(&str) -> usize) -> Optio
         }
     }
     (fits > 0).then(|| map[..ends[fits - 1]].to_owned())
+}
+
+/// `map` within `room` tokens: whole clauses, as [`fit_clauses`] keeps them, except the
+/// words' clause, which comes last and keeps as many of its first entries as fit when
+/// every clause before it does (a dense map would lose all its words otherwise).
+fn fit_map(map: String, room: usize, count: impl Fn(&str) -> usize) -> Option<String> {
+    if count(&map) <= room {
+        return Some(map);
+    }
+    let Some(at) = map.find(WORDS_HEAD) else { return fit_clauses(map, room, count) };
+    let (before, words) = map.split_at(at);
+    // What comes before the words: other clauses (fitted whole, as any map's), or the
+    // note of the lines the map covers, kept as it is.
+    let before = match before.strip_suffix("; ") {
+        Some(clauses) => match fit_clauses(clauses.to_owned(), room, &count) {
+            Some(fitted) if fitted.len() == clauses.len() => format!("{fitted}; "),
+            cut => return cut,
+        },
+        None if count(before) <= room => before.to_owned(),
+        None => return None,
+    };
+    // The most entries that fit, found by halving: the clause grows with its entries.
+    let with = |keep: usize| first_words(words, keep).map(|w| format!("{before}{w}"));
+    let (mut fits, mut over) = (0usize, words_listed(words) + 1);
+    while fits + 1 < over {
+        let mid = (fits + over) / 2;
+        if with(mid).is_some_and(|m| count(&m) <= room) {
+            fits = mid;
+        } else {
+            over = mid;
+        }
+    }
+    with(fits).or_else(|| before.strip_suffix("; ").map(str::to_owned)).filter(|m| !m.is_empty() && !m.ends_with(": "))
 }
 
 /// Shape `text` (already redacted) under `plan`.
@@ -153,7 +186,7 @@ fn fit_page(page: &mut TextPage<'_, '_>, counts: RedactionCounts) -> Result<Page
             if let Some(map) = page.map.take() {
                 let room = budget.saturating_sub(overhead) / 2;
                 let before = ctx.tokenizer.count(&map);
-                page.map = fit_clauses(map, room, |m| ctx.tokenizer.count(m));
+                page.map = fit_map(map, room, |m| ctx.tokenizer.count(m));
                 if page.map.is_none() || before > room {
                     overhead = ctx.tokenizer.count(&page.render(&page.envelope(page.begin, page.end))) + 8;
                 }
@@ -628,7 +661,7 @@ fn nested_too_deep(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::fit_clauses;
+    use super::{fit_clauses, fit_map};
 
     /// Regression: a map over its share of the page went whole, so a kernel log whose
     /// firewall fields were long in tokens lost its line patterns with them.
@@ -640,5 +673,32 @@ mod tests {
         assert_eq!(fit_clauses(map.clone(), 8, words).as_deref(), Some("first: a 1, b 2; second: c 3"));
         assert_eq!(fit_clauses(map.clone(), 7, words).as_deref(), Some("first: a 1, b 2"));
         assert_eq!(fit_clauses(map, 2, words), None);
+    }
+
+    /// Regression: a dense map lost its words' clause whole when it did not fit, although
+    /// its first entries did (a kernel log's `UFW BLOCK 647`).
+    #[test]
+    fn the_words_clause_keeps_the_entries_that_fit() {
+        let words = |m: &str| m.split_whitespace().count();
+        let map = "patterns: a 1, b 2; words by lines, most first: w 9, x 8, y 7, z 6 (+3 more words)".to_owned();
+        assert_eq!(fit_map(map.clone(), 100, words).as_deref(), Some(map.as_str()));
+        assert_eq!(
+            fit_map(map.clone(), 17, words).as_deref(),
+            Some("patterns: a 1, b 2; words by lines, most first: w 9, x 8 (+5 more words)")
+        );
+        assert_eq!(
+            fit_map(map.clone(), 16, words).as_deref(),
+            Some("patterns: a 1, b 2; words by lines, most first: w 9 (+6 more words)")
+        );
+        // No entry fits: the clause goes, the clauses before it stay.
+        assert_eq!(fit_map(map.clone(), 10, words).as_deref(), Some("patterns: a 1, b 2"));
+        // A clause before the words that does not fit whole takes the words with it.
+        assert_eq!(fit_map(map, 3, words), None);
+        let alone = "in lines 1-900: words by lines, most first: w 9, x 8, y 7".to_owned();
+        assert_eq!(
+            fit_map(alone.clone(), 13, words).as_deref(),
+            Some("in lines 1-900: words by lines, most first: w 9 (+2 more words)")
+        );
+        assert_eq!(fit_map(alone, 12, words), None);
     }
 }
