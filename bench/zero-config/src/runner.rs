@@ -125,7 +125,8 @@ impl Reader {
     /// A view of the stored result, shaped from its start.
     fn view(&self, source: &mut Source, spec: &ViewSpec, full: bool) -> Option<(Shaped, Source)> {
         let stored = self.stored(source);
-        let bytes = if self.shallow_views { shallow_view(&stored, spec)? } else { make_view(&stored, spec).ok()? };
+        let bytes =
+            if self.shallow_views { shallow_view(&stored, spec)? } else { make_view(&stored, spec).ok()?.bytes };
         let pages = source.shaper.for_pages();
         let shaper = if full { pages.without_caps() } else { pages };
         let shaped = self.shape(&shaper, &bytes, None)?;
@@ -253,7 +254,7 @@ fn fields_left_out(env: Option<&Value>) -> bool {
 /// top-level members that match, whole.
 fn shallow_view(stored: &[u8], spec: &ViewSpec) -> Option<Vec<u8>> {
     let Ok(Value::Object(m)) = serde_json::from_slice::<Value>(stored) else {
-        return make_view(stored, spec).ok();
+        return make_view(stored, spec).ok().map(|v| v.bytes);
     };
     let re = regex::RegexBuilder::new(spec.pattern.as_deref().unwrap_or("")).case_insensitive(true).build().ok()?;
     let kept: Map<String, Value> =

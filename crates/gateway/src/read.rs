@@ -133,12 +133,12 @@ pub(crate) const DESCRIPTION: &str = "Read more of a result that did not fit: pa
 Optionally narrow the stored result with `query` (JSONPath), `pattern` (regex over lines or records), `offset` and `limit`. \
 For an image that was downscaled or left out, its `next` (with `media`) returns the original; add `region` ({x, y, width, height} in the original's pixels) to see part of it in detail.";
 
-pub(crate) use toolshape_shape::ViewError;
+pub(crate) use toolshape_shape::{View, ViewError};
 
 /// Make the view `args` asks for over a stored result (a JSON value or text): the shape
 /// crate's views (a pattern narrows inside large members, and a record found deep inside
 /// keeps the values that name it).
-pub(crate) fn make_view(stored: &[u8], args: &ReadArgs) -> Result<Vec<u8>, ViewError> {
+pub(crate) fn make_view(stored: &[u8], args: &ReadArgs) -> Result<View, ViewError> {
     let spec = toolshape_shape::ViewSpec {
         query: args.query.clone(),
         pattern: args.pattern.clone(),
@@ -174,11 +174,11 @@ mod tests {
             {"n": 3, "state": "open", "title": "crash on load"},
         ]))
         .unwrap();
-        let v = make_view(&stored, &args(json!({"cursor": "c", "query": "$[?@.state == 'open'].n"}))).unwrap();
+        let v = make_view(&stored, &args(json!({"cursor": "c", "query": "$[?@.state == 'open'].n"}))).unwrap().bytes;
         assert_eq!(v, b"[1,3]");
-        let v = make_view(&stored, &args(json!({"cursor": "c", "pattern": "CRASH", "offset": 1}))).unwrap();
+        let v = make_view(&stored, &args(json!({"cursor": "c", "pattern": "CRASH", "offset": 1}))).unwrap().bytes;
         assert_eq!(serde_json::from_slice::<Value>(&v).unwrap()[0]["n"], 3);
-        let v = make_view(&stored, &args(json!({"cursor": "c", "limit": 1}))).unwrap();
+        let v = make_view(&stored, &args(json!({"cursor": "c", "limit": 1}))).unwrap().bytes;
         assert_eq!(serde_json::from_slice::<Value>(&v).unwrap().as_array().unwrap().len(), 1);
         assert!(matches!(
             make_view(&stored, &args(json!({"cursor": "c", "query": "state"}))),
@@ -193,9 +193,9 @@ mod tests {
     #[test]
     fn text_views_keep_whole_lines() {
         let stored = b"INFO a\nERROR b\nINFO c\nERROR d";
-        let v = make_view(stored, &args(json!({"cursor": "c", "pattern": "^error"}))).unwrap();
+        let v = make_view(stored, &args(json!({"cursor": "c", "pattern": "^error"}))).unwrap().bytes;
         assert_eq!(v, b"ERROR b\nERROR d");
-        let v = make_view(stored, &args(json!({"cursor": "c", "offset": 1, "limit": 2}))).unwrap();
+        let v = make_view(stored, &args(json!({"cursor": "c", "offset": 1, "limit": 2}))).unwrap().bytes;
         assert_eq!(v, b"ERROR b\nINFO c\n");
         assert_eq!(make_view(stored, &args(json!({"cursor": "c", "query": "$"}))), Err(ViewError::QueryOnText));
     }
@@ -203,7 +203,7 @@ mod tests {
     #[test]
     fn object_members_are_units() {
         let stored = br#"{"a":1,"b":"x","c":3}"#;
-        let v = make_view(stored, &args(json!({"cursor": "c", "pattern": "\"x\""}))).unwrap();
+        let v = make_view(stored, &args(json!({"cursor": "c", "pattern": "\"x\""}))).unwrap().bytes;
         assert_eq!(v, br#"{"b":"x"}"#);
     }
 }

@@ -127,7 +127,8 @@ pub struct Omitted {
     pub count: u64,
     /// What the count counts: `records`, `lines`, `chars`, `fields`.
     pub unit: String,
-    /// Why: `budget`, `reference`, `ambiguous`, `field_caps`.
+    /// Why: `budget`, `reference`, `ambiguous`, `field_caps`, `narrowed` (records a `pattern`
+    /// read kept only in part).
     pub reason: String,
     /// Characters left out, for text.
     #[serde(skip_serializing_if = "Option::is_none", default)]

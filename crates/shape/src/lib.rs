@@ -84,4 +84,4 @@ pub use plan::{
 pub use report::{ShapeError, ShapeReport, Shaped, Snapshot, SnapshotHead};
 pub use shaper::{MIN_BUDGET_TOKENS, PlanError, Shaper};
 pub use suggest::{Suggestion, suggest};
-pub use view::{MAX_PATTERN_CHARS, MAX_QUERY_CHARS, ViewError, ViewSpec, WHOLE_MEMBER_BYTES, make_view};
+pub use view::{MAX_PATTERN_CHARS, MAX_QUERY_CHARS, View, ViewError, ViewSpec, WHOLE_MEMBER_BYTES, make_view};

@@ -46,6 +46,25 @@ pub(crate) const NARROWED_KEY: &str = "narrowed";
 const VIEW_GROWTH: usize = 4;
 const VIEW_FLOOR: usize = 1 << 20;
 
+/// A view of a stored result, with what a model must know of the records a pattern
+/// narrowed: they are not whole, and one can be read whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View {
+    /// The view (JSON or text), shaped like any result.
+    pub bytes: Vec<u8>,
+    /// How many of its records a pattern narrowed (said beside them under [`NARROWED_KEY`]).
+    pub narrowed: usize,
+    /// Where the first narrowed record is in the stored list (`$[i]` reads it whole), when
+    /// the view's records are the stored list's (not a query's).
+    pub first_narrowed: Option<usize>,
+}
+
+impl View {
+    fn plain(bytes: Vec<u8>) -> View {
+        View { bytes, narrowed: 0, first_narrowed: None }
+    }
+}
+
 /// What to keep of a stored result.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ViewSpec {
@@ -87,11 +106,12 @@ pub enum ViewError {
 }
 
 /// Make the view `spec` asks for over a stored result (a JSON value or text).
-pub fn make_view(stored: &[u8], spec: &ViewSpec) -> Result<Vec<u8>, ViewError> {
+pub fn make_view(stored: &[u8], spec: &ViewSpec) -> Result<View, ViewError> {
     let limit_bytes = stored.len().saturating_mul(VIEW_GROWTH).max(VIEW_FLOOR);
     let pattern = spec.pattern.as_deref().map(compile_pattern).transpose()?;
     match serde_json::from_slice::<Value>(stored) {
         Ok(mut value) => {
+            let (mut narrowed_count, mut first_narrowed) = (0, None);
             if let Some(q) = &spec.query {
                 value = Value::Array(run_query(q, &value, limit_bytes)?);
             }
@@ -104,11 +124,17 @@ pub fn make_view(stored: &[u8], spec: &ViewSpec) -> Result<Vec<u8>, ViewError> {
                     Value::Object(slice(members.into_iter().collect(), spec.offset, spec.limit).into_iter().collect())
                 }
                 Value::Array(items) => {
-                    let (items, narrowed) = match &pattern {
+                    let kept = match &pattern {
                         Some(re) => narrow_items(items, re),
-                        None => (items, 0),
+                        None => items.into_iter().enumerate().map(|(i, v)| (i, v, false)).collect(),
                     };
-                    let items = Value::Array(slice(items, spec.offset, spec.limit));
+                    // Counted after the slice: a narrowed record the offset skipped is not shown.
+                    let kept = slice(kept, spec.offset, spec.limit);
+                    let narrowed = kept.iter().filter(|(_, _, n)| *n).count();
+                    first_narrowed =
+                        kept.iter().find(|(_, _, n)| *n).map(|(i, _, _)| *i).filter(|_| spec.query.is_none());
+                    narrowed_count = narrowed;
+                    let items = Value::Array(kept.into_iter().map(|(_, v, _)| v).collect());
                     if narrowed == 0 {
                         items
                     } else {
@@ -130,7 +156,7 @@ pub fn make_view(stored: &[u8], spec: &ViewSpec) -> Result<Vec<u8>, ViewError> {
             if bytes.len() > limit_bytes {
                 return Err(ViewError::TooLarge { limit: limit_bytes });
             }
-            Ok(bytes)
+            Ok(View { bytes, narrowed: narrowed_count, first_narrowed })
         }
         Err(_) => {
             if spec.query.is_some() {
@@ -142,7 +168,7 @@ pub fn make_view(stored: &[u8], spec: &ViewSpec) -> Result<Vec<u8>, ViewError> {
                 Some(re) => matching_lines(lines, re),
                 None => lines,
             };
-            Ok(slice(kept, spec.offset, spec.limit).concat().into_bytes())
+            Ok(View::plain(slice(kept, spec.offset, spec.limit).concat().into_bytes()))
         }
     }
 }
@@ -231,7 +257,7 @@ fn narrow_members(members: Map<String, Value>, re: &Regex) -> Map<String, Value>
         }
         let narrowed = match value {
             Value::Object(inner) => Value::Object(narrow_members(inner, re)),
-            Value::Array(items) => Value::Array(narrow_items(items, re).0),
+            Value::Array(items) => Value::Array(narrow_items(items, re).into_iter().map(|(_, v, _)| v).collect()),
             other => other,
         };
         out.insert(key, narrowed);
@@ -245,14 +271,13 @@ fn narrow_members(members: Map<String, Value>, re: &Regex) -> Map<String, Value>
 /// useful with the values that say which record it is and what it is (its id, title,
 /// state, a small object such as its size or its owner). Only its large branches are
 /// narrowed.
-fn narrow_items(items: Vec<Value>, re: &Regex) -> (Vec<Value>, usize) {
-    let mut narrowed = 0;
-    let kept = items
+fn narrow_items(items: Vec<Value>, re: &Regex) -> Vec<(usize, Value, bool)> {
+    items
         .into_iter()
-        .filter(|v| re.is_match(&v.to_string()))
-        .map(|v| match v {
+        .enumerate()
+        .filter(|(_, v)| re.is_match(&v.to_string()))
+        .map(|(i, v)| match v {
             Value::Object(inner) if inner_len(&inner) > WHOLE_MEMBER_BYTES => {
-                narrowed += 1;
                 // Found by one of its own values (its key, id or name): the read is about this
                 // record, so each large branch keeps its short values too (an issue's
                 // `fields.summary` beside the `fields.watches` link that holds its key). So is
@@ -262,12 +287,11 @@ fn narrow_items(items: Vec<Value>, re: &Regex) -> (Vec<Value>, usize) {
                 let named = inner.iter().any(|(k, v)| {
                     !v.is_object() && !v.is_array() && is_short_member(v) && re.is_match(&member_text(k, v))
                 }) || inner.values().any(|v| spelled_whole(v, re, NAMING_DEPTH));
-                Value::Object(keep_short_and_matching(inner, re, named))
+                (i, Value::Object(keep_short_and_matching(inner, re, named)), true)
             }
-            other => other,
+            other => (i, other, false),
         })
-        .collect();
-    (kept, narrowed)
+        .collect()
 }
 
 /// `record`'s short members and, narrowed, those that match, in its own order; with
@@ -415,7 +439,7 @@ mod tests {
     use serde_json::json;
 
     fn view(stored: &Value, spec: ViewSpec) -> Value {
-        serde_json::from_slice(&make_view(stored.to_string().as_bytes(), &spec).unwrap()).unwrap()
+        serde_json::from_slice(&make_view(stored.to_string().as_bytes(), &spec).unwrap().bytes).unwrap()
     }
 
     /// A pattern view whose records were narrowed: the records, after checking the note.
@@ -430,7 +454,7 @@ mod tests {
     }
 
     fn text_view(text: &str, p: &str) -> String {
-        String::from_utf8(make_view(text.as_bytes(), &pattern(p)).unwrap()).unwrap()
+        String::from_utf8(make_view(text.as_bytes(), &pattern(p)).unwrap().bytes).unwrap()
     }
 
     fn git_log(message_lines: usize) -> String {
@@ -694,14 +718,36 @@ mod tests {
     #[test]
     fn text_keeps_matching_lines_and_refuses_queries() {
         let stored = b"INFO start\nerror: one\nWARN two\nerror: three\n";
-        assert_eq!(make_view(stored, &pattern("^error")).unwrap(), b"error: one\nerror: three\n");
+        assert_eq!(make_view(stored, &pattern("^error")).unwrap().bytes, b"error: one\nerror: three\n");
         assert_eq!(
-            make_view(stored, &ViewSpec { offset: Some(1), limit: Some(2), ..ViewSpec::default() }).unwrap(),
+            make_view(stored, &ViewSpec { offset: Some(1), limit: Some(2), ..ViewSpec::default() }).unwrap().bytes,
             b"error: one\nWARN two\n"
         );
         assert_eq!(
             make_view(stored, &ViewSpec { query: Some("$".into()), ..ViewSpec::default() }),
             Err(ViewError::QueryOnText)
         );
+    }
+
+    /// A pattern view says how many records it narrowed and where the first is in the
+    /// stored list, so that the answer can be marked partial and offer the record whole.
+    #[test]
+    fn a_view_says_which_records_the_pattern_narrowed() {
+        let big = |id: u32| json!({"id": format!("vm-{id}"), "log": "x".repeat(WHOLE_MEMBER_BYTES), "tag": "blue"});
+        let stored = json!([{"id": "vm-0", "tag": "blue"}, big(1), {"id": "vm-2"}, big(3)]).to_string();
+        let v = make_view(stored.as_bytes(), &pattern("blue")).unwrap();
+        assert_eq!((v.narrowed, v.first_narrowed), (2, Some(1)));
+        // The offset skips the first narrowed record: the second is the one to read whole.
+        let spec = ViewSpec { offset: Some(2), ..pattern("blue") };
+        let v = make_view(stored.as_bytes(), &spec).unwrap();
+        assert_eq!((v.narrowed, v.first_narrowed), (1, Some(3)));
+        // Nothing narrowed, and a query's records are not the stored list's.
+        let v = make_view(stored.as_bytes(), &pattern("vm-2")).unwrap();
+        assert_eq!((v.narrowed, v.first_narrowed), (0, None));
+        let spec = ViewSpec { query: Some("$[1:]".into()), ..pattern("blue") };
+        let v = make_view(stored.as_bytes(), &spec).unwrap();
+        assert_eq!((v.narrowed, v.first_narrowed), (2, None));
+        let v = make_view(b"one blue line\nanother\n", &pattern("blue")).unwrap();
+        assert_eq!((v.narrowed, v.first_narrowed), (0, None));
     }
 }

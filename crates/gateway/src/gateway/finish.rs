@@ -17,6 +17,7 @@ use toolshape_shape::{
 use toolshape_util::{hex, random};
 
 use super::media::MediaStats;
+use super::narrowed::{self, NarrowedView};
 use super::snapshots::{Keep, expiry, now_unix};
 use super::{Caller, FailureKind, Gateway, Outcome};
 use crate::cursor::{Cursor, CursorKey, SnapshotId};
@@ -60,8 +61,9 @@ impl Payload {
 pub(super) enum Source {
     /// An upstream result: its snapshot is made from it with the shaper, if needed.
     Upstream,
-    /// A view made by `result_read`: already in page form, stored as is if needed.
-    View,
+    /// A view made by `result_read`: already in page form, stored as is if needed; what a
+    /// pattern narrowed in it, if anything.
+    View { narrowed: Option<NarrowedView> },
     /// A page of a stored snapshot: `next` points into the same snapshot.
     Stored { id: SnapshotId, expires: u32 },
 }
@@ -212,6 +214,10 @@ impl Gateway {
                 };
                 if outcome.failure.is_none() {
                     outcome.media = attached.blocks;
+                    if let Source::View { narrowed: Some(n) } = &source {
+                        let plan = (shaper.plan().render, shaper.plan().budget_tokens);
+                        outcome = narrowed::mark(outcome, n, plan, &page_nonce, tokenizer);
+                    }
                 }
                 if !outcome.report.needs_snapshot || matches!(source, Source::Stored { .. }) {
                     return outcome;

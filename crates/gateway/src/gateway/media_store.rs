@@ -129,7 +129,7 @@ impl Gateway {
                 payload: Payload::new(render_listing(vec![(record, None)], |_| Err(String::new()))),
                 shaper,
                 resume: None,
-                source: Source::View,
+                source: Source::View { narrowed: None },
                 label: header.tool,
                 attached: Attached { blocks: vec![block], stats: None },
             },

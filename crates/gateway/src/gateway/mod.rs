@@ -32,6 +32,7 @@ pub(crate) mod listeners;
 mod media;
 mod media_call;
 mod media_store;
+mod narrowed;
 mod outcome;
 mod passthrough;
 mod record;

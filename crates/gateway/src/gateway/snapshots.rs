@@ -30,6 +30,7 @@ use toolshape_tokens::Tokenizer;
 use toolshape_util::hex;
 
 use super::finish::{Attached, NoContinuation, Payload, Produced, Source};
+use super::narrowed::NarrowedView;
 use super::{Caller, Gateway};
 use crate::cursor::{CursorError, CursorKey, SnapshotId};
 use crate::read::{self, ReadArgs};
@@ -274,11 +275,11 @@ impl Gateway {
             let source = payload.clone();
             let view = tokio::task::spawn_blocking(move || read::make_view(source.as_slice(), &view_args)).await;
             return match view {
-                Ok(Ok(bytes)) => Produced::Data {
-                    payload: Payload::new(bytes),
+                Ok(Ok(view)) => Produced::Data {
+                    source: Source::View { narrowed: NarrowedView::of(&view, &args) },
+                    payload: Payload::new(view.bytes),
                     shaper,
                     resume: None,
-                    source: Source::View,
                     label: meta.tool,
                     attached: Attached::default(),
                 },
@@ -318,7 +319,7 @@ async fn store_snapshot(
     let started = Instant::now();
     let made = tokio::task::spawn_blocking(move || {
         let (plan, bytes) = match source {
-            Source::View => (shaper.plan().clone(), payload.as_slice().to_vec()),
+            Source::View { .. } => (shaper.plan().clone(), payload.as_slice().to_vec()),
             _ => {
                 let none = NoContinuation;
                 // Any of the gateway's nonces: they all cost the same.

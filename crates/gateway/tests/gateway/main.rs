@@ -301,6 +301,25 @@ async fn a_large_text_read_in_parts_resumes_exactly_and_shows_no_secret() {
     assert!(shown.contains("[leak]") && shown.contains("[GITHUB_TOKEN]"), "{found}");
 }
 
+/// A pattern read that narrows a large record says so: `partial`, the record counted in
+/// `omitted`, and a `next` that reads it whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pattern_read_that_narrows_a_record_is_partial_and_reads_it_whole_next() {
+    let gateway = gateway_with_a_silent_upstream(4, "").await;
+    let caller = toolshape_gateway::Caller::local("test");
+    let first = serde_json::to_value(&gateway.call("svc_vms", None, &caller).await.envelope).unwrap();
+    let cursor = first["next"]["arguments"]["cursor"].as_str().expect("a cursor").to_owned();
+    let args = json!({"cursor": cursor, "pattern": "vm-27\\b"});
+    let found = serde_json::to_value(&gateway.call("result_read", args.as_object().cloned(), &caller).await.envelope);
+    let found = found.unwrap();
+    assert_eq!(found["status"], "partial", "{found}");
+    assert_eq!((found["omitted"]["reason"].as_str(), found["omitted"]["count"].as_u64()), (Some("narrowed"), Some(1)));
+    assert_eq!(found["next"]["arguments"], json!({"cursor": cursor, "query": "$[27]"}), "{found}");
+    let whole = gateway.call("result_read", found["next"]["arguments"].as_object().cloned(), &caller).await;
+    let whole = serde_json::to_value(&whole.envelope).unwrap();
+    assert!(whole.to_string().contains("boot 27 ok"), "the record whole, its console too: {whole}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn result_read_views_and_refused_cursors() {
     if !with_python() {

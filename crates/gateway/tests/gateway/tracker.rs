@@ -37,6 +37,13 @@ pub(super) fn issues() -> Vec<Value> {
         .collect()
 }
 
+/// Forty virtual machines of about 6 KB each: a pattern read narrows the one it finds.
+pub(super) fn vms() -> Vec<Value> {
+    (0..40)
+        .map(|n| json!({"id": format!("vm-{n}"), "state": "running", "console": format!("boot {n} ok\n").repeat(600)}))
+        .collect()
+}
+
 pub(super) fn log_text() -> String {
     let mut s = String::new();
     for i in 0..3000 {
@@ -134,6 +141,7 @@ impl ServerHandler for Tracker {
             tool("announce", false),
             tool("huge", false),
             tool("leaky_log", false),
+            tool("vms", false),
         ]))
     }
 
@@ -170,6 +178,7 @@ impl ServerHandler for Tracker {
             "issues" | "search" => CallToolResult::structured(json!({"items": issues()})),
             "log" => CallToolResult::success(vec![ContentBlock::text(log_text())]),
             "leaky_log" => CallToolResult::success(vec![ContentBlock::text(leaky_log().0.clone())]),
+            "vms" => CallToolResult::structured(json!({"items": vms()})),
             "boom" => CallToolResult::error(vec![ContentBlock::text(
                 "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n  File \"b.py\", line 2, in f\nValueError: the repository acme/nope does not exist",
             )]),
