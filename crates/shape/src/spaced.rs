@@ -79,7 +79,11 @@ fn split_cells(line: &str, columns: usize) -> Option<Vec<&str>> {
     let mut rest = line.trim();
     for _ in 1..columns {
         let end = rest.find(char::is_whitespace)?;
-        cells.push(&rest[..end]);
+        // Punctuation that parts items (`Flags [R.], seq 1`, `10.0.0.2.80: tcp`) is not the
+        // value's: `[R.]` counts with `[R.]` wherever it stands.
+        let cell = &rest[..end];
+        let bare = cell.trim_end_matches([',', ';', ':']);
+        cells.push(if bare.is_empty() { cell } else { bare });
         rest = rest[end..].trim_start();
     }
     (!rest.is_empty()).then(|| {
@@ -91,17 +95,22 @@ fn split_cells(line: &str, columns: usize) -> Option<Vec<&str>> {
 /// Whether at least two columns hold what a table's do: numbers in nine rows in ten, or
 /// values repeated (at most one distinct value per four rows), and not one value in every
 /// row: lines written from one template with a counter (`line 7: the service handles
-/// request 7`) have many columns of one value and say nothing as a table.
+/// request 7`) have many columns of one value and say nothing as a table, and a column that
+/// repeats another counts once.
 fn reads_as_table(cells: &[(usize, Vec<&str>)], columns: usize) -> bool {
     let rows = cells.len();
-    let tabular = (0..columns)
+    let tabular: Vec<usize> = (0..columns)
         .filter(|&k| {
             let numbers = cells.iter().filter(|(_, r)| r[k].parse::<f64>().is_ok_and(f64::is_finite)).count();
             let distinct = cells.iter().map(|(_, r)| r[k]).collect::<HashSet<_>>().len();
             distinct >= 2 && (numbers * 10 >= rows * 9 || distinct * 4 <= rows)
         })
-        .count();
-    tabular >= 2
+        .collect();
+    // A column equal to an earlier one in every row (the template's counter, written twice)
+    // tells nothing more.
+    let same = |a: usize, b: usize| cells.iter().all(|(_, r)| r[a] == r[b]);
+    let own = tabular.iter().enumerate().filter(|&(i, &k)| !tabular[..i].iter().any(|&j| same(j, k))).count();
+    own >= 2
 }
 
 #[cfg(test)]
@@ -142,6 +151,12 @@ mod tests {
         assert_eq!(split_cells("a  b c d", 3), Some(vec!["a", "b", "c d"]));
         assert_eq!(split_cells("  a b", 3), None);
         assert_eq!(split_cells("a b c", 3), Some(vec!["a", "b", "c"]));
+        // Punctuation between items is not part of a cell, unless it is all the cell holds.
+        assert_eq!(
+            split_cells("10.0.0.2.80: Flags [R.], seq 1, win 0", 6),
+            Some(vec!["10.0.0.2.80", "Flags", "[R.]", "seq", "1", "win 0"])
+        );
+        assert_eq!(split_cells("a , b", 3), Some(vec!["a", ",", "b"]));
     }
 
     #[test]
