@@ -40,6 +40,7 @@ mod envelope;
 mod facets;
 mod failure;
 mod fit;
+mod heading_fields;
 mod input;
 mod key_blocks;
 mod line_fields;

@@ -19,6 +19,7 @@ use crate::aligned::{aligned_table, cell_value, learn_rows};
 use crate::bordered::{bordered_table, is_rule};
 use crate::compact::{duration_millis, quantity};
 use crate::facets::Facets;
+use crate::heading_fields::heading_fields;
 use crate::key_blocks::key_blocks;
 use crate::line_fields::line_fields;
 use crate::numfmt::thousands;
@@ -180,7 +181,17 @@ fn markdown(text: &str, room: usize) -> Option<String> {
     } else {
         format!("{} headings; by line: ", thousands(headings.len() as u64))
     };
-    Some(fit_entries(head, &entries, room, "headings"))
+    // The sections under the most frequent level's headings (a report's disks, hosts or
+    // nodes), their `Key: value` lines counted across them, in half the room at most.
+    let common = (1..=6).max_by_key(|l| (per_level[*l], std::cmp::Reverse(*l))).unwrap_or(1);
+    let starts: Vec<(usize, &str)> = headings.iter().filter(|h| h.1 == common).map(|h| (h.0 - 1, h.2)).collect();
+    let fields = heading_fields(text, &starts, room / 2);
+    let listed =
+        fit_entries(head, &entries, room.saturating_sub(fields.as_ref().map_or(0, |f| f.len() + 2)), "headings");
+    Some(match fields {
+        Some(f) => format!("{listed}; {f}"),
+        None => listed,
+    })
 }
 
 /// An accessibility tree (`- role "name" [ref=…]` lines): its landmarks and headings.
