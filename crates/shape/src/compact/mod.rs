@@ -34,6 +34,7 @@ mod key;
 mod label;
 mod links;
 mod looks;
+mod member;
 mod pairs;
 mod paths;
 mod quantity;
@@ -133,6 +134,8 @@ pub(crate) struct Column {
     pub(crate) holds: Holds,
     /// Unique in every record of the sample.
     pub(crate) unique: bool,
+    /// Where the path's members were found last (see [`member`]).
+    hints: member::Hints,
 }
 
 impl Column {
@@ -286,6 +289,7 @@ impl Compactor {
             extract,
             holds,
             unique,
+            hints: member::Hints::default(),
         };
         // A value wrapped in an object of one member that wraps other fields' values too (a
         // type tag: `{"S": "PAID"}`, `{"$oid": "…"}`, `{"stringValue": "…"}`): the value,
@@ -319,6 +323,7 @@ impl Compactor {
                     extract: Extract::Value,
                     holds,
                     unique: false,
+                    hints: member::Hints::default(),
                 });
                 if let Some(title) = title_member(node, &id) {
                     let mut p = path.clone();
@@ -329,6 +334,7 @@ impl Compactor {
                         extract: Extract::Value,
                         holds: Holds::Other,
                         unique: false,
+                        hints: member::Hints::default(),
                     });
                 }
                 return;
@@ -599,6 +605,7 @@ impl Compactor {
                     extract: Extract::Value,
                     holds: Holds::Categories,
                     unique: false,
+                    hints: member::Hints::default(),
                 });
             }
         }

@@ -70,6 +70,7 @@ impl Compactor {
                     extract: Extract::PairValue { key: key.clone(), name, value: value.clone() },
                     holds: kind,
                     unique: false,
+                    hints: column.hints.clone(),
                 });
             }
         }

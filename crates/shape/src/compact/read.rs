@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use super::member::member;
 use super::stats::is_empty;
 use super::{Column, Extract, LIST_HEAD, LONG_LIST, OPAQUE_CHARS, Step, TEXT_CHARS};
 use crate::numfmt::thousands;
@@ -20,7 +21,7 @@ impl Column {
 
     /// The value, with long text and long random-looking strings cut when `cut_long`.
     pub(super) fn read_with(&self, record: &Value, cut_long: bool) -> Option<(Value, bool)> {
-        let cur = at_path(record, &self.path)?;
+        let cur = self.at_path_hinted(record)?;
         if is_empty(cur) {
             return None;
         }
@@ -96,6 +97,17 @@ pub(crate) fn cut_text(s: &str, max: usize) -> String {
     };
     let head = head.trim_end();
     format!("{head} …[+{} chars]", thousands((total - head.chars().count()) as u64))
+}
+
+impl Column {
+    /// [`at_path`] for this column's path, each member tried first where the last record
+    /// held it.
+    fn at_path_hinted<'v>(&self, record: &'v Value) -> Option<&'v Value> {
+        self.path.iter().enumerate().try_fold(record, |cur, (i, step)| match step {
+            Step::Key(k) | Step::Tag(k) => member(cur, k, self.hints.at(i)),
+            Step::First => cur.as_array()?.first(),
+        })
+    }
 }
 
 /// The value at `path` in `record`, before any extraction.
