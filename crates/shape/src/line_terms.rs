@@ -404,6 +404,9 @@ fn is_word(word: &str) -> bool {
         && word.chars().next().is_some_and(char::is_alphabetic)
         && word.bytes().filter(u8::is_ascii_digit).count() <= MOST_DIGITS
         && !lowercase_hex(word)
+        // An escape (`close\r\nContent-Type`, `\"id\"`) marks encoded data: a traced
+        // call's buffer, a quoted payload.
+        && !word.contains('\\')
 }
 
 /// Whether `word` is a number in lowercase hexadecimal (`a8`, `a80a`, `c1`): digits and
@@ -562,6 +565,23 @@ mod tests {
             Some("words by lines, most first: a 9")
         );
         assert_eq!(first_words("line patterns: a 9", 1), None);
+    }
+
+    #[test]
+    fn escaped_text_is_not_words() {
+        let mut text = String::new();
+        for i in 0..30 {
+            let line = if i % 3 == 0 {
+                format!("[pid {i}] sendto(5, \"HTTP/1.1 200 OK\\r\\nConnection: close\\r\\n\", 90) = 90")
+            } else {
+                format!("[pid {i}] recvfrom(5, \"{{\\\"id\\\": {i}}}\", 64) = 12")
+            };
+            text.push_str(&line);
+            text.push('\n');
+        }
+        let phrase = terms_phrase(&text, 4000, "").unwrap();
+        assert!(!phrase.contains('\\'), "{phrase}");
+        assert!(phrase.contains("sendto 10"), "{phrase}");
     }
 
     #[test]
