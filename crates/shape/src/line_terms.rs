@@ -422,6 +422,11 @@ fn lowercase_hex(word: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// A text of `lines` lines, the `i`-th written by `line(i)`.
+    fn text_of(lines: usize, line: impl Fn(usize) -> String) -> String {
+        (0..lines).map(|i| line(i) + "\n").collect()
+    }
+
     #[test]
     fn the_words_of_a_log_are_counted_by_the_lines_that_hold_them() {
         let mut text = String::new();
@@ -459,19 +464,14 @@ mod tests {
 
     #[test]
     fn words_always_said_together_are_counted_as_one_phrase() {
-        let mut text = String::new();
-        for i in 0..80 {
-            let line = match i % 10 {
-                0 | 1 => format!("sshd[{i}00]: Failed password for root from 10.0.0.{i} port 5{i:03} ssh2"),
-                2 | 3 => format!("sshd[{i}00]: Failed password for invalid user u{i} from 10.0.0.{i} port 6{i:03}"),
-                4 => format!("kernel: eno{} Link is Down", i % 3),
-                5 => format!("pam_unix(sshd:auth): logname= tty=ssh ruser= rhost=10.0.0.{i} user=root"),
-                6 => format!("sshd[{i}00]: Accepted publickey for deploy from 10.0.0.{i} port 7{i:03} ssh2"),
-                _ => format!("systemd[1]: Started session {i} of user root"),
-            };
-            text.push_str(&line);
-            text.push('\n');
-        }
+        let text = text_of(80, |i| match i % 10 {
+            0 | 1 => format!("sshd[{i}00]: Failed password for root from 10.0.0.{i} port 5{i:03} ssh2"),
+            2 | 3 => format!("sshd[{i}00]: Failed password for invalid user u{i} from 10.0.0.{i} port 6{i:03}"),
+            4 => format!("kernel: eno{} Link is Down", i % 3),
+            5 => format!("pam_unix(sshd:auth): logname= tty=ssh ruser= rhost=10.0.0.{i} user=root"),
+            6 => format!("sshd[{i}00]: Accepted publickey for deploy from 10.0.0.{i} port 7{i:03} ssh2"),
+            _ => format!("systemd[1]: Started session {i} of user root"),
+        });
         let phrase = terms_phrase(&text, 4000, "").unwrap();
         // `Failed` is always followed by `password`, then `for`, which joins it to what varies.
         for want in ["Failed password 32", "Link is Down 8", "Accepted publickey 8", "Started session 24"] {
@@ -510,16 +510,13 @@ mod tests {
         assert!(!said_by_pattern(map, "Connection reset", 12));
         assert!(!said_by_pattern(map, "Connect", 13));
         assert!(!said_by_pattern(map, "Removed session", 1));
-        let mut text = String::new();
-        for i in 0..40 {
-            let line = if i % 4 == 0 {
+        let text = text_of(40, |i| {
+            if i % 4 == 0 {
                 format!("sshd[{i}]: Connection reset by 10.0.0.{i}")
             } else {
                 format!("cron[{i}]: job {i} ran")
-            };
-            text.push_str(&line);
-            text.push('\n');
-        }
+            }
+        });
         let alone = terms_phrase(&text, 2000, "").unwrap();
         assert!(alone.contains("Connection reset 10"), "{alone}");
         let after = terms_phrase(&text, 2000, r#""* Connection reset by *" 10"#).unwrap();
@@ -528,16 +525,13 @@ mod tests {
 
     #[test]
     fn keys_hexadecimal_numbers_and_hardware_addresses_are_not_words() {
-        let mut text = String::new();
-        for i in 0..40 {
-            let line = if i % 2 == 0 {
+        let text = text_of(40, |i| {
+            if i % 2 == 0 {
                 format!("[UFW BLOCK] IN=eno1 MAC=52:54:00:ab:cd:{i:02} SRC=10.0.0.{i} PROTO=TCP")
             } else {
                 format!("pci 0000:00:0{}.0: [144d:a80a] EC2 node Code: 7f d1 a8 c1", i % 7)
-            };
-            text.push_str(&line);
-            text.push('\n');
-        }
+            }
+        });
         let phrase = terms_phrase(&text, 4000, "").unwrap();
         assert!(phrase.contains("UFW BLOCK 20") && phrase.contains("EC2 node Code 20"), "{phrase}");
         for value in ["MAC", "SRC", "PROTO", " ab ", "cd", "a80a", "a8", "c1", "d1"] {
@@ -569,16 +563,13 @@ mod tests {
 
     #[test]
     fn escaped_text_is_not_words() {
-        let mut text = String::new();
-        for i in 0..30 {
-            let line = if i % 3 == 0 {
+        let text = text_of(30, |i| {
+            if i % 3 == 0 {
                 format!("[pid {i}] sendto(5, \"HTTP/1.1 200 OK\\r\\nConnection: close\\r\\n\", 90) = 90")
             } else {
                 format!("[pid {i}] recvfrom(5, \"{{\\\"id\\\": {i}}}\", 64) = 12")
-            };
-            text.push_str(&line);
-            text.push('\n');
-        }
+            }
+        });
         let phrase = terms_phrase(&text, 4000, "").unwrap();
         assert!(!phrase.contains('\\'), "{phrase}");
         assert!(phrase.contains("sendto 10"), "{phrase}");
