@@ -45,6 +45,7 @@ mod second_ids;
 mod spans;
 mod stats;
 mod template;
+mod tuples;
 
 use std::borrow::Cow;
 
@@ -59,6 +60,7 @@ use self::read::cut_text;
 pub(crate) use self::spans::{Span, duration_text};
 use self::stats::Node;
 pub(crate) use self::stats::{decimal_value, duration_millis, is_opaque};
+pub(crate) use self::tuples::Place;
 
 /// Records the fields are learned from, at most.
 pub(crate) const SAMPLE_RECORDS: usize = 200;
@@ -203,6 +205,8 @@ pub(crate) struct Compactor {
     header: Option<Vec<String>>,
     /// Pairs of time fields whose difference is worth a facet ([`spans`]).
     pub(crate) spans: Vec<Span>,
+    /// Places of short lists of numbers worth extremes of their own ([`tuples`]).
+    pub(crate) places: Vec<Place>,
     /// Columns of links, each with whether its links carry a long random token ([`links`]).
     links: Vec<(String, bool)>,
     /// Long random-looking columns with words in their values ([`paths`]).
@@ -242,6 +246,7 @@ impl Compactor {
         c.label = c.pick_label(sample);
         c.dropped = c.group_dropped();
         c.spans = spans::between_times(&c, sample);
+        c.places = tuples::places(&c, sample);
         c
     }
 

@@ -37,6 +37,8 @@ enum Acc {
     Counts(Counter),
     Range {
         column: usize,
+        /// The place in a tuple column's lists ([`Place`]), or the column's own value.
+        place: Option<usize>,
         times: bool,
         extremes: Extremes,
         /// Records that had a value.
@@ -130,6 +132,7 @@ impl<'c> Facets<'c> {
         // A number's or a time's extremes (with those within each state).
         let range = |column: usize, times: bool| Acc::Range {
             column,
+            place: None,
             times,
             extremes: Extremes::default(),
             present: 0,
@@ -156,6 +159,15 @@ impl<'c> Facets<'c> {
                 accs.push(range(i, false));
             }
         }
+        // Each place of a short list of numbers (a point's depth), after the fields' own.
+        accs.extend(compactor.places.iter().map(|p| Acc::Range {
+            column: p.column,
+            place: Some(p.place),
+            times: false,
+            extremes: Extremes::default(),
+            present: 0,
+            within: Vec::new(),
+        }));
         for (i, c) in columns() {
             if c.holds == Holds::Other {
                 accs.push(Acc::Presence { column: i, present: 0 });
@@ -237,7 +249,16 @@ impl<'c> Facets<'c> {
                     }
                     counter.add_text(kind, self.records);
                 }
-                Acc::Range { column, times, extremes, present, within } => {
+                Acc::Range { column, place: Some(place), extremes, present, .. } => {
+                    let Some(number) = self.compactor.value(*column, record).and_then(|v| v.get(*place).cloned())
+                    else {
+                        continue;
+                    };
+                    let Some(x) = number.as_f64() else { continue };
+                    *present += 1;
+                    extremes.add(x, || scalar_text(&number), holder);
+                }
+                Acc::Range { column, place: None, times, extremes, present, within } => {
                     let Some(v) = self.compactor.value(*column, record) else { continue };
                     *present += 1;
                     let x = if *times {
@@ -411,9 +432,14 @@ impl<'c> Facets<'c> {
                     )
                 }
                 Acc::Presence { .. } => continue,
-                Acc::Range { column, times, extremes, present, within } => {
+                Acc::Range { column, place, times, extremes, present, within } => {
                     let Some((min, max)) = extremes.spread() else { continue };
-                    let name = self.compactor.column_at(*column).map_or("", |c| c.name.as_str());
+                    let field = self.compactor.column_at(*column).map_or("", |c| c.name.as_str());
+                    let name = match place {
+                        Some(p) => format!("{field}[{p}]"),
+                        None => field.to_owned(),
+                    };
+                    let name = name.as_str();
                     let (hi, lo) = if *times { ("latest", "earliest") } else { ("max", "min") };
                     for w in within {
                         let state = self.compactor.column_at(w.column).map_or("", |c| c.name.as_str());

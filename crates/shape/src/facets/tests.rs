@@ -479,3 +479,43 @@ fn a_short_random_id_is_no_label_and_a_title_is() {
     );
     assert!(p.contains(&said), "{said} not in {p}");
 }
+
+/// Points as GeoJSON writes them: `[longitude, latitude, depth]`, the depth varying over
+/// records the sample did not hold.
+fn quakes() -> Vec<Value> {
+    (0..60)
+        .map(|i| {
+            let depth = f64::from((i * 53) % 97) + 0.5;
+            json!({"id": format!("eq{i:02}"), "mag": 2.0 + f64::from(i % 7) / 10.0,
+                   "geometry": {"type": "Point", "coordinates": [-118.0 + f64::from(i) / 10.0, 35.0, depth]}})
+        })
+        .collect()
+}
+
+#[test]
+fn each_place_of_a_short_list_of_numbers_gets_its_extremes_over_every_record() {
+    let recs = quakes();
+    let p = phrase_of(&recs, 10, 10_000).unwrap();
+    let (deepest, holder) = recs
+        .iter()
+        .map(|r| (r["geometry"]["coordinates"][2].as_f64().unwrap(), r["id"].as_str().unwrap()))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap();
+    assert!(p.contains(&format!("geometry.coordinates[2]: max {deepest} (id {holder})")), "{p}");
+    assert!(p.contains("geometry.coordinates[0]: max -112.1 (id eq59)"), "{p}");
+    // The latitude is the same in every record: nothing to say.
+    assert!(!p.contains("coordinates[1]"), "{p}");
+}
+
+#[test]
+fn lists_of_numbers_of_differing_lengths_are_series_not_tuples() {
+    let recs: Vec<Value> = (0..30)
+        .map(|i| json!({"id": format!("s{i}"), "readings": (0..(2 + i % 3)).map(|k| k * i).collect::<Vec<_>>()}))
+        .collect();
+    let p = phrase_of(&recs, 10, 10_000).unwrap_or_default();
+    assert!(!p.contains("readings["), "{p}");
+    let long: Vec<Value> =
+        (0..30).map(|i| json!({"id": format!("s{i}"), "series": [i, i + 1, i + 2, i + 3, i + 4]})).collect();
+    let p = phrase_of(&long, 10, 10_000).unwrap_or_default();
+    assert!(!p.contains("series["), "five numbers are a series: {p}");
+}
