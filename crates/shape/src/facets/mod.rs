@@ -333,9 +333,9 @@ impl<'c> Facets<'c> {
         let holder = |h: &Holder| match (key_name, h.key.is_empty()) {
             (Some(k), false) => match (label_name, &h.label) {
                 (Some(l), Some(label)) if !label.is_empty() => {
-                    format!(" ({k} {}, {l} {})", short_key(&h.key), short_key(label))
+                    format!(" ({k} {}, {l} {})", short_key(&h.key, KEY_CHARS), short_key(label, LABEL_CHARS))
                 }
-                _ => format!(" ({k} {})", short_key(&h.key)),
+                _ => format!(" ({k} {})", short_key(&h.key, KEY_CHARS)),
             },
             _ => String::new(),
         };
@@ -617,10 +617,17 @@ fn iso_time(ms: i64) -> String {
     jiff::Timestamp::from_millisecond(ms.div_euclid(1000) * 1000).map(|t| t.to_string()).unwrap_or_default()
 }
 
-/// A record's key for a summary: whole up to 80 characters, since it is what a reader
-/// names the record by and looks it up with; a longer one is shortened as other values are.
-fn short_key(s: &str) -> String {
-    if s.chars().count() <= 80 { s.to_owned() } else { head_and_tail(s) }
+/// The longest key a summary writes whole. A key is what a reader names the record by and
+/// looks it up with, and one cut in the middle (an object's path) finds nothing; past this,
+/// it is a document rather than a name.
+const KEY_CHARS: usize = 200;
+/// The longest label written whole: a title said beside the key only to be read, which the
+/// key already identifies.
+const LABEL_CHARS: usize = 80;
+
+/// `s` whole up to `max` characters; a longer one is shortened as other values are.
+fn short_key(s: &str, max: usize) -> String {
+    if s.chars().count() <= max { s.to_owned() } else { head_and_tail(s) }
 }
 
 #[cfg(test)]

@@ -519,3 +519,19 @@ fn lists_of_numbers_of_differing_lengths_are_series_not_tuples() {
     let p = phrase_of(&long, 10, 10_000).unwrap_or_default();
     assert!(!p.contains("series["), "five numbers are a series: {p}");
 }
+
+/// Regression: a holder's key was cut to 80 characters, so the largest object of a bucket
+/// listing was named by a path with its middle left out, which no lookup finds.
+#[test]
+fn a_long_key_names_its_holder_whole() {
+    let recs: Vec<Value> = (0..30)
+        .map(|i| {
+            json!({"Key": format!("logs/alb/AWSLogs/538214966407/elasticloadbalancing/eu-west-1/2025/12/{:02}/app.prod-alb.4f1c2b7e9a0d3e55_20251231T2356Z_10.0.3.88_{i:04}.log.gz", 1 + i % 28),
+                   "Size": (i * 7919) % 1009})
+        })
+        .collect();
+    let p = phrase_of(&recs, 10, 10_000).unwrap();
+    let biggest = recs.iter().max_by_key(|r| r["Size"].as_u64().unwrap()).unwrap()["Key"].as_str().unwrap();
+    assert!(biggest.len() > 120, "the key is long: {biggest}");
+    assert!(p.contains(&format!("(Key {biggest})")), "{p}");
+}
