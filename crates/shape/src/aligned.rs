@@ -159,6 +159,10 @@ fn row(h: &Header, line: &str) -> Option<Value> {
 /// of names (a device named once in every report).
 pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
     let mut c = Compactor::learn(rows);
+    // A text's fields are cut at spaces or by position: a column of numbers in some rows and
+    // words in others is most often two fields that shifted (tcpdump's `seq` and `ack`), not
+    // measures of several kinds.
+    c.measures.clear();
     if c.key.is_none() {
         // How many rows hold column `i`, and how many different values they hold.
         let spread = |i: usize| {
@@ -347,6 +351,25 @@ mod tests {
         assert!(map.starts_with("table of 20 rows × 5 columns, header on line 1: NAME, READY, STATUS"), "{map}");
         assert!(map.contains("STATUS, most first: Running 12, CrashLoopBackOff 4, Pending 4"), "{map}");
         assert!(map.contains("RESTARTS: max 57 (NAME api-19-7d9f)"), "{map}");
+    }
+
+    /// Regression: a packet capture split at spaces put a SYN's sequence number and an ACK's
+    /// `win` word in one column; the numbers were then ranged within each flag, as if they
+    /// were measures of kinds, and took the room of the text's lines.
+    #[test]
+    fn a_text_column_of_numbers_among_words_is_not_a_measure() {
+        let rows: Vec<Value> = (0..60)
+            .map(|i| {
+                let (flags, cell) = match i % 3 {
+                    0 => ("[S]", Value::from(1_000_000_000 + i * 7_919)),
+                    1 => ("[P.]", Value::from(400 + i)),
+                    _ => ("[.]", Value::from("win")),
+                };
+                serde_json::json!({"column 1": format!("10:00:{i:02}"), "column 2": flags, "column 3": cell})
+            })
+            .collect();
+        assert!(!Compactor::learn(&rows).measures.is_empty(), "records of JSON would be read as measures");
+        assert!(learn_rows(&rows).measures.is_empty());
     }
 
     #[test]

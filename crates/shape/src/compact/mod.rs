@@ -34,6 +34,7 @@ mod key;
 mod label;
 mod links;
 mod looks;
+mod measures;
 mod member;
 mod pairs;
 mod paths;
@@ -53,6 +54,7 @@ use serde_json::{Map, Value};
 
 #[cfg(test)]
 use self::key::holds_opaque_part;
+pub(crate) use self::measures::{MAX_GROUPS, Measure};
 pub(crate) use self::quantity::quantity;
 use self::read::at_path;
 #[cfg(test)]
@@ -207,6 +209,8 @@ pub(crate) struct Compactor {
     pub(crate) spans: Vec<Span>,
     /// Places of short lists of numbers worth extremes of their own ([`tuples`]).
     pub(crate) places: Vec<Place>,
+    /// Fields of numbers among words, with the field that tells their kinds ([`measures`]).
+    pub(crate) measures: Vec<Measure>,
     /// Columns of links, each with whether its links carry a long random token ([`links`]).
     links: Vec<(String, bool)>,
     /// Long random-looking columns with words in their values ([`paths`]).
@@ -247,6 +251,7 @@ impl Compactor {
         c.dropped = c.group_dropped();
         c.spans = spans::between_times(&c, sample);
         c.places = tuples::places(&c, sample);
+        c.measures = measures::measures(&c, sample);
         c
     }
 

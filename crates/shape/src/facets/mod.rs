@@ -21,7 +21,7 @@ use self::counter::Counter;
 use self::extremes::Extremes;
 use self::within::{MAX_STATES, Within};
 use crate::aggregate::timestamp_millis;
-use crate::compact::{Compactor, Holds, Span, decimal_value, duration_millis, duration_text, quantity};
+use crate::compact::{Compactor, Holds, MAX_GROUPS, Span, decimal_value, duration_millis, duration_text, quantity};
 use crate::distinct::head_and_tail;
 use crate::numfmt::thousands;
 
@@ -37,8 +37,12 @@ enum Acc {
     Counts(Counter),
     Range {
         column: usize,
-        /// The place in a tuple column's lists ([`Place`]), or the column's own value.
+        /// The place in a tuple column's lists ([`crate::compact::Place`]), or the column's
+        /// own value.
         place: Option<usize>,
+        /// A field of numbers among words ([`crate::compact::Measure`]): only its extremes
+        /// within each kind are said, the whole field's mixing kinds.
+        mixed: bool,
         times: bool,
         extremes: Extremes,
         /// Records that had a value.
@@ -133,6 +137,7 @@ impl<'c> Facets<'c> {
         let range = |column: usize, times: bool| Acc::Range {
             column,
             place: None,
+            mixed: false,
             times,
             extremes: Extremes::default(),
             present: 0,
@@ -143,6 +148,16 @@ impl<'c> Facets<'c> {
                 accs.push(range(i, false));
             }
         }
+        // Numbers among words, within each of their kinds, beside the fields of numbers.
+        accs.extend(compactor.measures.iter().map(|m| Acc::Range {
+            column: m.column,
+            place: None,
+            mixed: true,
+            times: false,
+            extremes: Extremes::default(),
+            present: 0,
+            within: vec![Within::of_values(m.by, MAX_GROUPS)],
+        }));
         for (i, c) in columns() {
             if c.holds != Holds::Categories && c.countable() {
                 accs.push(Acc::Counts(Counter::new(i, false)));
@@ -163,6 +178,7 @@ impl<'c> Facets<'c> {
         accs.extend(compactor.places.iter().map(|p| Acc::Range {
             column: p.column,
             place: Some(p.place),
+            mixed: false,
             times: false,
             extremes: Extremes::default(),
             present: 0,
@@ -258,7 +274,7 @@ impl<'c> Facets<'c> {
                     *present += 1;
                     extremes.add(x, || scalar_text(&number), holder);
                 }
-                Acc::Range { column, place: None, times, extremes, present, within } => {
+                Acc::Range { column, place: None, times, extremes, present, within, .. } => {
                     let Some(v) = self.compactor.value(*column, record) else { continue };
                     *present += 1;
                     let x = if *times {
@@ -432,7 +448,7 @@ impl<'c> Facets<'c> {
                     )
                 }
                 Acc::Presence { .. } => continue,
-                Acc::Range { column, place, times, extremes, present, within } => {
+                Acc::Range { column, place, mixed, times, extremes, present, within } => {
                     let Some((min, max)) = extremes.spread() else { continue };
                     let field = self.compactor.column_at(*column).map_or("", |c| c.name.as_str());
                     let name = match place {
@@ -445,8 +461,12 @@ impl<'c> Facets<'c> {
                         let state = self.compactor.column_at(w.column).map_or("", |c| c.name.as_str());
                         for clause in w.clauses(name, state, (hi, lo), *present, holder) {
                             clauses.push(clause);
-                            sparse.push(Order::Within);
+                            // A measure's kinds are all there is to say of it.
+                            sparse.push(if *mixed { Order::Common } else { Order::Within });
                         }
+                    }
+                    if *mixed {
+                        continue;
                     }
                     let rare = *present * 2 < self.records;
                     sparse.push(if rare { Order::Rare } else { Order::Common });

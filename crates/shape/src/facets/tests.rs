@@ -535,3 +535,57 @@ fn a_long_key_names_its_holder_whole() {
     assert!(biggest.len() > 120, "the key is long: {biggest}");
     assert!(p.contains(&format!("(Key {biggest})")), "{p}");
 }
+
+/// A home's entity states: a thermometer's and a battery's readings as text among lamps'
+/// `on` and `off`, each reading's kind in `attributes.device_class`.
+fn entity_states(kind_of: impl Fn(usize) -> &'static str) -> Vec<Value> {
+    (0..60)
+        .map(|i| match i % 3 {
+            0 => json!({"entity_id": format!("light.lamp_{i}"), "state": (["on", "off"][i % 2]), "attributes": {"friendly_name": format!("Lamp {i}")}}),
+            _ => {
+                let (reading, class) = if i % 3 == 1 {
+                    (format!("{:.1}", 15.0 + f64::from(u32::try_from((i * 7) % 11).unwrap())), "temperature")
+                } else {
+                    (format!("{}", 60 + (i * 37) % 40), "battery")
+                };
+                let class = if kind_of(i).is_empty() { class } else { kind_of(i) };
+                json!({"entity_id": format!("sensor.s_{i}"), "state": reading, "attributes": {"device_class": class, "friendly_name": format!("Sensor {i}")}})
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn numbers_among_words_get_their_extremes_within_each_kind() {
+    let recs = entity_states(|_| "");
+    let p = phrase_of(&recs, 60, 10_000).unwrap();
+    // The first record holding the extreme names it, as a summary names it.
+    let extreme = |class: &str, max: bool| {
+        let reading = |r: &Value| r["state"].as_str().unwrap().parse::<f64>().unwrap();
+        let of_class: Vec<&Value> = recs.iter().filter(|r| r["attributes"]["device_class"] == class).collect();
+        let best = of_class
+            .iter()
+            .map(|r| reading(r))
+            .fold(if max { f64::MIN } else { f64::MAX }, |a, x| if max { a.max(x) } else { a.min(x) });
+        let r = of_class.iter().find(|r| reading(r) == best).unwrap();
+        format!("{} (entity_id {})", r["state"].as_str().unwrap(), r["entity_id"].as_str().unwrap())
+    };
+    assert!(
+        p.contains(&format!(
+            "state where attributes.device_class is temperature (20 records): max {}",
+            extreme("temperature", true)
+        )),
+        "{p}"
+    );
+    assert!(p.contains(&format!("min {}", extreme("battery", false))), "{p}");
+    // A temperature beside a battery's charge is no extreme of the whole field.
+    assert!(!p.contains("state: max"), "{p}");
+}
+
+#[test]
+fn kinds_that_do_not_explain_the_numbers_are_not_followed() {
+    // The kind is given at random to each reading: the groups spread as widely as the whole.
+    let recs = entity_states(|i| ["temperature", "battery"][(i * 7 / 3) % 2]);
+    let p = phrase_of(&recs, 60, 10_000).unwrap();
+    assert!(!p.contains("state where"), "{p}");
+}

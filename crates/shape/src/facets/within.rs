@@ -29,13 +29,21 @@ pub(super) struct Within {
     /// The state field's column.
     pub(super) column: usize,
     groups: Vec<Group>,
+    /// Values followed at most; past them the field is given up.
+    max_values: usize,
     /// The field held more values than a state does.
     given_up: bool,
 }
 
 impl Within {
     pub(super) fn new(column: usize) -> Within {
-        Within { column, groups: Vec::new(), given_up: false }
+        Within::of_values(column, MAX_VALUES)
+    }
+
+    /// Following up to `max_values` values of the field: the kinds of a measure
+    /// ([`crate::compact::Measure`]), where each kind's extremes are the only ones said.
+    pub(super) fn of_values(column: usize, max_values: usize) -> Within {
+        Within { column, groups: Vec::new(), max_values, given_up: false }
     }
 
     /// Add a record holding `state` in the state field and `x` (written as `shown` gives
@@ -55,7 +63,7 @@ impl Within {
         // Compared as values: no text is made for the records that hold no extreme.
         let at = match self.groups.iter().position(|g| g.value == *state) {
             Some(at) => at,
-            None if self.groups.len() < MAX_VALUES => {
+            None if self.groups.len() < self.max_values => {
                 self.groups.push(Group { value: state.clone(), count: 0, extremes: Extremes::default() });
                 self.groups.len() - 1
             }
