@@ -70,8 +70,10 @@ REPO = Path(__file__).resolve().parent.parent
 TARGET = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
 if not TARGET.is_absolute():
     TARGET = REPO / TARGET
-TOOLSHAPE = Path(os.environ.get("TOOLSHAPE_BIN", TARGET / "release" / "toolshape"))
-SAMPLE = Path(os.environ.get("TOOLSHAPE_SAMPLE_UPSTREAM_BIN", TARGET / "release" / "toolshape-sample-upstream"))
+# Absolute: the gateways start their upstream from a temporary folder, where a relative
+# path given on the command line would name nothing.
+TOOLSHAPE = Path(os.environ.get("TOOLSHAPE_BIN", TARGET / "release" / "toolshape")).resolve()
+SAMPLE = Path(os.environ.get("TOOLSHAPE_SAMPLE_UPSTREAM_BIN", TARGET / "release" / "toolshape-sample-upstream")).resolve()
 # Built from the same package as the sample upstream.
 RELAY = SAMPLE.with_name("toolshape-byte-relay")
 _PROXY_VENVS = [REPO / "bench" / ".venv-proxy", REPO / ".cache" / "e2e-proxy-venv"]
