@@ -8,8 +8,13 @@
 //! even the cheapest image of each could fit (OpenAI's floor is 255 tokens), the first images
 //! in the result's order are the ones sent.
 
-use fast_image_resize::{FilterType, ResizeAlg, ResizeOptions, Resizer};
-use image::DynamicImage;
+use std::borrow::Cow;
+
+use fast_image_resize::pixels::{U8, U8x2, U8x3, U8x4};
+use fast_image_resize::{
+    FilterType, IntoImageView, IntoImageViewMut, PixelTrait, ResizeAlg, ResizeError, ResizeOptions, Resizer,
+};
+use image::{ColorType, DynamicImage};
 
 use crate::decode::{DecodeLimits, ImageInfo, Probe, decode, probe};
 use crate::encode::{EncodedImage, encode};
@@ -230,12 +235,49 @@ pub(crate) fn shrink_and_encode(
 
 /// `image` resized to `target` with a Lanczos filter (text in screenshots stays legible),
 /// alpha premultiplied while filtering.
+///
+/// The resizer is given 8-bit layouts only: each layout it takes is compiled for every
+/// instruction set it dispatches to (2 MB of code for all thirteen), and the encoders write
+/// 8 bits per channel anyway. A 16-bit or floating-point image (rare: a scientific PNG) is
+/// brought to 8 bits first instead of after.
 fn downscale(image: &DynamicImage, (width, height): (u32, u32)) -> DynamicImage {
+    let image = eight_bit(image);
     let mut out = DynamicImage::new(width, height, image.color());
     let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3));
-    match Resizer::new().resize(image, &mut out, &options) {
+    let resized = match image.color() {
+        ColorType::L8 => resize_as::<U8>(&image, &mut out, &options),
+        ColorType::La8 => resize_as::<U8x2>(&image, &mut out, &options),
+        ColorType::Rgb8 => resize_as::<U8x3>(&image, &mut out, &options),
+        ColorType::Rgba8 => resize_as::<U8x4>(&image, &mut out, &options),
+        _ => Err(ResizeError::PixelTypesAreDifferent),
+    };
+    match resized {
         Ok(()) => out,
         // A pixel layout the resizer does not take: the image crate's own area average.
         Err(_) => image.thumbnail_exact(width, height),
     }
+}
+
+/// `image` with 8 bits per channel: itself when it has them, else converted, keeping its
+/// alpha channel if it has one.
+fn eight_bit(image: &DynamicImage) -> Cow<'_, DynamicImage> {
+    match image.color() {
+        ColorType::L8 | ColorType::La8 | ColorType::Rgb8 | ColorType::Rgba8 => Cow::Borrowed(image),
+        ColorType::L16 => Cow::Owned(DynamicImage::ImageLuma8(image.to_luma8())),
+        ColorType::La16 => Cow::Owned(DynamicImage::ImageLumaA8(image.to_luma_alpha8())),
+        color if color.has_alpha() => Cow::Owned(DynamicImage::ImageRgba8(image.to_rgba8())),
+        _ => Cow::Owned(DynamicImage::ImageRgb8(image.to_rgb8())),
+    }
+}
+
+/// Resize `src` into `dst` as pixels of type `P`, which both must hold.
+fn resize_as<P: PixelTrait>(
+    src: &DynamicImage,
+    dst: &mut DynamicImage,
+    options: &ResizeOptions,
+) -> Result<(), ResizeError> {
+    let (Some(from), Some(mut to)) = (src.image_view::<P>(), dst.image_view_mut::<P>()) else {
+        return Err(ResizeError::PixelTypesAreDifferent);
+    };
+    Resizer::new().resize_typed(&from, &mut to, options)
 }

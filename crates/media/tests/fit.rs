@@ -181,3 +181,29 @@ fn a_bad_region_is_a_clear_error() {
     let junk = ImageInput { bytes: b"junk", mime_type: "image/png" };
     assert!(matches!(fit_region(junk, Region { x: 0, y: 0, width: 1, height: 1 }, &p, &l), Err(RegionError::Image(_))));
 }
+
+/// A 16-bit PNG (a scientific plot, a medical scan) is brought to 8 bits before it is
+/// resized, as the encoders would write it anyway: it is fitted like any other, its alpha
+/// channel kept, and its picture too (a left half dark, a right half light).
+#[test]
+fn sixteen_bit_images_are_fitted_with_their_channels() {
+    let (width, height) = (1600u32, 1200u32);
+    let shade = |x: u32| if x < width / 2 { 4_000u16 } else { 60_000u16 };
+    let rgb = image::ImageBuffer::from_fn(width, height, |x, _| image::Rgb([shade(x), shade(x), shade(x)]));
+    let gray_alpha = image::ImageBuffer::from_fn(width, height, |x, _| image::LumaA([shade(x), 65_535u16]));
+    for (picture, has_alpha) in
+        [(image::DynamicImage::ImageRgb16(rgb), false), (image::DynamicImage::ImageLumaA16(gray_alpha), true)]
+    {
+        let mut png = Vec::new();
+        picture.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).unwrap();
+        let out = run(&[(png.clone(), "image/png")], &policy(300, Formula::Anthropic));
+        let Delivery::Fitted(fitted) = &out[0].delivery else { panic!("{:?}", out[0]) };
+        let (w, h) = sent_pixels(&out[0], &png);
+        assert!(w < width && h < height, "downscaled: {w}×{h}");
+        let sent = image::load_from_memory(&fitted.bytes).unwrap();
+        assert_eq!(sent.color().has_alpha(), has_alpha);
+        let luma = sent.to_luma8();
+        assert!(luma.get_pixel(w / 8, h / 2)[0] < 40, "the dark half stays dark");
+        assert!(luma.get_pixel(w - w / 8, h / 2)[0] > 215, "the light half stays light");
+    }
+}
