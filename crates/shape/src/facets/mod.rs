@@ -37,12 +37,8 @@ enum Acc {
     Counts(Counter),
     Range {
         column: usize,
-        /// The place in a tuple column's lists ([`crate::compact::Place`]), or the column's
-        /// own value.
-        place: Option<usize>,
-        /// A field of numbers among words ([`crate::compact::Measure`]): only its extremes
-        /// within each kind are said, the whole field's mixing kinds.
-        mixed: bool,
+        /// What of the column's value is ranged.
+        reading: Reading,
         times: bool,
         extremes: Extremes,
         /// Records that had a value.
@@ -62,6 +58,25 @@ enum Acc {
         column: usize,
         present: u64,
     },
+}
+
+/// What a range reads of its column's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// The value itself: a number or a time.
+    Value,
+    /// The number at this place of a short list of numbers ([`crate::compact::Place`]).
+    Place(usize),
+    /// A field of numbers among words ([`crate::compact::Measure`]): only its extremes
+    /// within each kind are said, the whole field's mixing kinds.
+    Measure,
+}
+
+impl Acc {
+    /// A range of `column` read as `reading`, with the extremes followed `within` states.
+    fn range(column: usize, reading: Reading, times: bool, within: Vec<Within>) -> Acc {
+        Acc::Range { column, reading, times, extremes: Extremes::default(), present: 0, within }
+    }
 }
 
 /// Where a clause goes in the phrase, first first (the sort is stable: within each, the
@@ -134,30 +149,19 @@ impl<'c> Facets<'c> {
             accs.extend(part::PARTS.iter().map(|&p| Acc::Counts(Counter::of_part(key, p, &within))));
         }
         // A number's or a time's extremes (with those within each state).
-        let range = |column: usize, times: bool| Acc::Range {
-            column,
-            place: None,
-            mixed: false,
-            times,
-            extremes: Extremes::default(),
-            present: 0,
-            within: states(column),
-        };
+        let range = |column: usize, times: bool| Acc::range(column, Reading::Value, times, states(column));
         for (i, c) in columns() {
             if c.holds == Holds::Numbers && !c.unique {
                 accs.push(range(i, false));
             }
         }
         // Numbers among words, within each of their kinds, beside the fields of numbers.
-        accs.extend(compactor.measures.iter().map(|m| Acc::Range {
-            column: m.column,
-            place: None,
-            mixed: true,
-            times: false,
-            extremes: Extremes::default(),
-            present: 0,
-            within: vec![Within::of_values(m.by, MAX_GROUPS)],
-        }));
+        accs.extend(
+            compactor
+                .measures
+                .iter()
+                .map(|m| Acc::range(m.column, Reading::Measure, false, vec![Within::of_values(m.by, MAX_GROUPS)])),
+        );
         for (i, c) in columns() {
             if c.holds != Holds::Categories && c.countable() {
                 accs.push(Acc::Counts(Counter::new(i, false)));
@@ -175,15 +179,7 @@ impl<'c> Facets<'c> {
             }
         }
         // Each place of a short list of numbers (a point's depth), after the fields' own.
-        accs.extend(compactor.places.iter().map(|p| Acc::Range {
-            column: p.column,
-            place: Some(p.place),
-            mixed: false,
-            times: false,
-            extremes: Extremes::default(),
-            present: 0,
-            within: Vec::new(),
-        }));
+        accs.extend(compactor.places.iter().map(|p| Acc::range(p.column, Reading::Place(p.place), false, Vec::new())));
         for (i, c) in columns() {
             if c.holds == Holds::Other {
                 accs.push(Acc::Presence { column: i, present: 0 });
@@ -265,7 +261,7 @@ impl<'c> Facets<'c> {
                     }
                     counter.add_text(kind, self.records);
                 }
-                Acc::Range { column, place: Some(place), extremes, present, .. } => {
+                Acc::Range { column, reading: Reading::Place(place), extremes, present, .. } => {
                     let Some(number) = self.compactor.value(*column, record).and_then(|v| v.get(*place).cloned())
                     else {
                         continue;
@@ -274,7 +270,7 @@ impl<'c> Facets<'c> {
                     *present += 1;
                     extremes.add(x, || scalar_text(&number), holder);
                 }
-                Acc::Range { column, place: None, times, extremes, present, within, .. } => {
+                Acc::Range { column, times, extremes, present, within, .. } => {
                     let Some(v) = self.compactor.value(*column, record) else { continue };
                     *present += 1;
                     let x = if *times {
@@ -448,13 +444,14 @@ impl<'c> Facets<'c> {
                     )
                 }
                 Acc::Presence { .. } => continue,
-                Acc::Range { column, place, mixed, times, extremes, present, within } => {
+                Acc::Range { column, reading, times, extremes, present, within } => {
                     let Some((min, max)) = extremes.spread() else { continue };
                     let field = self.compactor.column_at(*column).map_or("", |c| c.name.as_str());
-                    let name = match place {
-                        Some(p) => format!("{field}[{p}]"),
-                        None => field.to_owned(),
+                    let name = match reading {
+                        Reading::Place(p) => format!("{field}[{p}]"),
+                        Reading::Value | Reading::Measure => field.to_owned(),
                     };
+                    let measure = *reading == Reading::Measure;
                     let name = name.as_str();
                     let (hi, lo) = if *times { ("latest", "earliest") } else { ("max", "min") };
                     for w in within {
@@ -462,10 +459,10 @@ impl<'c> Facets<'c> {
                         for clause in w.clauses(name, state, (hi, lo), *present, holder) {
                             clauses.push(clause);
                             // A measure's kinds are all there is to say of it.
-                            sparse.push(if *mixed { Order::Common } else { Order::Within });
+                            sparse.push(if measure { Order::Common } else { Order::Within });
                         }
                     }
-                    if *mixed {
+                    if measure {
                         continue;
                     }
                     let rare = *present * 2 < self.records;
