@@ -70,7 +70,7 @@ fn best_grouping(c: &Compactor, sample: &[Value], column: usize, numbers: &[(usi
             continue;
         }
         // Most numeric records must hold a kind; those without one are left out of the
-        // judgement (their numbers are still said in the whole field's extremes, not here).
+        // judgement, and of every kind's extremes.
         let kinds: Vec<Option<String>> = numbers
             .iter()
             .map(|&(r, _)| {
