@@ -584,7 +584,8 @@ fn numbers_among_words_get_their_extremes_within_each_kind() {
 
 #[test]
 fn kinds_that_do_not_explain_the_numbers_are_not_followed() {
-    // The kind is given at random to each reading: the groups spread as widely as the whole.
+    // The kind is given without regard to the reading: each group spreads as widely as the
+    // whole (the test fails if any grouping were followed).
     let recs = entity_states(|i| ["temperature", "battery"][(i * 7 / 3) % 2]);
     let p = phrase_of(&recs, 60, 10_000).unwrap();
     assert!(!p.contains("state where"), "{p}");
