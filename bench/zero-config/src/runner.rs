@@ -115,9 +115,11 @@ impl Reader {
     fn follow(&self, source: &mut Source, next: &Value) -> Option<Shaped> {
         let resume: Resume = serde_json::from_value(next.pointer("/arguments/resume")?.clone()).ok()?;
         let stored = self.stored(source);
+        // As the gateway reads them: pages name the size of the result they came from.
+        let pages = source.shaper.for_pages().with_original_bytes(source.bytes.len() as u64);
         let pages = match resume {
-            Resume::Fields { .. } => source.shaper.for_pages().without_caps(),
-            _ => source.shaper.for_pages(),
+            Resume::Fields { .. } => pages.without_caps(),
+            _ => pages,
         };
         self.shape(&pages, &stored, Some(resume))
     }

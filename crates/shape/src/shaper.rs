@@ -49,6 +49,9 @@ pub const MIN_BUDGET_TOKENS: usize = 100;
 pub struct Shaper {
     plan: ShapePlan,
     redactor: Redactor,
+    /// The size envelopes give as the original's, when it is not the input's: pages of a
+    /// snapshot name the result the snapshot was made from.
+    original_bytes: Option<u64>,
 }
 
 impl Shaper {
@@ -63,7 +66,7 @@ impl Shaper {
             return Err(PlanError::SortFansOut(sort.by.to_string()));
         }
         let redactor = Redactor::new(&plan.redact)?;
-        Ok(Shaper { plan, redactor })
+        Ok(Shaper { plan, redactor, original_bytes: None })
     }
 
     /// The plan this shaper runs.
@@ -73,7 +76,23 @@ impl Shaper {
 
     /// The shaper that reads pages of snapshots made by this one.
     pub fn for_pages(&self) -> Shaper {
-        Shaper { plan: self.plan.for_pages(), redactor: Redactor::none() }
+        Shaper { plan: self.plan.for_pages(), redactor: Redactor::none(), original_bytes: None }
+    }
+
+    /// This shaper, giving `bytes` as the original's size in the envelopes of records and
+    /// objects it reads: a snapshot's pages then name the size of the upstream result, as its
+    /// first read did, not the size of the processed snapshot. That keeps the first page read
+    /// from a snapshot the page first shown (the size's digits count against the budget).
+    /// Reports still count the bytes actually read.
+    #[must_use]
+    pub fn with_original_bytes(mut self, bytes: u64) -> Shaper {
+        self.original_bytes = Some(bytes);
+        self
+    }
+
+    /// The size the envelope names as the original's, for an input of `bytes_in` bytes.
+    fn original_size(&self, bytes_in: u64) -> u64 {
+        self.original_bytes.unwrap_or(bytes_in)
     }
 
     /// The same plan without field caps and without the compact view: full records (for
@@ -84,7 +103,7 @@ impl Shaper {
         plan.default_field_tokens = None;
         plan.auto.compact = false;
         plan.auto.table = false;
-        Shaper { plan, redactor: self.redactor.clone() }
+        Shaper { plan, redactor: self.redactor.clone(), original_bytes: self.original_bytes }
     }
 
     /// Shape an upstream result (`isError: false`).
@@ -497,8 +516,9 @@ impl Shaper {
             Some(IndexRows::new(&columns, start + 1, units, &ctx.tokenizer))
         });
         describe.index = Some(&index);
+        let original = self.original_size(bytes_in);
         let build = |kept: &[Value], last: Option<&Value>, fields_cut: &BTreeMap<String, u64>| -> Envelope {
-            describe.records_envelope(kept, last, fields_cut, ambiguous, bytes_in, ctx)
+            describe.records_envelope(kept, last, fields_cut, ambiguous, original, ctx)
         };
         let units = Units { available: units, start, tail, fetch: &fetch, build, index: Some(&index) };
         let mut shaped = Fit { shaper: self, ctx, bytes_in, units }.run(counts)?;
@@ -558,9 +578,10 @@ impl Shaper {
             (Value::Object(m), Vec::new())
         };
         let outline: Vec<String> = members.iter().map(|(k, v)| member_outline(k, v)).collect();
+        let original = self.original_size(bytes_in);
         let build = |kept: &[Value], _: Option<&Value>, fields_cut: &BTreeMap<String, u64>| -> Envelope {
             let after = (start as usize + kept.len()).min(outline.len());
-            object_envelope(kept, &outline[after..], fields_cut, total, start, bytes_in, ctx)
+            object_envelope(kept, &outline[after..], fields_cut, total, start, original, ctx)
         };
         let units = Units { available: total - start, start, tail: None, fetch, build, index: None };
         let mut shaped = Fit { shaper: self, ctx, bytes_in, units }.run(counts)?;

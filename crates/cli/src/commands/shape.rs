@@ -175,7 +175,7 @@ pub(crate) fn run(args: ShapeArgs) -> Result<(), Failure> {
     // after filter and sort).
     let shaped = if ctx.resume.is_some() {
         let snapshot = shaper.snapshot(&input, &ctx);
-        let pages = shaper.for_pages();
+        let pages = shaper.for_pages().with_original_bytes(input.len() as u64);
         pages.shape(&snapshot.bytes, &ctx)
     } else {
         shaper.shape(&input, &ctx)

@@ -60,6 +60,11 @@ struct SnapshotMeta {
     plan: ShapePlan,
     /// The scope tag, hex.
     scope: String,
+    /// The size of the upstream result the snapshot was made from, which its pages name as
+    /// the original's; absent for a view (stored as it is) and in snapshots stored before it
+    /// was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    original_bytes: Option<u64>,
 }
 
 /// A result to keep as a snapshot.
@@ -290,6 +295,10 @@ impl Gateway {
                 },
             };
         }
+        let shaper = match meta.original_bytes {
+            Some(bytes) => shaper.with_original_bytes(bytes),
+            None => shaper,
+        };
         let (shaper, resume) = match cursor.resume {
             Resume::Handle => (shaper, None),
             r @ Resume::Fields { .. } => (shaper.without_caps(), Some(r)),
@@ -318,6 +327,7 @@ async fn store_snapshot(
     let Keep { id, payload, shaper, source, tool, scope, head } = keep;
     let started = Instant::now();
     let made = tokio::task::spawn_blocking(move || {
+        let original_bytes = (!matches!(source, Source::View { .. })).then_some(payload.as_slice().len() as u64);
         let (plan, bytes) = match source {
             Source::View { .. } => (shaper.plan().clone(), payload.as_slice().to_vec()),
             _ => {
@@ -335,7 +345,7 @@ async fn store_snapshot(
                 (shaper.for_pages().plan().clone(), shaper.snapshot_after(payload.as_slice(), &ctx, &head).bytes)
             }
         };
-        let meta = SnapshotMeta { tool, plan, scope };
+        let meta = SnapshotMeta { tool, plan, scope, original_bytes };
         let mut value = serde_json::to_vec(&meta).unwrap_or_default();
         value.push(b'\n');
         value.extend_from_slice(&bytes);

@@ -208,6 +208,13 @@ async fn large_records_come_back_partial_and_pages_reassemble_them() {
         .map(|i| json!({"number": i["number"], "title": i["title"], "author": i["user"]["login"]}))
         .collect();
     assert_eq!(seen, want, "pages reassemble the records exactly");
+    // Every page names the upstream result's size, as the first read did, not the size of
+    // the processed snapshot it is read from.
+    for page in &pages {
+        if let Some(original) = page["omitted"].get("original") {
+            assert_eq!(original["bytes"], env["omitted"]["original"]["bytes"], "{page}");
+        }
+    }
 }
 
 /// Facets the first read has no room for come with the next page, through the signed
