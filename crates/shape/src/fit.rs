@@ -27,7 +27,7 @@ const SLACK_TOKENS: usize = 6;
 /// Units of at most this many bytes (as shown) per token of the budget are tried whole
 /// before they are fitted one by one (few texts have more bytes per token), so the whole
 /// rendering and its count, which stops at the budget, cost a bounded multiple of it.
-const WHOLE_BYTES_PER_TOKEN: usize = 8;
+pub(crate) const WHOLE_BYTES_PER_TOKEN: usize = 8;
 
 /// The units a page is fitted from.
 pub(crate) struct Units<'i, F, B> {

@@ -16,7 +16,7 @@ use crate::cells::{self, Header};
 use crate::path::{FieldPath, Segment};
 
 /// How deep automatic record location looks into wrapper objects.
-const AUTO_DEPTH: usize = 3;
+const AUTO_DEPTH: usize = 4;
 
 /// What the result turned out to be.
 pub(crate) enum Located<'a> {
@@ -49,10 +49,20 @@ pub(crate) fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
     }
 }
 
-/// Find the records in `text`. `text_objects` allows an object that is mostly one string to
-/// be read as that text; a plan that declares the result's structure (a projection or field
-/// caps) turns it off, so upstream data alone can never step around those bounds.
-pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>, text_objects: bool) -> Located<'a> {
+/// How records are looked for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Locating {
+    /// Whether an object that is mostly one string may be read as that text; a plan that
+    /// declares the result's structure (a projection or field caps) turns it off, so
+    /// upstream data alone can never step around those bounds.
+    pub(crate) text_objects: bool,
+    /// A list of one object larger than this many bytes (more than a page holds) is entered
+    /// when most of it is a list of records.
+    pub(crate) enter_bytes: usize,
+}
+
+/// Find the records in `text`.
+pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>, how: Locating) -> Located<'a> {
     let trimmed = text.trim();
     match trimmed.as_bytes().first() {
         Some(b'[') | Some(b'{') => {}
@@ -69,7 +79,7 @@ pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>, text_objects: 
         && trimmed.starts_with('[')
         && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(trimmed)
     {
-        return inner_records(items, Wrapper::default(), "");
+        return inner_records(items, Wrapper::default(), AUTO_DEPTH, how, "");
     }
     let Ok(root) = serde_json::from_str::<&RawValue>(trimmed) else {
         return Located::Text(Cow::Borrowed(text));
@@ -83,7 +93,7 @@ pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>, text_objects: 
         }
         wrapper.path_missing = Some(path.as_str().to_owned());
     }
-    auto_locate(root, wrapper, AUTO_DEPTH, text_objects)
+    auto_locate(root, wrapper, AUTO_DEPTH, how)
 }
 
 fn walk<'a>(mut cur: &'a RawValue, segments: &[Segment]) -> Option<&'a RawValue> {
@@ -97,22 +107,16 @@ fn walk<'a>(mut cur: &'a RawValue, segments: &[Segment]) -> Option<&'a RawValue>
     Some(cur)
 }
 
-fn auto_locate<'a>(root: &'a RawValue, wrapper: Wrapper, depth: usize, text_objects: bool) -> Located<'a> {
-    auto_locate_at(root, wrapper, depth, text_objects, "")
+fn auto_locate<'a>(root: &'a RawValue, wrapper: Wrapper, depth: usize, how: Locating) -> Located<'a> {
+    auto_locate_at(root, wrapper, depth, how, "")
 }
 
-fn auto_locate_at<'a>(
-    root: &'a RawValue,
-    mut wrapper: Wrapper,
-    depth: usize,
-    text_objects: bool,
-    at: &str,
-) -> Located<'a> {
+fn auto_locate_at<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize, how: Locating, at: &str) -> Located<'a> {
     let text = root.get();
     if text.starts_with('[')
         && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(text)
     {
-        return inner_records(items, wrapper, at);
+        return inner_records(items, wrapper, depth, how, at);
     }
     if depth > 0
         && text.starts_with('{')
@@ -159,9 +163,7 @@ fn auto_locate_at<'a>(
                 }
                 let name = &members[idx].0;
                 let here = if at.is_empty() { name.clone() } else { format!("{at}.{name}") };
-                if let Located::Records { items, wrapper } =
-                    auto_locate_at(dominant, wrapper, depth - 1, text_objects, &here)
-                {
+                if let Located::Records { items, wrapper } = auto_locate_at(dominant, wrapper, depth - 1, how, &here) {
                     return Located::Records { items, wrapper };
                 }
             }
@@ -169,7 +171,7 @@ fn auto_locate_at<'a>(
     }
     // An object that is mostly one string (`{"content": "<a file>"}`) is that text: it is
     // read by lines and pages like any text, not as one oversized field.
-    if text_objects
+    if how.text_objects
         && text.starts_with('{')
         && let Some(members) = raw_members(root)
         && let Some((_, big)) = members.iter().max_by_key(|(_, v)| v.get().len())
@@ -189,8 +191,32 @@ fn auto_locate_at<'a>(
 /// Records that are wrappers around a list of records (EC2's reservations around their
 /// instances): when every record is an object whose largest member, under the same name,
 /// is a list of objects holding at least [`INNER_SHARE`] percent of its bytes, the records
-/// are the items of those lists.
-fn inner_records<'a>(items: Vec<&'a RawValue>, mut wrapper: Wrapper, at: &str) -> Located<'a> {
+/// are the items of those lists. So is a list of one object larger than a page whose
+/// records (found as in an object) hold that share of it: a GraphQL `boards: [{…,
+/// items_page: {items: […]}}]`, whose scalars become notes. One record that fits a page
+/// (one a query found, say) stays a record.
+fn inner_records<'a>(
+    items: Vec<&'a RawValue>,
+    mut wrapper: Wrapper,
+    depth: usize,
+    how: Locating,
+    at: &str,
+) -> Located<'a> {
+    let inside = Locating { text_objects: false, ..how };
+    if let [only] = items[..]
+        && depth > 0
+        && only.get().len() > how.enter_bytes
+        && only.get().starts_with('{')
+        && let Located::Records { items: inner, wrapper: found } =
+            auto_locate_at(only, Wrapper::default(), depth, inside, &format!("{at}[0]"))
+        && inner.len() >= 2
+        && inner.iter().map(|r| r.get().len()).sum::<usize>() * 100 >= only.get().len() * INNER_SHARE
+    {
+        wrapper.notes.extend(found.notes);
+        wrapper.dropped.extend(found.dropped);
+        wrapper.headers.extend(found.headers);
+        return Located::Records { items: inner, wrapper };
+    }
     let inner = |raw: &'a RawValue| -> Option<(String, &'a RawValue)> {
         let members = raw_members(raw)?;
         let (name, list) = members.into_iter().max_by_key(|(_, v)| v.get().len())?;
@@ -413,6 +439,10 @@ fn raw_members(raw: &RawValue) -> Option<Vec<(String, &RawValue)>> {
 mod tests {
     use super::*;
 
+    fn how(text_objects: bool) -> Locating {
+        Locating { text_objects, enter_bytes: 1000 }
+    }
+
     fn records_len(l: &Located<'_>) -> Option<usize> {
         match l {
             Located::Records { items, .. } => Some(items.len()),
@@ -423,7 +453,7 @@ mod tests {
     #[test]
     fn finds_dominant_array_and_notes_siblings() {
         let text = r#"{"total_count": 1412, "incomplete_results": false, "items": [{"a":1},{"a":2},{"a":3}]}"#;
-        let l = locate(text, None, true);
+        let l = locate(text, None, how(true));
         assert_eq!(records_len(&l), Some(3));
         if let Located::Records { wrapper, .. } = l {
             assert_eq!(wrapper.notes, vec!["total_count=1412", "incomplete_results=false"]);
@@ -439,7 +469,7 @@ mod tests {
             file(2),
             file(3)
         );
-        let Located::Records { items, wrapper } = locate(&text, None, true) else { panic!("records") };
+        let Located::Records { items, wrapper } = locate(&text, None, how(true)) else { panic!("records") };
         let sizes: Vec<u64> =
             items.iter().map(|i| serde_json::from_str::<Value>(i.get()).unwrap()["size"].as_u64().unwrap()).collect();
         assert_eq!(sizes, [10, 20, 30]);
@@ -450,14 +480,14 @@ mod tests {
         );
         // Series of values, and lists of different things side by side, are not records.
         let series = r#"{"hourly": {"time": [1, 2, 3], "temp": [4, 5, 6], "rain": [0, 0, 1]}}"#;
-        assert!(records_len(&locate(series, None, true)).is_none());
+        assert!(records_len(&locate(series, None, how(true))).is_none());
         let mixed = format!(
             r#"{{"a": [{}], "b": [{{"other": 1, "pad": "{pad}"}}], "c": [{{"third": 2, "pad": "{pad}"}}]}}"#,
             file(1),
             pad = "y".repeat(60)
         );
         assert!(
-            !matches!(locate(&mixed, None, true), Located::Records { ref wrapper, .. } if wrapper.notes.iter().any(|n| n.starts_with("records=")))
+            !matches!(locate(&mixed, None, how(true)), Located::Records { ref wrapper, .. } if wrapper.notes.iter().any(|n| n.starts_with("records=")))
         );
     }
 
@@ -467,7 +497,7 @@ mod tests {
         let text = format!(
             r#"{{"kind": "list", "items": {{"zones/a": {{"instances": [{{"n": 1, "p": "{pad}"}}, {{"n": 2, "p": "{pad}"}}]}}, "zones/b": {{"warning": {{"code": "NO_RESULTS_ON_PAGE"}}}}, "zones/c": {{"instances": [{{"n": 3, "p": "{pad}"}}]}}}}}}"#
         );
-        match locate(&text, None, true) {
+        match locate(&text, None, how(true)) {
             Located::Records { items, wrapper } => {
                 let ns: Vec<u64> = items
                     .iter()
@@ -484,7 +514,29 @@ mod tests {
         }
         // Objects of differing lists are not groups of one kind of record.
         let mixed = r#"{"a": {"users": [{"n": 1}]}, "b": {"teams": [{"n": 2}]}}"#;
-        assert!(!matches!(locate(mixed, None, true), Located::Records { ref items, .. } if items.len() == 2));
+        assert!(!matches!(locate(mixed, None, how(true)), Located::Records { ref items, .. } if items.len() == 2));
+    }
+
+    #[test]
+    fn a_list_of_one_object_is_read_as_that_object() {
+        let items: Vec<Value> =
+            (0..30).map(|n| serde_json::json!({"id": n, "name": format!("item {n}"), "state": "active"})).collect();
+        let board = serde_json::json!({"id": "17", "name": "Relaunch", "items_page": {"cursor": "c1", "items": items}});
+        let text = serde_json::json!({"data": {"boards": [board]}}).to_string();
+        let Located::Records { items, wrapper } = locate(&text, None, how(true)) else { panic!("records") };
+        assert_eq!(items.len(), 30, "the board's items are the records");
+        assert!(wrapper.notes.iter().any(|n| n == "name=\"Relaunch\""), "{:?}", wrapper.notes);
+        // One record whose own fields are most of it stays one record.
+        let one = serde_json::json!([{"id": 1, "body": "x".repeat(1500), "tags": [{"t": 1}, {"t": 2}]}]).to_string();
+        assert_eq!(records_len(&locate(&one, None, how(true))), Some(1));
+        // So does one that fits a page, however much of it is a list: a record a query found.
+        let small: Vec<Value> = (0..5).map(|n| serde_json::json!({"column": n, "text": "t"})).collect();
+        let found = serde_json::json!([{"id": 9, "column_values": small}]).to_string();
+        assert!(found.len() < 1000);
+        assert_eq!(records_len(&locate(&found, None, how(true))), Some(1));
+        // Single-item lists nested past the parser's limit do not run away.
+        let deep = "[{\"a\":".repeat(200) + "1" + &"}]".repeat(200);
+        let _ = locate(&deep, None, how(true));
     }
 
     #[test]
@@ -495,7 +547,7 @@ mod tests {
             r#"{{"result": {}, "success": true, "result_info": {{"page": 1, "count": 20, "total_count": 340}}}}"#,
             Value::Array(records)
         );
-        match locate(&text, None, true) {
+        match locate(&text, None, how(true)) {
             Located::Records { wrapper, .. } => assert!(
                 wrapper
                     .notes
@@ -511,11 +563,11 @@ mod tests {
     #[test]
     fn nested_wrappers_and_declared_paths() {
         let text = r#"{"data": {"rows": [1, 2], "meta": 1}}"#;
-        assert_eq!(records_len(&locate(text, None, true)), Some(2));
+        assert_eq!(records_len(&locate(text, None, how(true))), Some(2));
         let p = FieldPath::parse("$.data.rows").unwrap();
-        assert_eq!(records_len(&locate(text, Some(&p), true)), Some(2));
+        assert_eq!(records_len(&locate(text, Some(&p), how(true))), Some(2));
         let missing = FieldPath::parse("$.nope").unwrap();
-        match locate(text, Some(&missing), true) {
+        match locate(text, Some(&missing), how(true)) {
             Located::Records { wrapper, .. } => assert_eq!(wrapper.path_missing.as_deref(), Some("$.nope")),
             _ => panic!("fallback to auto expected"),
         }
@@ -525,24 +577,24 @@ mod tests {
     fn an_object_that_is_mostly_one_string_is_text() {
         let body = "line\n".repeat(2000);
         let text = serde_json::json!({"content": body, "mime": "text/plain"}).to_string();
-        assert!(matches!(locate(&text, None, true), Located::Text(t) if t == body));
+        assert!(matches!(locate(&text, None, how(true)), Located::Text(t) if t == body));
         // A plan that declares the structure keeps it an object, so its caps apply.
-        assert!(matches!(locate(&text, None, false), Located::Value(_)));
+        assert!(matches!(locate(&text, None, how(false)), Located::Value(_)));
         let small = serde_json::json!({"content": "short", "mime": "text/plain"}).to_string();
-        assert!(matches!(locate(&small, None, true), Located::Value(_)));
+        assert!(matches!(locate(&small, None, how(true)), Located::Value(_)));
     }
 
     #[test]
     fn non_json_and_small_objects() {
-        assert!(matches!(locate("hello [world", None, true), Located::Text(_)));
+        assert!(matches!(locate("hello [world", None, how(true)), Located::Text(_)));
         assert!(matches!(
-            locate("{\"a\": {\"x\": 1}, \"b\": [1], \"c\": \"some text here\"}", None, true),
+            locate("{\"a\": {\"x\": 1}, \"b\": [1], \"c\": \"some text here\"}", None, how(true)),
             Located::Value(_)
         ));
-        assert!(matches!(locate("\"a string\"", None, true), Located::Text(t) if t == "a string"));
+        assert!(matches!(locate("\"a string\"", None, how(true)), Located::Text(t) if t == "a string"));
         // Nesting past the parser's limit is still located; the record itself is then shown
         // as its text (see `records::parse`).
         let deep = "[".repeat(10_000) + &"]".repeat(10_000);
-        assert!(matches!(locate(&deep, None, true), Located::Records { .. } | Located::Text(_)));
+        assert!(matches!(locate(&deep, None, how(true)), Located::Records { .. } | Located::Text(_)));
     }
 }

@@ -19,7 +19,7 @@ use crate::describe::{Describe, kind_name, member_outline, object_envelope};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, widest_nonce};
 use crate::failure::Failure;
 use crate::fit::{Fit, Units};
-use crate::input::{Located, Wrapper, decode, keyed_records, locate, name_cells};
+use crate::input::{Located, Locating, Wrapper, decode, keyed_records, locate, name_cells};
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{Form, ShapePlan};
 use crate::record_index::{INDEX_PERCENT, IndexRows, LazyIndex};
@@ -190,7 +190,7 @@ impl Shaper {
         }
         let (mut renamed, mut keyed) = (None, None);
         let located = keyed_records(
-            name_cells(locate(&text, self.plan.records.as_ref(), self.text_objects()), &mut renamed),
+            name_cells(locate(&text, self.plan.records.as_ref(), self.locating()), &mut renamed),
             &mut keyed,
         );
         match located {
@@ -215,6 +215,15 @@ impl Shaper {
 
     fn text_objects(&self) -> bool {
         self.plan.reads_objects_as_text()
+    }
+
+    /// How this plan looks for records: a list of one object is entered when it could not
+    /// be shown whole on one page (more bytes than any page of the budget holds).
+    fn locating(&self) -> Locating {
+        Locating {
+            text_objects: self.text_objects(),
+            enter_bytes: self.plan.budget_tokens.saturating_mul(crate::fit::WHOLE_BYTES_PER_TOKEN),
+        }
     }
 
     /// A handle and a one-line summary for a result that is not a list of records.
@@ -281,7 +290,7 @@ impl Shaper {
         // A head made from another input is not this snapshot's.
         let head: &[Value] = if head.input_bytes == input.len() as u64 { &head.records } else { &[] };
         match keyed_records(
-            name_cells(locate(&text, self.plan.records.as_ref(), self.text_objects()), &mut renamed),
+            name_cells(locate(&text, self.plan.records.as_ref(), self.locating()), &mut renamed),
             &mut keyed,
         ) {
             Located::Records { items, .. } => {

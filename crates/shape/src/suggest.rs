@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use crate::compact::{Compactor, Holds, SAMPLE_RECORDS};
-use crate::input::{Located, decode, keyed_records, locate};
+use crate::input::{Located, Locating, decode, keyed_records, locate};
 use crate::path::FieldPath;
 use crate::records::parse;
 
@@ -42,7 +42,12 @@ pub struct Suggestion {
 pub fn suggest(input: &[u8]) -> Option<Suggestion> {
     let (text, _) = decode(input);
     let mut keyed = None;
-    let Located::Records { items, .. } = keyed_records(locate(&text, None, false), &mut keyed) else { return None };
+    // Records are found as a mask with the default budget would find them.
+    let how = Locating {
+        text_objects: false,
+        enter_bytes: crate::ShapePlan::default().budget_tokens.saturating_mul(crate::fit::WHOLE_BYTES_PER_TOKEN),
+    };
+    let Located::Records { items, .. } = keyed_records(locate(&text, None, how), &mut keyed) else { return None };
     let sample: Vec<Value> = items.iter().take(SAMPLE_RECORDS).map(|r| parse(r)).collect();
     let compactor = Compactor::learn(&sample);
     if !compactor.is_active() {

@@ -241,7 +241,10 @@ fn a_record_larger_than_a_page_shows_the_head_of_its_large_member() {
         .collect();
     let record =
         json!({"@type": "type.googleapis.com/envoy.admin.v3.RoutesConfigDump", "dynamic_route_configs": routes});
-    let payload = serde_json::to_vec(&json!([record])).unwrap();
+    // Beside another config, as a config dump lists them: a list of that one record alone
+    // would be entered, its routes read as the records.
+    let listeners = json!({"@type": "type.googleapis.com/envoy.admin.v3.ListenersConfigDump", "version_info": "7"});
+    let payload = serde_json::to_vec(&json!([record, listeners])).unwrap();
     let budget = 1000;
     let shaper = Shaper::new(ShapePlan { budget_tokens: budget, ..ShapePlan::default() }).unwrap().without_caps();
     let next = OffsetContinuation { tool: "result_read".into(), base: Default::default() };
@@ -294,4 +297,27 @@ fn values_redacted_alike_are_not_said_to_be_the_same() {
     let omitted = serde_json::to_value(shaped.envelope.omitted.as_ref().expect("something is left out")).unwrap();
     assert!(omitted["fields"].to_string().contains("acknowledgedBy"), "{omitted}");
     assert!(!shaped.text.contains("example.com"), "addresses stay redacted");
+}
+
+/// A list of one object larger than a page (a GraphQL board around its items) used to be
+/// one record: the first read showed the head of the first item and counted nothing. Its
+/// items are now the records, paged and counted like any list, the board's scalars noted.
+#[test]
+fn a_list_of_one_large_object_is_read_by_the_records_inside_it() {
+    use serde_json::json;
+    // More bytes than any page of the default budget holds (eight per token).
+    let items: Vec<_> = (0..900)
+        .map(|i| json!({"id": format!("{}", 9_000 + i), "name": format!("task {i}"), "state": if i % 3 == 0 { "done" } else { "open" }}))
+        .collect();
+    let board = json!({"id": "17", "name": "Relaunch", "items_page": {"cursor": "c1", "items": items}});
+    let payload = json!({"data": {"boards": [board]}, "account_id": 4}).to_string();
+    let shaped = shape(ShapePlan::default(), payload.as_bytes());
+    let Data::Table { columns, rows, .. } = &shaped.envelope.data else { panic!("{}", shaped.text) };
+    let name = columns.iter().position(|c| c == "name").expect("a name column");
+    assert_eq!(rows[0][name], "task 0", "{}", shaped.text);
+    let summary = &shaped.envelope.summary;
+    assert!(payload.len() > 4000 * 8, "{}", payload.len());
+    assert!(summary.contains("of 900 records"), "{summary}");
+    assert!(summary.contains("name=\"Relaunch\""), "{summary}");
+    assert!(summary.contains("done 300"), "the items' states are counted: {summary}");
 }
