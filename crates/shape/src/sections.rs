@@ -26,6 +26,8 @@ const MIN_SECTIONS: usize = 3;
 const TOP: usize = 6;
 /// The longest heading written whole; a longer one keeps its start.
 const HEADING_CHARS: usize = 100;
+/// The most runs in a cycle that repeats ([`turns`]).
+const MAX_PERIOD: usize = 4;
 /// First words counted, at most: more, and the headings are names rather than kinds.
 const MAX_KINDS: usize = 12;
 
@@ -121,7 +123,7 @@ fn blocks(lines: &[&str]) -> Option<Sections> {
     }
     let most = firsts.values().copied().max().unwrap_or(0);
     if most * 2 < starts.len() || most < MIN_SECTIONS {
-        return None;
+        return turns(lines, &starts);
     }
     // The runs before the first whose first word leads another run too are a preamble (a
     // scanner's banner), not sections.
@@ -133,6 +135,36 @@ fn blocks(lines: &[&str]) -> Option<Sections> {
         return None;
     }
     Some(Sections { sizes, starts, blocks: true })
+}
+
+/// Runs that repeat a short cycle of leads, as a report printed again and again does
+/// (`iostat -x 5`: a run led by the time, then one led by `Device`): each turn of the cycle
+/// is a section, headed by its first run. Up to [`MAX_PERIOD`] runs before the first turn
+/// are a preamble; nine in ten runs after it must follow the cycle.
+fn turns(lines: &[&str], starts: &[usize]) -> Option<Sections> {
+    let leads: Vec<&str> = starts.iter().map(|s| lead(lines[*s])).collect();
+    for period in 2..=MAX_PERIOD {
+        for first in 0..=period {
+            let runs = leads.get(first..)?;
+            let cycle = &runs[..period.min(runs.len())];
+            if runs.len() < period * MIN_SECTIONS || cycle.iter().all(|l| *l == cycle[0]) {
+                continue;
+            }
+            let kept = runs.iter().enumerate().filter(|(i, l)| **l == cycle[i % period]).count();
+            if kept * 10 >= runs.len() * 9 {
+                // A turn starts where the cycle's first lead comes back at its place.
+                let heads: Vec<usize> = (first..starts.len())
+                    .filter(|&i| (i - first) % period == 0 && leads[i] == cycle[0])
+                    .map(|i| starts[i])
+                    .collect();
+                if heads.len() < MIN_SECTIONS {
+                    return None;
+                }
+                return Some(Sections { sizes: sizes(lines, &heads), starts: heads, blocks: true });
+            }
+        }
+    }
+    None
 }
 
 /// The first word of a heading (`Chain`, `TASK`, `Nmap`).

@@ -156,3 +156,25 @@ fn a_heading_with_one_line_under_it_is_a_section_among_loose_lines() {
         assert!(lines[start + 1].trim_start().ends_with(')'), "{}", lines[start + 1]);
     }
 }
+
+#[test]
+fn a_report_printed_again_and_again_is_a_section_per_turn() {
+    let mut text = String::from("Linux 6.8.0 (db-1) \t12/31/2025 \t_x86_64_\t(8 CPU)\n");
+    for t in 0..5 {
+        text.push_str(&format!("\n12/31/2025 10:5{t}:00 PM\navg-cpu:  %user %idle\n          5.0{t} 9{t}.0\n"));
+        text.push_str("\nDevice  r/s  %util\n");
+        for d in ["sda", "sdb", "nvme0n1"] {
+            text.push_str(&format!("{d}  1.{t}  2{t}.5\n"));
+        }
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let s = sections(&lines).expect("sections");
+    assert!(s.blocks);
+    assert_eq!(s.starts.len(), 5, "one section per report, the banner apart: {s:?}");
+    assert_eq!(lines[s.starts[2]], "12/31/2025 10:52:00 PM");
+    assert_eq!(s.sizes[0], 7, "the time, the CPU block and the device block: {s:?}");
+    // Runs that follow no cycle are not sections.
+    let mixed = "a 1\nb\n\nc 2\nd\n\ne 3\n\nf\ng\n\nh 4\n\ni\n";
+    let lines: Vec<&str> = mixed.lines().collect();
+    assert!(sections(&lines).is_none());
+}
