@@ -3,9 +3,10 @@
 //! The blocks are read as records and counted like a list of records' fields, so the first
 //! read says how many records there are and answers "who wrote most of the commits".
 //!
-//! A record starts at each line with the key that begins the first record and recurs most
-//! (`Name:`, `Commit:`, `Package:`); its fields are the unindented `Key: value` lines up
-//! to the next such line. Indented lines (nested sections, wrapped values) are left to the
+//! A record starts at each line with the key that opens most blocks between blank lines
+//! (LDIF's `dn:`, though `objectClass:` recurs more), else the key that recurs most, the
+//! first to appear among equals (`Name:`, `Commit:`, `Package:`); its fields are the
+//! unindented `Key: value` lines up to the next such line. Indented lines (nested sections, wrapped values) are left to the
 //! text itself, unless every record is indented. Recognised by layout alone, never by the tool that printed it.
 
 use std::collections::HashMap;
@@ -103,7 +104,9 @@ fn blocks_at<'a>(lines: &[&'a str], indented: bool) -> Option<Blocks<'a>> {
     }
     let most = keys.values().map(|(n, _)| *n).max()?;
     let (start, _) = keys.iter().filter(|(_, (n, _))| *n == most).min_by_key(|(_, (_, first))| *first)?;
-    let start = *start;
+    // Blocks between blank lines that mostly open with one key say where records start,
+    // even when another key recurs more (LDIF's `dn:` before several `objectClass:` lines).
+    let start = leading_key(lines, &key_value).unwrap_or(*start);
     if most < MIN_RECORDS {
         return None;
     }
@@ -142,6 +145,28 @@ fn blocks_at<'a>(lines: &[&'a str], indented: bool) -> Option<Blocks<'a>> {
     Some(Blocks { start, first_lines, records })
 }
 
+/// The key that opens most runs of lines between blank lines (its first `Key: value` line;
+/// comments and other lines before it are passed over), when it opens at least half of the
+/// runs that hold such a line, and [`MIN_RECORDS`] of them.
+fn leading_key<'a>(lines: &[&'a str], key_value: &dyn Fn(&'a str) -> Option<(&'a str, &'a str)>) -> Option<&'a str> {
+    let mut opening: HashMap<&str, usize> = HashMap::new();
+    let mut runs = 0usize;
+    let mut looking = true;
+    for line in lines {
+        if line.trim().is_empty() {
+            looking = true;
+        } else if looking && let Some((k, v)) = key_value(line) {
+            looking = false;
+            if !v.is_empty() {
+                runs += 1;
+                *opening.entry(k).or_default() += 1;
+            }
+        }
+    }
+    let (key, n) = opening.into_iter().max_by_key(|(k, n)| (*n, std::cmp::Reverse(*k)))?;
+    (n >= MIN_RECORDS && n * 2 >= runs).then_some(key)
+}
+
 /// A map of the `Key: value` records in `text`, at most `room` characters.
 pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
     let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
@@ -177,6 +202,21 @@ mod tests {
             "{map}"
         );
         assert!(map.contains("Author: Ada 6, Lin 3"), "{map}");
+    }
+
+    #[test]
+    fn records_start_at_the_key_that_opens_each_block() {
+        // LDIF: `objectClass:` recurs more often than `dn:`, but every entry opens with `dn:`.
+        let mut ldif = String::from("# extended LDIF\n#\n\n");
+        for i in 0..5 {
+            ldif.push_str(&format!(
+                "# u{i}, People\ndn: uid=u{i},ou=People\nobjectClass: top\nobjectClass: person\nobjectClass: posixAccount\nuid: u{i}\ntitle: {}\n\n",
+                ["Engineer", "Clerk"][i % 2]
+            ));
+        }
+        let map = key_blocks(&ldif, 2_000).unwrap();
+        assert!(map.starts_with("5 records of `Key: value` lines, each from a \"dn:\" line"), "{map}");
+        assert!(map.contains("title: Engineer 3, Clerk 2"), "{map}");
     }
 
     #[test]
