@@ -185,7 +185,9 @@ fn matching_lines<'a>(lines: Vec<&'a str>, re: &Regex) -> Vec<&'a str> {
     let bare: Vec<&str> = lines.iter().map(|l| l.trim_end_matches(['\n', '\r'])).collect();
     let small = lines.len() <= MAX_LINES;
     let starts = small
-        .then(|| blocks(&bare).map(|b| b.first_lines).or_else(|| sections(&bare).map(|s| s.starts)))
+        .then(|| {
+            blocks(&bare).map(|b| with_lines_above(&bare, b.first_lines)).or_else(|| sections(&bare).map(|s| s.starts))
+        })
         .flatten()
         .unwrap_or_default();
     // The text in segments: what comes before the first record, then each record up to the
@@ -208,6 +210,25 @@ fn matching_lines<'a>(lines: Vec<&'a str>, re: &Regex) -> Vec<&'a str> {
         }
     }
     kept
+}
+
+/// Where `Key: value` records start, each moved up to the lines above its first key when a
+/// blank line comes right before them: those lines (LDIF's `# quinn.ito, People` over its
+/// `dn:`) belong to the record below, not to the one the blank line ended.
+fn with_lines_above(lines: &[&str], starts: Vec<usize>) -> Vec<usize> {
+    let mut moved = Vec::with_capacity(starts.len());
+    let mut floor = 0;
+    for start in starts {
+        let mut first = start;
+        while first > floor && !lines[first - 1].trim().is_empty() {
+            first -= 1;
+        }
+        let blank_above = first > 0 && lines[first - 1].trim().is_empty();
+        let at = if first < start && blank_above { first } else { start };
+        moved.push(at);
+        floor = start + 1;
+    }
+    moved
 }
 
 /// The lines of `segment` that match, each with the lines right after it that are indented
@@ -470,6 +491,17 @@ mod tests {
             log.push_str(&format!("\n src/lib.rs | {} ++--\n 1 file changed\n\n", i + 3));
         }
         log
+    }
+
+    #[test]
+    fn a_comment_over_a_record_is_read_with_the_record_below_it() {
+        let mut ldif = String::from("# extended LDIF\n\n");
+        for u in ["ada", "lin", "kofi", "mei"] {
+            ldif.push_str(&format!("# {u}, People\ndn: uid={u},ou=People\nobjectClass: top\nobjectClass: person\nuid: {u}\ntitle: T-{u}\n\n"));
+        }
+        let got = text_view(&ldif, "kofi");
+        assert!(got.starts_with("# kofi, People\ndn: uid=kofi"), "{got}");
+        assert!(got.contains("title: T-kofi") && !got.contains("lin"), "only kofi's entry: {got}");
     }
 
     #[test]
