@@ -244,19 +244,19 @@ fn mostly_numbers(rows: &[Value]) -> bool {
     all > 0 && numbers * 2 >= all
 }
 
-/// One table: its column names, the line of its first header, its rows, and the lines it
-/// takes (headers and blocks).
+/// One table: its column names, the line of its first header, its rows, the lines it
+/// takes (headers and blocks), and where each of its headers is (zero-based).
 struct Found {
     names: Vec<String>,
     first_line: usize,
     records: Vec<Value>,
     lines: usize,
+    headers: Vec<usize>,
 }
 
-/// A map of the aligned tables in `text`, at most `room` characters. Tables under headers
-/// with the same names are one table; of several, the one with the most rows is counted.
-pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
-    let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
+/// The aligned table `lines` make, when most of them are one: of tables under headers
+/// with the same names (one table), the one with the most rows, the first of equals.
+fn main_table(lines: &[&str]) -> Option<Found> {
     let mut tables: Vec<Found> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -278,24 +278,33 @@ pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
                     Some(t) => {
                         t.records.extend(rows);
                         t.lines += block.len() + 1;
+                        t.headers.push(i);
                     }
-                    None => {
-                        tables.push(Found { names: h.names, first_line: i + 1, records: rows, lines: block.len() + 1 })
-                    }
+                    None => tables.push(Found {
+                        names: h.names,
+                        first_line: i + 1,
+                        records: rows,
+                        lines: block.len() + 1,
+                        headers: vec![i],
+                    }),
                 }
             }
         }
         i = end;
     }
-    // The table with the most rows, the first of equals.
     let best = (0..tables.len()).max_by_key(|&k| (tables[k].records.len(), std::cmp::Reverse(k)))?;
-    let Found { names, first_line, records, lines: taken } = tables.swap_remove(best);
+    let found = tables.swap_remove(best);
     // Most of the text is the table: prose with a capitalised line is not one.
     let non_blank = lines.iter().filter(|l| !l.trim().is_empty()).count();
-    let other = non_blank.saturating_sub(taken);
-    if records.len() < MIN_ROWS || records.len() < other {
-        return None;
-    }
+    let other = non_blank.saturating_sub(found.lines);
+    (found.records.len() >= MIN_ROWS && found.records.len() >= other).then_some(found)
+}
+
+/// A map of the aligned tables in `text`, at most `room` characters. Tables under headers
+/// with the same names are one table; of several, the one with the most rows is counted.
+pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
+    let Found { names, first_line, records, .. } = main_table(&lines)?;
     let total = text.lines().count();
     let read = if lines.len() < total {
         format!(" (in the first {} lines)", thousands(lines.len() as u64))
@@ -309,6 +318,36 @@ pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
         names.join(", ")
     );
     rows_map(&records, head, room)
+}
+
+/// The lines that `matches` keeps, each row under the header of its table (once per
+/// header), when the text is an aligned table: a row alone does not say what its numbers
+/// are. `bare` are the text's lines without their ends, `lines` the same lines as they are
+/// given back. `None` when the text is not a table.
+pub(crate) fn rows_under_headers<'a>(
+    bare: &[&str],
+    lines: &[&'a str],
+    matches: &dyn Fn(&str) -> bool,
+) -> Option<Vec<&'a str>> {
+    let headers = main_table(bare)?.headers;
+    let mut kept = Vec::new();
+    let mut shown: Option<usize> = None;
+    for (i, line) in lines.iter().enumerate() {
+        if !bare.get(i).is_some_and(|l| matches(l)) {
+            continue;
+        }
+        let above = headers.iter().copied().take_while(|&h| h <= i).last();
+        if let Some(h) = above
+            && shown != Some(h)
+        {
+            shown = Some(h);
+            if h != i {
+                kept.push(lines[h]);
+            }
+        }
+        kept.push(*line);
+    }
+    Some(kept)
 }
 
 /// The map of a text's rows read as records: `head`, then the facets of every row within
@@ -351,6 +390,19 @@ mod tests {
         assert!(map.starts_with("table of 20 rows × 5 columns, header on line 1: NAME, READY, STATUS"), "{map}");
         assert!(map.contains("STATUS, most first: Running 12, CrashLoopBackOff 4, Pending 4"), "{map}");
         assert!(map.contains("RESTARTS: max 57 (NAME api-19-7d9f)"), "{map}");
+    }
+
+    #[test]
+    fn a_matching_row_comes_under_its_header() {
+        let text = pods();
+        let bare: Vec<&str> = text.lines().collect();
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let kept = rows_under_headers(&bare, &lines, &|l: &str| l.contains("api-07") || l.contains("api-12")).unwrap();
+        assert_eq!(kept.len(), 3, "{kept:?}");
+        assert!(kept[0].starts_with("NAME ") && kept[1].starts_with("api-07") && kept[2].starts_with("api-12"));
+        // Prose is not a table, and gets nothing added.
+        let prose = ["Some Words Here", "a line of text", "another line"];
+        assert!(rows_under_headers(&prose, &prose, &|_: &str| true).is_none());
     }
 
     /// Regression: a packet capture split at spaces put a SYN's sequence number and an ACK's

@@ -192,6 +192,12 @@ fn matching_lines<'a>(lines: Vec<&'a str>, re: &Regex) -> Vec<&'a str> {
         .unwrap_or_default();
     // The text in segments: what comes before the first record, then each record up to the
     // next one's start.
+    if starts.is_empty()
+        && small
+        && let Some(rows) = crate::aligned::rows_under_headers(&bare, &lines, &matches)
+    {
+        return rows;
+    }
     let bounds: Vec<usize> = std::iter::once(0).chain(starts.iter().copied()).chain([lines.len()]).collect();
     let mut kept = Vec::new();
     for (n, pair) in bounds.windows(2).enumerate() {
