@@ -39,6 +39,17 @@ fn call_with_arguments_that_are_not_json_is_a_usage_error() {
 }
 
 #[test]
+fn workers_are_for_http_and_at_least_one() {
+    let (code, _, err) = run(&["serve", "--config", "examples/quickstart.yaml", "--workers", "2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--http"), "the flag it needs is named: {err}");
+    let (code, _, err) =
+        run(&["serve", "--config", "examples/quickstart.yaml", "--http", "127.0.0.1:0", "--workers", "0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("'0'") && err.contains("--workers"), "{err}");
+}
+
+#[test]
 fn a_negative_budget_is_named_as_negative() {
     for flag in [vec!["--budget", "-5"], vec!["--budget=-5"]] {
         let mut args = vec!["shape"];
