@@ -245,13 +245,14 @@ fn mostly_numbers(rows: &[Value]) -> bool {
 }
 
 /// One table: its column names, the line of its first header, its rows, the lines it
-/// takes (headers and blocks), and where each of its headers is (zero-based).
+/// takes (headers and blocks), and the lines of each header and its block (zero-based,
+/// the end excluded).
 struct Found {
     names: Vec<String>,
     first_line: usize,
     records: Vec<Value>,
     lines: usize,
-    headers: Vec<usize>,
+    blocks: Vec<(usize, usize)>,
 }
 
 /// The aligned table `lines` make, when most of them are one: of tables under headers
@@ -278,14 +279,14 @@ fn main_table(lines: &[&str]) -> Option<Found> {
                     Some(t) => {
                         t.records.extend(rows);
                         t.lines += block.len() + 1;
-                        t.headers.push(i);
+                        t.blocks.push((i, end));
                     }
                     None => tables.push(Found {
                         names: h.names,
                         first_line: i + 1,
                         records: rows,
                         lines: block.len() + 1,
-                        headers: vec![i],
+                        blocks: vec![(i, end)],
                     }),
                 }
             }
@@ -329,14 +330,16 @@ pub(crate) fn rows_under_headers<'a>(
     lines: &[&'a str],
     matches: &dyn Fn(&str) -> bool,
 ) -> Option<Vec<&'a str>> {
-    let headers = main_table(bare)?.headers;
+    let blocks = main_table(bare)?.blocks;
     let mut kept = Vec::new();
     let mut shown: Option<usize> = None;
     for (i, line) in lines.iter().enumerate() {
         if !bare.get(i).is_some_and(|l| matches(l)) {
             continue;
         }
-        let above = headers.iter().copied().take_while(|&h| h <= i).last();
+        // Only a row of the table's blocks gets a header: a line before or after it is not
+        // one of its rows.
+        let above = blocks.iter().find(|(h, end)| (*h..*end).contains(&i)).map(|(h, _)| *h);
         if let Some(h) = above
             && shown != Some(h)
         {
@@ -400,6 +403,13 @@ mod tests {
         let kept = rows_under_headers(&bare, &lines, &|l: &str| l.contains("api-07") || l.contains("api-12")).unwrap();
         assert_eq!(kept.len(), 3, "{kept:?}");
         assert!(kept[0].starts_with("NAME ") && kept[1].starts_with("api-07") && kept[2].starts_with("api-12"));
+        // A line after the table is not one of its rows: no header comes with it.
+        let mut text = pods();
+        text.push_str("\nREADY totals: api-07 restarted\n");
+        let bare: Vec<&str> = text.lines().collect();
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let kept = rows_under_headers(&bare, &lines, &|l: &str| l.contains("totals")).unwrap();
+        assert_eq!(kept, ["READY totals: api-07 restarted\n"]);
         // Prose is not a table, and gets nothing added.
         let prose = ["Some Words Here", "a line of text", "another line"];
         assert!(rows_under_headers(&prose, &prose, &|_: &str| true).is_none());
