@@ -670,11 +670,25 @@ fn naming_member(node: &Node) -> Option<String> {
         .filter(|(_, c)| c.present * 10 >= node.present * 9 && c.scalars * 10 >= c.present * 9)
         .filter(|(_, c)| c.urls == 0 && c.opaque * 2 < c.present && c.long_text == 0 && c.avg_bytes() <= 64)
         .filter(|(_, c)| c.distinct() > 1 || objects == 1)
-        .max_by_key(|(_, c)| {
+        .max_by_key(|(k, c)| {
             let one_to_one = c.distinct() >= objects;
-            (one_to_one, reads_as_words(c), c.distinct().min(objects), std::cmp::Reverse(c.avg_bytes()))
+            (
+                one_to_one,
+                reads_as_words(c),
+                c.distinct().min(objects),
+                one_to_one && names_a_thing(k),
+                std::cmp::Reverse(c.avg_bytes()),
+            )
         })
         .map(|(k, _)| k.clone())
+}
+
+/// Whether a member's own name says it holds what its object is called (`name`,
+/// `displayName`, `title`, `login`): between two members that both tell the objects apart
+/// in words (a label's `name` and its `color`), the one the schema calls a name.
+fn names_a_thing(key: &str) -> bool {
+    let own = key.to_ascii_lowercase();
+    own.ends_with("name") || own.ends_with("title") || own == "login" || own == "label"
 }
 
 /// Whether a field's values read as words: strings of letters rather than digits.

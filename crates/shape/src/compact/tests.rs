@@ -97,6 +97,39 @@ fn an_object_is_named_by_its_words_not_by_digits_written_as_text() {
 }
 
 #[test]
+fn an_object_is_named_by_the_member_called_its_name_before_a_shorter_word() {
+    // A board's labels: `{"color": "green", "name": "Feature"}`. Both read as words and go
+    // one to one with the label; the colour is shorter, but the schema calls the other its
+    // name, and that is what a reader asks by ("labelled Feature").
+    let labels = [("red", "Bug"), ("green", "Feature"), ("sky", "Frontend"), ("purple", "Design")];
+    let sample: Vec<Value> = (0..12)
+        .map(|i| {
+            let (color, name) = labels[i % labels.len()];
+            json!({"id": format!("c{i}"), "labels": [{"color": color, "name": name, "uses": 3}]})
+        })
+        .collect();
+    let c = Compactor::learn(&sample);
+    let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
+    assert!(names.contains(&"labels.name"), "{names:?}");
+}
+
+#[test]
+fn a_member_called_a_name_does_not_name_an_object_it_does_not_tell_apart() {
+    // An SLA summary `{"sla_name": "Starter 24h", "sla_status": "missed"}`: neither member
+    // tells the summaries apart, so the name has no claim over the shorter status.
+    let sample: Vec<Value> = (0..12)
+        .map(|i| {
+            let name = ["Starter 24h", "Pro 4h", "Enterprise 1h"][i % 3];
+            let status = ["hit", "missed", "paused"][(i / 3) % 3];
+            json!({"id": format!("c{i}"), "sla": {"sla_name": name, "sla_status": status}})
+        })
+        .collect();
+    let c = Compactor::learn(&sample);
+    let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();
+    assert!(names.contains(&"sla.sla_status"), "{names:?}");
+}
+
+#[test]
 fn the_key_is_the_record_s_own_id_not_a_member_s_or_a_measure() {
     // In a short page a member's field (`metadata.order_id`) and a measure (`amount`) can
     // be unique by chance and shorter than the id: neither names the record.
