@@ -106,6 +106,9 @@ enum Extract {
         key: String,
         name: String,
         value: String,
+        /// The member that names the value where the value is an object (a custom
+        /// field's `{"name": "Major", "$type": …}`, written as `Major`).
+        inner: Option<String>,
     },
     /// Free text, cut to [`TEXT_CHARS`].
     Text,

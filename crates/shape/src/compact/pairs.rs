@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::stats::{self, is_empty};
-use super::{Column, Compactor, Extract, Holds, LONG_LIST, at_path, holds};
+use super::{Column, Compactor, Extract, Holds, LONG_LIST, at_path, holds, naming_member};
 
 /// Names a key member may take across the sample, at most.
 const MAX_NAMES: usize = 64;
@@ -57,6 +57,20 @@ impl Compactor {
             let measured = stats::learn(&as_objects);
             for name in names {
                 let node = measured.child(&name);
+                // A value that is an object is written, counted and ranked as the member
+                // that names it, as a field holding such objects would be.
+                // So is a list of such objects (a field's versions), as its names.
+                let objects = |node: &&stats::Node| node.objects * 2 > node.present;
+                let listed = node.and_then(|node| node.elements.as_deref()).filter(objects);
+                let inner = match listed {
+                    Some(elements) => naming_member(elements),
+                    None => node.filter(objects).and_then(naming_member),
+                };
+                let node = match (&inner, listed) {
+                    (Some(inner), Some(elements)) => elements.child(inner),
+                    (Some(inner), None) => node.and_then(|node| node.child(inner)),
+                    (None, _) => node,
+                };
                 let kind = node.map_or(Holds::Other, |node| holds(node, n));
                 let full_name = format!("{}.{name}", column.name);
                 // One value wherever the name is there, in at least half the records: said
@@ -67,7 +81,7 @@ impl Compactor {
                 out.push(Column {
                     name: full_name,
                     path: column.path.clone(),
-                    extract: Extract::PairValue { key: key.clone(), name, value: value.clone() },
+                    extract: Extract::PairValue { key: key.clone(), name, value: value.clone(), inner },
                     holds: kind,
                     unique: false,
                     hints: column.hints.clone(),
@@ -105,12 +119,17 @@ pub(super) fn detect(lists: &[&[Value]]) -> Option<(String, String)> {
     // colour, which two labels may share); if its items hold no varying value, the list
     // is a list of things.
     let key = members.iter().copied().find(|m| key_member(lists, m, items.len()))?;
-    members
-        .iter()
-        .filter(|m| **m != key)
-        .filter_map(|m| value_member(&items, key, m).map(|score| (*m, score)))
-        .max_by_key(|&(_, (present, distinct))| (present, std::cmp::Reverse(distinct)))
-        .map(|(m, _)| (key.to_owned(), m.to_owned()))
+    // Scalars first: a value that is an object (a custom field's `{"name": "Major"}`) is
+    // taken only where no member holds a scalar that varies, so a container's `image` stays
+    // its value before its `resources`.
+    [false, true].into_iter().find_map(|objects| {
+        members
+            .iter()
+            .filter(|m| **m != key)
+            .filter_map(|m| value_member(&items, key, m, objects).map(|score| (*m, score)))
+            .max_by_key(|&(_, (present, distinct))| (present, std::cmp::Reverse(distinct)))
+            .map(|(m, _)| (key.to_owned(), m.to_owned()))
+    })
 }
 
 /// Whether `member` names the items of every list.
@@ -133,8 +152,9 @@ fn key_member(lists: &[&[Value]], member: &str, items: usize) -> bool {
     (2..=MAX_NAMES).contains(&d) && d * 2 <= items
 }
 
-/// `(items holding it, distinct values)` when `member` holds values that vary for one name.
-fn value_member(items: &[&Map<String, Value>], key: &str, member: &str) -> Option<(usize, usize)> {
+/// `(items holding it, distinct values)` when `member` holds values that vary for one name;
+/// with `objects`, objects count as values too (lists are left out either way).
+fn value_member(items: &[&Map<String, Value>], key: &str, member: &str, objects: bool) -> Option<(usize, usize)> {
     let mut by_name: HashMap<&str, HashSet<String>> = HashMap::new();
     let mut all: HashSet<String> = HashSet::new();
     let mut present = 0usize;
@@ -143,6 +163,8 @@ fn value_member(items: &[&Map<String, Value>], key: &str, member: &str) -> Optio
         let text = match v {
             Value::String(s) => s.clone(),
             Value::Number(_) | Value::Bool(_) => v.to_string(),
+            Value::Object(_) if objects => v.to_string(),
+            Value::Array(_) if objects => continue,
             _ => return None,
         };
         present += 1;

@@ -46,9 +46,21 @@ impl Column {
                 }
                 Value::Object(m)
             }
-            Extract::PairValue { key, name, value } => {
+            Extract::PairValue { key, name, value, inner } => {
                 let item = cur.as_array()?.iter().find(|e| e.get(key).and_then(Value::as_str) == Some(name))?;
-                item.get(value)?.clone()
+                let v = item.get(value)?;
+                match (inner, v) {
+                    (Some(inner), Value::Object(o)) => o.get(inner).filter(|v| !is_empty(v))?.clone(),
+                    (Some(inner), Value::Array(a)) => {
+                        let names: Vec<Value> =
+                            a.iter().filter_map(|e| e.get(inner)).filter(|v| !is_empty(v)).cloned().collect();
+                        if names.is_empty() {
+                            return None;
+                        }
+                        Value::Array(names)
+                    }
+                    _ => v.clone(),
+                }
             }
             Extract::Text | Extract::Opaque if !cut_long => cur.clone(),
             Extract::Text => match cur {

@@ -421,6 +421,47 @@ fn a_list_that_is_a_map_becomes_fields_named_by_its_items() {
 }
 
 #[test]
+fn a_map_whose_values_are_objects_is_written_by_their_names() {
+    // A tracker's custom fields: each value an object (`{"name": "Major", "$type": …}`), a
+    // person, or a list of versions. Each field is counted by what names its value.
+    let sample: Vec<Value> = (0..12)
+        .map(|i| {
+            json!({"id": format!("2-{}", 600 + i), "customFields": [
+                {"name": "Priority", "$type": "SingleEnum", "value": {"name": (["Major", "Normal", "Minor"][i % 3]), "$type": "EnumBundleElement"}},
+                {"name": "Assignee", "$type": "SingleUser", "value": {"fullName": (["Elena Weber", "Ines Duval", "Hugo Lind", "Greta Kral"][i % 4]), "ringId": format!("a2d29c90-24dc-42d5-8b8d-482c0e00{:04}", i % 4), "$type": "User"}},
+                {"name": "Fix versions", "$type": "MultiVersion", "value": [{"name": (["2025.12", "2026.1"][i % 2]), "$type": "VersionBundleElement"}]},
+                {"name": "Due Date", "$type": "Date", "value": 1_769_040_000_000_i64 + i as i64 * 86_400_000},
+            ]})
+        })
+        .collect();
+    let c = Compactor::learn(&sample);
+    let column =
+        |n: &str| c.columns.iter().find(|c| c.name == n).unwrap_or_else(|| panic!("no {n} in {:?}", c.columns));
+    assert_eq!(column("customFields.Priority").holds, Holds::Categories);
+    let one = c.apply(&sample[1]);
+    assert_eq!(one["customFields.Priority"], json!("Normal"), "{one}");
+    assert_eq!(one["customFields.Assignee"], json!("Ines Duval"), "{one}");
+    assert_eq!(one["customFields.Fix versions"], json!(["2026.1"]), "{one}");
+    assert_eq!(one["customFields.Due Date"], json!(1_769_126_400_000_i64), "{one}");
+}
+
+#[test]
+fn a_scalar_that_varies_is_a_map_s_value_before_an_object() {
+    // Containers named alike in every pod: the image is each one's value, not its resources.
+    let sample: Vec<Value> = (0..12)
+        .map(|i| {
+            json!({"name": format!("pod-{i}"), "containers": [
+                {"name": "app", "image": format!("shop/app:{}", i % 3), "resources": {"cpu": format!("{}m", 100 * (i % 4 + 1))}},
+                {"name": "sidecar", "image": format!("envoy:{}", i % 2), "resources": {"cpu": "50m"}},
+            ]})
+        })
+        .collect();
+    let c = Compactor::learn(&sample);
+    let one = c.apply(&sample[1]);
+    assert_eq!(one["containers.app"], json!("shop/app:1"), "{one}");
+}
+
+#[test]
 fn many_names_make_one_object_per_record() {
     let sample: Vec<Value> = (0..40)
         .map(|i| json!({"id": i, "env": [{"name": format!("VAR_{}", i % 20), "value": format!("v{i}")}, {"name": format!("VAR_{}", (i + 1) % 20), "value": "x"}]}))
