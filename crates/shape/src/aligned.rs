@@ -176,6 +176,18 @@ pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
             // Nine rows in ten hold it: a log's `request_id`, which the lines of another
             // kind among them lack.
             .filter(|(_, (held, _))| held * 10 >= rows.len() * 9)
+            // Measures that happen to differ (a proxy's session totals) do not name rows:
+            // numbers name rows when their header says so (`PID`, `queryid`) or as ids
+            // handed out in sequence do, as in a record's key.
+            .filter(|&(i, _)| {
+                let values: Vec<Value> =
+                    rows.iter().filter_map(|r| c.value(i, r)).filter(|v| v.as_str() != Some("")).collect();
+                let numbers: Vec<f64> = values.iter().filter_map(Value::as_f64).collect();
+                let numeric: Vec<Value> = values.iter().filter(|v| v.is_number()).cloned().collect();
+                numbers.len() * 10 < values.len() * 9
+                    || crate::compact::names_an_id(&c.columns[i].name)
+                    || crate::compact::numbers_name_records(&numeric, &numbers)
+            })
             .collect();
         let unique = candidates.iter().find(|(i, (held, distinct))| c.columns[*i].unique || distinct == held);
         let nearly = || candidates.iter().find(|(_, (held, distinct))| distinct * 10 >= held * 9);
@@ -432,6 +444,31 @@ mod tests {
             .collect();
         assert!(!Compactor::learn(&rows).measures.is_empty(), "records of JSON would be read as measures");
         assert!(learn_rows(&rows).measures.is_empty());
+    }
+
+    #[test]
+    fn a_measure_that_happens_to_differ_does_not_name_rows_and_a_pid_does() {
+        // A proxy's statistics: no column of names is unique, and the session totals differ
+        // in every row; they are a measure, so the first column of names names the rows.
+        let rows: Vec<Value> = (0..30_u64)
+            .map(|i| {
+                serde_json::json!({
+                    "pxname": format!("be_{}", ["shop", "search", "admin"][(i % 3) as usize]),
+                    "svname": if i % 3 == 0 { "BACKEND".to_owned() } else { format!("srv-{i:02}") },
+                    "stot": 100 + i * i * 997,
+                    "scur": i % 7,
+                })
+            })
+            .collect();
+        let c = learn_rows(&rows);
+        let key = c.key.map(|k| c.columns[k].name.clone());
+        assert_eq!(key.as_deref(), Some("pxname"));
+        // Process ids spread as widely, but their header says they name the rows.
+        let rows: Vec<Value> = (0..30_u64)
+            .map(|i| serde_json::json!({"USER": (["root", "www"][(i % 2) as usize]), "PID": 1 + i * i * 37, "CPU": i % 5}))
+            .collect();
+        let c = learn_rows(&rows);
+        assert_eq!(c.key.map(|k| c.columns[k].name.clone()).as_deref(), Some("PID"));
     }
 
     #[test]

@@ -221,7 +221,7 @@ pub(super) fn reads_as_sentence(s: &str) -> bool {
 /// Whether unique numbers are ids rather than measures that happen to differ (amounts,
 /// sizes, download counts, scores): whole and positive, within a factor of two of each
 /// other, as numbers handed out in sequence are, where measures spread over magnitudes.
-fn numbers_name_records(values: &[Value], numbers: &[f64]) -> bool {
+pub(crate) fn numbers_name_records(values: &[Value], numbers: &[f64]) -> bool {
     let whole = values.iter().all(|v| v.is_u64() && v.as_u64().is_some_and(|n| n > 0));
     let (min, max) = numbers.iter().fold((f64::MAX, 0f64), |(lo, hi), x| (lo.min(*x), hi.max(*x)));
     whole && numbers.len() == values.len() && max <= min * 2.0

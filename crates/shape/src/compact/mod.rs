@@ -31,6 +31,7 @@
 //! ([`Compactor::dropped`]) and comes back with the full records.
 
 mod key;
+pub(crate) use key::numbers_name_records;
 mod label;
 mod links;
 mod looks;
@@ -718,7 +719,7 @@ fn title_member(node: &Node, id: &str) -> Option<String> {
 
 /// Whether a field's own name says it is an identifier (`id`, `run_id`, `workflowId`,
 /// `number`).
-fn names_an_id(name: &str) -> bool {
+pub(crate) fn names_an_id(name: &str) -> bool {
     let own = name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase();
     own.ends_with("id") || own.ends_with("ids") || own.ends_with("number") || own == "no"
 }
