@@ -128,8 +128,17 @@ impl Compactor {
             matches!(own.trim_start_matches('_'), "id" | "uuid" | "guid")
         };
         let random = |b: &(usize, Rank)| b.1.3 == 0 && bare_id(b.0) && (b.1.4 == 1 || self.hex_values(b.0, sample));
+        // An id named for what it is an id of and at least twice as long as the record's
+        // own bare `id` (`external_id`: the record's name in another system, written in full)
+        // names the record less than that `id`; a shorter one is a handle people use (an
+        // issue's `number`, a `shortId`).
+        let own_id = |b: &(usize, Rank)| {
+            candidates.iter().find(|(i, r)| r.1 == 0 && r.2 == 1 && bare_id(*i) && r.5 * 2 <= b.1.5).map(|c| c.0)
+        };
+        let other_id = |b: &(usize, Rank)| names_an_id(&self.columns[b.0].name) && !bare_id(b.0);
         match best {
             Some(b) if member_field(&b) && own_title().is_some() => own_title(),
+            Some(b) if other_id(&b) && own_id(&b).is_some() => own_id(&b),
             Some(b) if self.hex_values(b.0, sample) && proper_name().is_some() => proper_name(),
             Some(b) if random(&b) && handle(&b).is_some() => handle(&b),
             Some(b) if !machine_only(&b) => Some(b.0),

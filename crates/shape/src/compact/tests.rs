@@ -342,6 +342,22 @@ fn a_proper_name_is_the_key_before_a_random_id_however_short() {
 }
 
 #[test]
+fn the_record_s_own_id_names_it_before_a_long_id_from_another_system() {
+    // Activities with their own numeric `id` and the id the uploading device gave them.
+    let activities: Vec<Value> = (0..20_u64)
+        .map(|i| json!({"id": 13_095_024_242_u64 - i * 5_993_575, "external_id": format!("garmin_ping_{}", 397_332_365_179_u64 - i * 911), "distance": 1000.5 * i as f64}))
+        .collect();
+    let c = Compactor::learn(&activities);
+    assert_eq!(c.columns[c.key.unwrap()].name, "id");
+    // A short handle (an issue's `number`) still names the record before its long `id`.
+    let issues: Vec<Value> = (0..20_u64)
+        .map(|i| json!({"id": 3_704_180_000_u64 + i * 7_919, "number": 2_000 + i, "comments": i % 4}))
+        .collect();
+    let c = Compactor::learn(&issues);
+    assert_eq!(c.columns[c.key.unwrap()].name, "number");
+}
+
+#[test]
 fn a_number_named_as_an_id_names_records_before_a_random_bare_id() {
     // Opsgenie: a UUID `id` and a short `tinyId`; people call an alert by the number.
     let uuid = |i: u64| format!("{:08x}-4477-4fa8-92fc-9df396c1{:04x}", 0x2a9d_11dc_u64 ^ (i * 7919), i);
