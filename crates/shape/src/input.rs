@@ -82,7 +82,10 @@ pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>, how: Locating)
         return inner_records(items, Wrapper::default(), AUTO_DEPTH, how, "");
     }
     let Ok(root) = serde_json::from_str::<&RawValue>(trimmed) else {
-        return Located::Text(Cow::Borrowed(text));
+        return match json_lines(trimmed) {
+            Some(items) if path.is_none() => Located::Records { items, wrapper: Wrapper::default() },
+            _ => Located::Text(Cow::Borrowed(text)),
+        };
     };
     let mut wrapper = Wrapper::default();
     if let Some(path) = path {
@@ -94,6 +97,26 @@ pub(crate) fn locate<'a>(text: &'a str, path: Option<&FieldPath>, how: Locating)
         wrapper.path_missing = Some(path.as_str().to_owned());
     }
     auto_locate(root, wrapper, AUTO_DEPTH, how)
+}
+
+/// The objects of JSON Lines text (an access log, `jq -c` output): one object per line, at
+/// least two, and nothing else but blank lines. Anything else on a line leaves the whole
+/// text as text, so nothing of it is lost.
+fn json_lines(text: &str) -> Option<Vec<&RawValue>> {
+    let mut items: Vec<&RawValue> = Vec::new();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
+    let mut end = 0;
+    while let Some(next) = stream.next() {
+        let item = next.ok()?;
+        let start = stream.byte_offset() - item.get().len();
+        // Each object starts a line of its own.
+        if !item.get().starts_with('{') || (end > 0 && !text[end..start].contains('\n')) {
+            return None;
+        }
+        end = stream.byte_offset();
+        items.push(item);
+    }
+    (items.len() >= 2).then_some(items)
 }
 
 fn walk<'a>(mut cur: &'a RawValue, segments: &[Segment]) -> Option<&'a RawValue> {
@@ -448,6 +471,24 @@ mod tests {
             Located::Records { items, .. } => Some(items.len()),
             _ => None,
         }
+    }
+
+    #[test]
+    fn json_lines_are_records_and_anything_else_on_a_line_is_text() {
+        let log = "{\"status\":200,\"uri\":\"/\"}\n{\"status\":404,\"uri\":\"/.env\"}\n\n{\"status\":201}\n";
+        let l = locate(log, None, how(true));
+        assert_eq!(records_len(&l), Some(3));
+        // A plain line among them (a stack trace), two objects on one line, a list per line
+        // or a single object: not JSON Lines.
+        for text in [
+            "{\"a\":1}\npanic: boom\n{\"a\":2}\n",
+            "{\"a\":1} {\"a\":2}\n{\"a\":3}\n",
+            "[1,2]\n[3,4]\n",
+            "{\"a\":1}\n{\"a\":2",
+        ] {
+            assert!(matches!(locate(text, None, how(true)), Located::Text(_)), "{text}");
+        }
+        assert!(matches!(locate("{\"a\":1}\n", None, how(true)), Located::Value(_)));
     }
 
     #[test]

@@ -321,3 +321,26 @@ fn a_list_of_one_large_object_is_read_by_the_records_inside_it() {
     assert!(summary.contains("name=\"Relaunch\""), "{summary}");
     assert!(summary.contains("done 300"), "the items' states are counted: {summary}");
 }
+
+/// An access log written as JSON Lines was read as text: its lines counted as line
+/// patterns, no field counted and no record found by a `pattern` read. One object per line
+/// is a list of records.
+#[test]
+fn json_lines_are_read_as_records() {
+    let log: String = (0..200)
+        .map(|i| {
+            let status = [200, 200, 201, 404][i % 4];
+            format!(
+                "{}\n",
+                serde_json::json!({"level": "info", "ts": 1_767_225_175 + i, "request": {"method": "GET", "uri": format!("/api/items/{i}")}, "status": status, "size": 100 + i})
+            )
+        })
+        .collect();
+    let shaped = shape(ShapePlan { budget_tokens: 1000, ..ShapePlan::default() }, log.as_bytes());
+    let Data::Table { rows, .. } = &shaped.envelope.data else { panic!("{}", shaped.text) };
+    assert!(!rows.is_empty() && rows.len() < 200, "{}", shaped.text);
+    let summary = &shaped.envelope.summary;
+    assert!(summary.contains(" of 200 records"), "{summary}");
+    assert!(summary.contains("status, most first: 200 100, 201 50, 404 50"), "{summary}");
+    assert!(shaped.envelope.next.is_some(), "{}", shaped.text);
+}
