@@ -23,6 +23,31 @@ pub(crate) fn luhn_valid(s: &str) -> bool {
     digits > 0 && sum.is_multiple_of(10)
 }
 
+/// Whether the ASCII digits of `s` have a length a card of the network their first digits
+/// name can have (ISO/IEC 7812 issuer ranges as the networks publish them): a Mastercard
+/// (51–55, 2221–2720) has 16 digits, an American Express (34, 37) 15, a Visa (4) 13, 16 or
+/// 19, the others 16 to 19 (Maestro from 12, Diners Club from 14). A Luhn-valid number of
+/// another length is an id that passes the check by chance, as one in ten does.
+pub(crate) fn card_length_fits(s: &str) -> bool {
+    let digits: Vec<u8> = s.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
+    let n = digits.len();
+    let prefix = |k: usize| digits.iter().take(k).fold(0u32, |acc, &d| acc * 10 + u32::from(d));
+    let (p2, p4) = (prefix(2), prefix(4));
+    let maestro = matches!(p2, 50 | 56..=58) || matches!(p4, 6304 | 6759 | 6761..=6763);
+    match digits.first() {
+        Some(4) => matches!(n, 13 | 16 | 19),
+        Some(5) if (51..=55).contains(&p2) => n == 16,
+        Some(2) if (2221..=2720).contains(&p4) => n == 16,
+        Some(2) if (2200..=2204).contains(&p4) => (16..=19).contains(&n),
+        Some(3) if matches!(p2, 34 | 37) => n == 15,
+        Some(3) if (3528..=3589).contains(&p4) => (16..=19).contains(&n),
+        Some(3) if matches!(p2, 30 | 36 | 38 | 39) => (14..=19).contains(&n),
+        Some(5 | 6) if maestro => (12..=19).contains(&n),
+        Some(6) => (16..=19).contains(&n),
+        _ => false,
+    }
+}
+
 /// The length of an IBAN for a country code, per the SWIFT IBAN registry.
 ///
 /// Only listed countries are recognised: knowing the exact length is what lets the detector
@@ -83,6 +108,31 @@ mod tests {
         assert!(luhn_valid("378282246310005"));
         assert!(!luhn_valid("4111111111111112"));
         assert!(!luhn_valid(""));
+    }
+
+    #[test]
+    fn card_lengths_follow_the_networks() {
+        for card in [
+            "4111111111111111",
+            "4222222222222",
+            "5555 5555 5555 4444",
+            "2221000000000009",
+            "378282246310005",
+            "6011111111111117",
+            "3530111333300000",
+            "30569309025904",
+            "6212345678901234567",
+            "6759649826438453",
+        ] {
+            assert!(card_length_fits(card), "{card}");
+        }
+        // Ids that pass Luhn by chance: a query id (18 digits after 54), a cloud instance
+        // id (19 after 52 or 2240), an etag (16 after 34), a 13-digit id after 61.
+        for id in
+            ["548212764111482801", "5215292222034097481", "2240402967203092501", "3400085025627002", "6120427008800"]
+        {
+            assert!(!card_length_fits(id), "{id}");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@
 use regex::Regex;
 
 use crate::chars::{LazyRegex, char_after, char_at, char_before, lazy_regex};
-use crate::checksum::{iban_length, iban_valid, luhn_valid};
+use crate::checksum::{card_length_fits, iban_length, iban_valid, luhn_valid};
 use crate::kinds::Kind;
 use crate::scan::{self, Candidates};
 use crate::text::{Finding, Rule};
@@ -405,7 +405,7 @@ fn find_aws_secret_keys(text: &str, start: usize, end: usize, out: &mut Vec<Find
 
 /// Payment cards: 13–19 digits, optionally in groups separated by single spaces or dashes
 /// (the same separator throughout), first digit 2–6 (the issuer ranges of the card networks),
-/// Luhn-valid.
+/// Luhn-valid, and as long as a card of the network its first digits name can be.
 ///
 /// Candidates are maximal runs of digit groups with 13 digits or more (found by
 /// [`crate::scan`]); inside a run every start group is tried, longest window first, so a card
@@ -466,7 +466,7 @@ fn find_cards_in_groups(text: &str, groups: &[(usize, usize)], out: &mut Vec<Fin
                     break;
                 }
             }
-            if digits >= 13 && luhn_valid(&text[first_start..e]) {
+            if digits >= 13 && luhn_valid(&text[first_start..e]) && card_length_fits(&text[first_start..e]) {
                 best = Some(e);
             }
         }
