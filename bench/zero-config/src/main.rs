@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -19,6 +19,7 @@ mod questions_eighth;
 mod questions_eleventh;
 mod questions_fifteenth;
 mod questions_fourteenth;
+mod questions_nineteenth;
 mod questions_ninth;
 mod questions_seventeenth;
 mod questions_seventh;
@@ -52,7 +53,8 @@ struct Args {
     variants: String,
     /// Which part of the catalog: `dev`, `held`, `fresh`, `unseen`, `blind`, `sixth`,
     /// `seventh`, `eighth`, `ninth`, `tenth`, `eleventh`, `twelfth`, `thirteenth`,
-    /// `fourteenth`, `fifteenth`, `sixteenth`, `seventeenth`, `eighteenth` or `all`.
+    /// `fourteenth`, `fifteenth`, `sixteenth`, `seventeenth`, `eighteenth`, `nineteenth` or
+    /// `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -97,10 +99,11 @@ fn main() -> Result<()> {
         "sixteenth" => Some(Split::Sixteenth),
         "seventeenth" => Some(Split::Seventeenth),
         "eighteenth" => Some(Split::Eighteenth),
+        "nineteenth" => Some(Split::Nineteenth),
         "all" => None,
         other => {
             bail!(
-                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth or all, not {other}"
+                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth, nineteenth or all, not {other}"
             )
         }
     };

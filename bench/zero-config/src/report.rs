@@ -123,6 +123,7 @@ fn half(s: Split) -> &'static str {
         Split::Sixteenth => "sixteenth",
         Split::Seventeenth => "seventeenth",
         Split::Eighteenth => "eighteenth",
+        Split::Nineteenth => "nineteenth",
     }
 }
 
@@ -133,7 +134,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -153,6 +154,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Sixteenth).count(),
         shapes.values().filter(|s| **s == Split::Seventeenth).count(),
         shapes.values().filter(|s| **s == Split::Eighteenth).count(),
+        shapes.values().filter(|s| **s == Split::Nineteenth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -181,6 +183,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Sixteenth),
             Some(Split::Seventeenth),
             Some(Split::Eighteenth),
+            Some(Split::Nineteenth),
             None,
         ] {
             let pick = |smart: bool| {
