@@ -340,6 +340,20 @@ proptest! {
         }
     }
 
+    /// JSON Lines are the list they write: records written one object per line are shaped
+    /// as the same records written as a JSON list (the same data, the same summary).
+    #[test]
+    fn json_lines_read_as_the_list_they_write(records in arb_records(), budget in 150usize..3000) {
+        prop_assume!(records.len() >= 2);
+        let shaper = Shaper::new(ShapePlan { budget_tokens: budget, ..ShapePlan::default() }).unwrap();
+        let list = shape_with(&shaper, &serde_json::to_vec(&records).unwrap(), None).unwrap();
+        let lines: String = records.iter().map(|r| format!("{r}\n")).collect();
+        let read = shape_with(&shaper, lines.as_bytes(), None).unwrap();
+        check_envelope_contract(&read, budget);
+        prop_assert_eq!(&read.envelope.data, &list.envelope.data);
+        prop_assert_eq!(&read.envelope.summary, &list.envelope.summary);
+    }
+
     /// 4: with a sort declared, the kept records are the top of that order.
     #[test]
     fn sort_then_cut(records in arb_records(), budget in 150usize..2000, desc in any::<bool>()) {
