@@ -17,7 +17,7 @@ use crate::question::{Kind, Question, Records, text, value};
 use crate::questions_blind::{about, count, extreme, lines, most_frequent, only, scored_by, together};
 
 #[path = "questions_eighteenth_text.rs"]
-mod readers;
+pub(crate) mod readers;
 
 #[path = "questions_eighteenth_more.rs"]
 mod more;

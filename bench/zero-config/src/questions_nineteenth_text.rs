@@ -10,7 +10,8 @@ use serde_json::{Map, Value, json};
 /// hold a space: `tmux: server`).
 pub(crate) fn tasks(ls: &[&str]) -> Vec<Value> {
     let Some(h) = ls.iter().position(|l| l.trim_start().starts_with("PID ")) else { return Vec::new() };
-    cells_then_rest(&ls[h..])
+    // Cells under the header, the last name taking the rest of the row: read as `lsof`'s.
+    crate::questions_eighteenth::readers::open_files(&ls[h..])
 }
 
 /// The mounts of `df -hT`: six cells, then the mount point (the header's last name is
@@ -30,28 +31,6 @@ pub(crate) fn mounts(ls: &[&str]) -> Vec<Value> {
             }
             m.insert("Mounted on".into(), json!(cells[6..].join(" ")));
             Some(Value::Object(m))
-        })
-        .collect()
-}
-
-/// Rows of whitespace-separated cells under a header, the header's last name taking the
-/// rest of the row.
-fn cells_then_rest(ls: &[&str]) -> Vec<Value> {
-    let Some(head) = ls.first() else { return Vec::new() };
-    let names: Vec<&str> = head.split_whitespace().collect();
-    let Some((last, cells)) = names.split_last() else { return Vec::new() };
-    ls[1..]
-        .iter()
-        .filter_map(|l| {
-            let mut row = Map::new();
-            let mut rest = l.trim_start();
-            for n in cells {
-                let end = rest.find(char::is_whitespace)?;
-                row.insert((*n).to_owned(), json!(&rest[..end]));
-                rest = rest[end..].trim_start();
-            }
-            row.insert((*last).to_owned(), json!(rest));
-            Some(Value::Object(row))
         })
         .collect()
 }
