@@ -182,9 +182,10 @@ pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
             .filter(|&(i, _)| {
                 let values: Vec<Value> =
                     rows.iter().filter_map(|r| c.value(i, r)).filter(|v| v.as_str() != Some("")).collect();
-                let numbers: Vec<f64> = values.iter().filter_map(Value::as_f64).collect();
-                let numeric: Vec<Value> = values.iter().filter(|v| v.is_number()).cloned().collect();
-                numbers.len() * 10 < values.len() * 9
+                let held = values.len();
+                let numeric: Vec<Value> = values.into_iter().filter(Value::is_number).collect();
+                let numbers: Vec<f64> = numeric.iter().filter_map(Value::as_f64).collect();
+                numeric.len() * 10 < held * 9
                     || crate::compact::names_an_id(&c.columns[i].name)
                     || crate::compact::numbers_name_records(&numeric, &numbers)
             })

@@ -136,9 +136,10 @@ impl Compactor {
             candidates.iter().find(|(i, r)| r.1 == 0 && r.2 == 1 && bare_id(*i) && r.5 * 2 <= b.1.5).map(|c| c.0)
         };
         let other_id = |b: &(usize, Rank)| names_an_id(&self.columns[b.0].name) && !bare_id(b.0);
+        let own_before_other = best.filter(other_id).and_then(|b| own_id(&b));
         match best {
             Some(b) if member_field(&b) && own_title().is_some() => own_title(),
-            Some(b) if other_id(&b) && own_id(&b).is_some() => own_id(&b),
+            Some(_) if own_before_other.is_some() => own_before_other,
             Some(b) if self.hex_values(b.0, sample) && proper_name().is_some() => proper_name(),
             Some(b) if random(&b) && handle(&b).is_some() => handle(&b),
             Some(b) if !machine_only(&b) => Some(b.0),

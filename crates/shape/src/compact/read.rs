@@ -28,11 +28,7 @@ impl Column {
         let mut cut = false;
         let v = match &self.extract {
             Extract::Value => cur.clone(),
-            Extract::Names(child) => {
-                let names: Vec<Value> =
-                    cur.as_array()?.iter().filter_map(|e| e.get(child)).filter(|v| !is_empty(v)).cloned().collect();
-                Value::Array(names)
-            }
+            Extract::Names(child) => Value::Array(names_in(cur.as_array()?, child)),
             Extract::Pairs { key, value } => {
                 let mut m = Map::new();
                 for e in cur.as_array()? {
@@ -52,8 +48,7 @@ impl Column {
                 match (inner, v) {
                     (Some(inner), Value::Object(o)) => o.get(inner).filter(|v| !is_empty(v))?.clone(),
                     (Some(inner), Value::Array(a)) => {
-                        let names: Vec<Value> =
-                            a.iter().filter_map(|e| e.get(inner)).filter(|v| !is_empty(v)).cloned().collect();
+                        let names = names_in(a, inner);
                         if names.is_empty() {
                             return None;
                         }
@@ -128,4 +123,10 @@ pub(super) fn at_path<'v>(record: &'v Value, path: &[Step]) -> Option<&'v Value>
         Step::Key(k) | Step::Tag(k) => cur.get(k),
         Step::First => cur.as_array()?.first(),
     })
+}
+
+/// The `member` of each object of `list` that has one, empty values left out: a list of
+/// objects written as their names.
+fn names_in(list: &[Value], member: &str) -> Vec<Value> {
+    list.iter().filter_map(|e| e.get(member)).filter(|v| !is_empty(v)).cloned().collect()
 }
