@@ -21,9 +21,6 @@ use crate::semantic::dot;
 use crate::nibbles::Codebook;
 use crate::wordpiece::WordPiece;
 
-/// The embedded table; its format is described in `scripts/pack-nibbles.py`.
-static TABLE: &[u8] = include_bytes!("../data/token-vectors.bin");
-
 const MAGIC: &[u8] = b"TSTV2\n";
 
 /// A parsed table: the tokenizer of its vocabulary and one scaled row of four-bit codes per
@@ -42,7 +39,7 @@ impl TokenTable {
     /// The embedded table, parsed on first use; `None` when it is malformed.
     pub(crate) fn embedded() -> Option<&'static TokenTable> {
         static PARSED: OnceLock<Option<TokenTable>> = OnceLock::new();
-        PARSED.get_or_init(|| TokenTable::parse(TABLE)).as_ref()
+        PARSED.get_or_init(|| TokenTable::parse(crate::embedded::token_vectors()?)).as_ref()
     }
 
     pub(crate) fn parse(bytes: &'static [u8]) -> Option<TokenTable> {
@@ -245,7 +242,10 @@ mod tests {
     #[test]
     fn the_embedded_table_is_the_one_the_docs_name() {
         use sha2::Digest;
-        let digest: String = sha2::Sha256::digest(TABLE).iter().map(|b| format!("{b:02x}")).collect();
+        let digest: String = sha2::Sha256::digest(crate::embedded::token_vectors().unwrap())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
         let recorded = include_str!("../data/token-vectors.sha256");
         let recorded = recorded.split_whitespace().next().unwrap_or_default();
         assert_eq!(
@@ -256,8 +256,9 @@ mod tests {
 
     #[test]
     fn a_truncated_table_is_refused_not_a_panic() {
-        for cut in [0, 3, MAGIC.len(), MAGIC.len() + 5, TABLE.len() / 2, TABLE.len() - 1] {
-            let bytes: &'static [u8] = TABLE.get(..cut).unwrap_or_default();
+        let table = crate::embedded::token_vectors().unwrap();
+        for cut in [0, 3, MAGIC.len(), MAGIC.len() + 5, table.len() / 2, table.len() - 1] {
+            let bytes: &'static [u8] = table.get(..cut).unwrap_or_default();
             assert!(TokenTable::parse(bytes).is_none(), "cut at {cut}");
         }
     }

@@ -62,6 +62,7 @@ mod catalog;
 mod cover;
 #[cfg(feature = "embeddings")]
 mod embed;
+mod embedded;
 mod names;
 mod nibbles;
 mod rank;

@@ -15,9 +15,6 @@ use std::sync::OnceLock;
 
 use crate::nibbles::Codebook;
 
-/// The embedded table; see the module documentation for its format.
-static TABLE: &[u8] = include_bytes!("../data/word-vectors.bin");
-
 const MAGIC: &[u8] = b"TSWV2\n";
 
 /// The parsed table: a word's row in a flat array of four-bit codes, two per byte
@@ -34,7 +31,7 @@ impl WordVectors {
     /// The embedded table, parsed on first use; `None` when it is malformed.
     pub(crate) fn embedded() -> Option<&'static WordVectors> {
         static PARSED: OnceLock<Option<WordVectors>> = OnceLock::new();
-        PARSED.get_or_init(|| WordVectors::parse(TABLE)).as_ref()
+        PARSED.get_or_init(|| WordVectors::parse(crate::embedded::word_vectors()?)).as_ref()
     }
 
     fn parse(bytes: &'static [u8]) -> Option<WordVectors> {
@@ -173,8 +170,9 @@ mod tests {
 
     #[test]
     fn a_truncated_table_is_refused_not_a_panic() {
-        for cut in [0, 3, MAGIC.len(), MAGIC.len() + 5, TABLE.len() / 2, TABLE.len() - 1] {
-            let bytes: &'static [u8] = TABLE.get(..cut).unwrap_or_default();
+        let table = crate::embedded::word_vectors().unwrap();
+        for cut in [0, 3, MAGIC.len(), MAGIC.len() + 5, table.len() / 2, table.len() - 1] {
+            let bytes: &'static [u8] = table.get(..cut).unwrap_or_default();
             assert!(WordVectors::parse(bytes).is_none(), "cut at {cut}");
         }
     }
