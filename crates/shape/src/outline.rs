@@ -242,7 +242,7 @@ fn landmarks(text: &str, room: usize) -> Option<String> {
 
 /// Delimited text (comma, tab, semicolon, or `|` as psql, MySQL and Markdown draw tables)
 /// whose lines mostly have the header's field count: its size, columns, and facets of its
-/// rows. Rule lines (`----+----`, `|---|---|`) are skipped; `|` cells are trimmed.
+/// rows. Rule lines (`----+----`, `|---|---|`) are skipped; every cell is trimmed.
 fn csv(text: &str, room: usize) -> Option<String> {
     let mut lines = text.lines().enumerate().filter(|(_, l)| !is_rule(l));
     let (header_at, header) = lines.next()?;
@@ -339,8 +339,9 @@ fn is_header(first: &[String], rows: &[&str], delim: char, width: usize) -> bool
     votes >= 0
 }
 
-/// The fields of one delimited line, honouring double quotes. With `|`, cells are trimmed
-/// and the empty edges of `| a | b |` dropped.
+/// The fields of one delimited line, honouring double quotes, each trimmed: the spaces that
+/// pad a column to its width (`helm list`, `git shortlog -sn`, psql) are not the cell's
+/// text. With `|`, the empty edges of `| a | b |` are dropped.
 fn split_row(line: &str, delim: char) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
@@ -362,9 +363,9 @@ fn split_row(line: &str, delim: char) -> Vec<String> {
             out.pop();
             out.remove(0);
         }
-        for cell in &mut out {
-            *cell = cell.trim().to_owned();
-        }
+    }
+    for cell in &mut out {
+        *cell = cell.trim().to_owned();
     }
     out
 }
@@ -495,6 +496,25 @@ mod tests {
         let markdown = "| name | state |\n|---|:---:|\n| a | on |\n| b | off |\n| c | on |\n| d | on |\n";
         let o = outline(markdown, 2_000).unwrap();
         assert!(o.starts_with("table of 4 rows × 2 columns, header on line 1: name, state"), "{o}");
+    }
+
+    #[test]
+    fn cells_padded_to_align_their_columns_are_read_trimmed() {
+        // `helm list` and `git shortlog -sn` pad cells with spaces before each tab: the names
+        // and values are the cells' text, and a padded number is still a number.
+        let mut helm = format!("{:<12}\t{:<10}\t{:<8}\n", "NAME", "STATUS", "REVISION");
+        for i in 0..20 {
+            helm.push_str(&format!(
+                "{:<12}\t{:<10}\t{:<8}\n",
+                format!("app-{i}"),
+                ["deployed", "failed"][i % 2],
+                i + 1
+            ));
+        }
+        let o = csv(&helm, 2_000).unwrap();
+        assert!(o.starts_with("table of 20 rows × 3 columns, header on line 1: NAME, STATUS, REVISION;"), "{o}");
+        assert!(o.contains("STATUS: deployed 10, failed 10"), "{o}");
+        assert!(o.contains("REVISION: max 20 (NAME app-19)"), "{o}");
     }
 
     #[test]
