@@ -73,6 +73,25 @@ fn header_words(line: &str) -> Option<Vec<(usize, &str)>> {
     (named >= 3).then_some(words)
 }
 
+/// A header that starts with the clock time of its report, as `sar`, `pidstat` and `mpstat`
+/// print them (`00:10:01        IFACE   rxpck/s …`, `12:00:01 AM     CPU     %usr …`): the
+/// time stands over the column of times its rows start with, so it is that column's name.
+/// Gives the line with the time written as `TIME`, padded to the time's width so that every
+/// column stays where it is; `None` for a line that does not start with a clock time and
+/// two spaces.
+fn timed_header(line: &str) -> Option<String> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let rest = line.get(indent..)?;
+    let clock = rest.get(..8)?.as_bytes();
+    let digits = [0, 1, 3, 4, 6, 7].iter().all(|&k| clock[k].is_ascii_digit());
+    if !digits || clock[2] != b':' || clock[5] != b':' {
+        return None;
+    }
+    let width = if rest[8..].starts_with(" AM") || rest[8..].starts_with(" PM") { 11 } else { 8 };
+    let after = rest.get(width..)?;
+    after.starts_with("  ").then(|| format!("{}{:<width$}{after}", &line[..indent], "TIME"))
+}
+
 /// A line's characters with the column each starts at: its bytes for ASCII, else one
 /// column per character (`●`), so positions match the header's.
 fn columns_of(line: &str) -> Vec<(usize, char)> {
@@ -204,9 +223,34 @@ pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
                         .all(|v| v.as_str().is_some_and(|s| s.chars().any(char::is_alphabetic)))
             })
         };
+        let by_name = unique.or_else(nearly).is_none();
         c.key = unique.or_else(nearly).or_else(named).map(|(i, _)| *i);
+        if by_name && let Some(key) = c.key {
+            c.label = report_column(&c, rows, key);
+        }
     }
     c
+}
+
+/// For rows named by a name that recurs report after report (`sar -n DEV`: each interface
+/// once in every report), the first column of words or times that tells the rows apart
+/// together with that name (nine rows in ten): the report's time, so that a largest value
+/// says which interface held it and when. Numbers are not taken: a measure that happens to
+/// differ tells rows apart without saying which they are.
+fn report_column(c: &Compactor, rows: &[Value], key: usize) -> Option<usize> {
+    (0..c.columns.len()).filter(|&i| i != key).find(|&i| {
+        let mut pairs = std::collections::HashSet::new();
+        let mut held = 0;
+        for r in rows {
+            let (Some(name), Some(value)) = (c.value(key, r), c.value(i, r)) else { continue };
+            if value.is_number() {
+                return false;
+            }
+            held += 1;
+            pairs.insert((name.to_string(), value.to_string()));
+        }
+        held * 10 >= rows.len() * 9 && pairs.len() * 10 >= held * 9
+    })
 }
 
 /// A cell as a number when it is one (not a code written with a leading zero, and not
@@ -274,18 +318,25 @@ fn main_table(lines: &[&str]) -> Option<Found> {
     let mut tables: Vec<Found> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        let strict = header_words(lines[i]).map(|w| (w, false));
-        let Some((words, loose)) = strict.or_else(|| loose_header_words(lines[i]).map(|w| (w, true))) else {
+        let timed = timed_header(lines[i]);
+        let line = timed.as_deref().unwrap_or(lines[i]);
+        let strict = header_words(line).map(|w| (w, false));
+        let Some((words, loose)) = strict.or_else(|| loose_header_words(line).map(|w| (w, true))) else {
             i += 1;
             continue;
         };
-        // The block under a header: its rows, up to a blank line or the next header.
+        // The block under a header: its rows, up to a blank line or the next header (for a
+        // header with a time, the same header at a later time).
         let mut end = i + 1;
-        while end < lines.len() && !lines[end].trim().is_empty() && header_words(lines[end]).is_none() {
+        while end < lines.len()
+            && !lines[end].trim().is_empty()
+            && header_words(lines[end]).is_none()
+            && (timed.is_none() || timed_header(lines[end]) != timed)
+        {
             end += 1;
         }
         let block = &lines[i + 1..end];
-        if let Some(h) = header(&words, lines[i], block) {
+        if let Some(h) = header(&words, line, block) {
             let rows: Vec<Value> = block.iter().filter_map(|l| row(&h, l)).collect();
             if !loose || mostly_numbers(&rows) {
                 match tables.iter_mut().find(|t| t.names == h.names) {
@@ -506,6 +557,42 @@ mod tests {
         let map = aligned_table(&text, 2_000).unwrap();
         assert!(map.starts_with("table of 8 rows × 4 columns, header on line 2"), "{map}");
         assert!(map.contains("GROUP: billing 4, search-indexer 4"), "{map}");
+    }
+
+    #[test]
+    fn reports_whose_headers_start_with_their_time_are_one_table() {
+        // `sar -n DEV`: every report's header starts with the time it was taken, and so does
+        // every row; the time heads a column, and the reports are one table.
+        let mut text = String::from("Linux 6.8.0 (web-1) \t12/31/25 \t_x86_64_\t(8 CPU)\n");
+        for (k, clock) in ["00:10:01", "00:20:01", "00:30:01"].iter().enumerate() {
+            text.push_str(&format!("\n{clock}        IFACE   rxpck/s   %ifutil\n"));
+            for (iface, load) in [("lo", 1.0), ("eno1", 40.0 + k as f64), ("eno2", 2.5)] {
+                text.push_str(&format!("{clock}  {iface:>11}  {load:>8.2}  {:>8.2}\n", load / 10.0));
+            }
+        }
+        text.push_str("\nAverage:        IFACE   rxpck/s   %ifutil\nAverage:           lo      1.00      0.10\n");
+        let map = aligned_table(&text, 2_000).unwrap();
+        assert!(
+            map.starts_with("table of 9 rows × 4 columns, header on line 3: TIME, IFACE, rxpck/s, %ifutil"),
+            "{map}"
+        );
+        assert!(map.contains("IFACE, most first: eno1 3, eno2 3, lo 3"), "{map}");
+        // Each interface recurs in every report: the report's time says which row holds a
+        // largest value.
+        assert!(map.contains("rxpck/s: max 42.0 (IFACE eno1, TIME 00:30:01)"), "{map}");
+        // The twelve-hour clock of `sar -u` in some locales: `12:00:01 AM`.
+        let am: String = std::iter::once("12:00:01 AM     CPU     %user     %idle\n".to_owned())
+            .chain((0..6).map(|m| format!("12:{m:02}:01 AM     all      {}.00     90.00\n", m + 1)))
+            .collect();
+        let map = aligned_table(&am, 2_000).unwrap();
+        assert!(map.starts_with("table of 6 rows × 4 columns, header on line 1: TIME, CPU, %user, %idle"), "{map}");
+        // Reports with no blank line between them: the next report's header ends the block.
+        let packed = text.replace("\n\n00:", "\n00:");
+        assert!(aligned_table(&packed, 2_000).unwrap().starts_with("table of 9 rows × 4 columns"));
+        // A row is not a header, and log lines that start with a time are no table.
+        assert_eq!(timed_header("00:10:01  eno1  40.00").map(|l| header_words(&l).is_some()), Some(false));
+        let log: String = (0..20).map(|s| format!("00:10:{s:02}  INFO  worker started  pid={s}\n")).collect();
+        assert_eq!(aligned_table(&log, 2_000), None);
     }
 
     #[test]
