@@ -208,6 +208,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
     binaries = args.toolshape or [str(REPO / "target" / "release" / "toolshape")]
+    # The gateway runs the sample from the config's folder (a temporary one): a path given
+    # relative to where this script was started must be made absolute first.
+    binaries = [str(Path(b).resolve()) for b in binaries]
+    args.sample = str(Path(args.sample).resolve())
     for r in range(args.rounds):
         for binary in binaries:
             points = measure(binary, args.sample, args.calls)
