@@ -679,6 +679,39 @@ mod tests {
                 proptest::prop_assert!(m.len() <= room, "{} bytes in {room}: {m}", m.len());
             }
         }
+
+        /// Reports under headers that start with their time, with or without blank lines
+        /// between them and in either clock: one table of every row, each name counted
+        /// once per report.
+        #[test]
+        fn timed_reports_are_one_table_of_all_their_rows(
+            reports in 1usize..8,
+            names in proptest::collection::btree_set("[a-z]{2,6}[0-9]?", 2..6),
+            blank in proptest::bool::ANY,
+            twelve_hour in proptest::bool::ANY,
+        ) {
+            let mut text = String::new();
+            for k in 0..reports {
+                let clock = format!("{:02}:{:02}:01{}", k / 6, k % 6 * 10, if twelve_hour { " AM" } else { "" });
+                if blank {
+                    text.push('\n');
+                }
+                text.push_str(&format!("{clock}        IFACE   rxpck/s   %ifutil\n"));
+                for (n, name) in names.iter().enumerate() {
+                    text.push_str(&format!("{clock}  {name:>11}  {:>8.2}  {:>8.2}\n", (n * 7 + k) as f64, n as f64));
+                }
+            }
+            let rows = reports * names.len();
+            if rows >= MIN_ROWS {
+                let map = aligned_table(&text, 4_000).unwrap_or_default();
+                let head = format!("table of {rows} rows × 4 columns, header on line {}: TIME, IFACE", 1 + usize::from(blank));
+                proptest::prop_assert!(map.starts_with(&head), "{map}");
+                if reports > 1 {
+                    let first = names.iter().next().map(String::as_str).unwrap_or_default();
+                    proptest::prop_assert!(map.contains(&format!(" {first} {reports}")), "{map}");
+                }
+            }
+        }
     }
 
     #[test]
