@@ -195,13 +195,25 @@ fn fit_page(page: &mut TextPage<'_, '_>, counts: RedactionCounts) -> Result<Page
                 return Err(ShapeError::BudgetTooSmall { budget, minimum: overhead + 1 });
             }
             let room = budget - overhead;
-            let (head_room, tail_room) = if page.head_tail { (room * 2 / 3, room - room * 2 / 3) } else { (room, 0) };
-            let Some(kept_end) = page.head(head_room) else {
+            // Head and tail share the room equally: the end of a command's output or a log
+            // holds its outcome and latest state as often as its start holds what it is
+            // (BENCHMARKS.md, "Answers without a mask": a third for the tail found fewer).
+            let (head_room, tail_room) = if page.head_tail { (room / 2, room - room / 2) } else { (room, 0) };
+            let Some(mut kept_end) = page.head(head_room) else {
                 return Ok(Paged::MoreHead);
             };
-            let Some((kept_end, tail_start)) = page.tail(kept_end, tail_room) else {
+            let Some((head_end, tail_start)) = page.tail(kept_end, tail_room) else {
                 return Ok(Paged::MoreTail);
             };
+            kept_end = head_end;
+            // A tail with nothing to show (the rest is one line longer than its room, as a
+            // minified file is) leaves its room to the head.
+            if tail_room > 0 && tail_start >= page.end && kept_end < page.end {
+                let Some(longer) = page.head(room) else {
+                    return Ok(Paged::MoreHead);
+                };
+                kept_end = longer;
+            }
             page.settle(kept_end, tail_start)?
         }
     };

@@ -344,3 +344,35 @@ fn json_lines_are_read_as_records() {
     assert!(summary.contains("status, most first: 200 100, 201 50, 404 50"), "{summary}");
     assert!(shaped.envelope.next.is_some(), "{}", shaped.text);
 }
+
+/// A head-and-tail read of one line longer than the page (a minified file) left the tail's
+/// share of the room unused: the tail had no whole line to show. The head now takes it.
+#[test]
+fn a_tail_with_nothing_to_show_leaves_its_room_to_the_head() {
+    let line: String = (0..20_000).map(|i| format!("v{i}=")).collect();
+    let read = |tail: bool| {
+        let mut plan = ShapePlan { budget_tokens: 400, ..ShapePlan::default() };
+        plan.text.keep = toolshape_shape::TextKeep::Head;
+        plan.auto.tail = tail;
+        let shaped = shape(plan, line.as_bytes());
+        let Data::Text(shown) = &shaped.envelope.data else { panic!("a text page") };
+        shown.len()
+    };
+    let (head_tail, head_only) = (read(true), read(false));
+    // The same room, less the few tokens the page's summary may spend on saying so.
+    assert!(head_tail * 10 >= head_only * 9, "head and tail {head_tail} bytes, head only {head_only}");
+}
+
+/// Head and tail share a page's room equally: the last lines of a command's output or a log
+/// (its outcome, its latest state) get as much room as the first.
+#[test]
+fn head_and_tail_share_the_room_equally() {
+    let text: String = (1..=600).map(|i| format!("line {i}: the widgets service handles request {i}\n")).collect();
+    let mut plan = ShapePlan { budget_tokens: 1_000, ..ShapePlan::default() };
+    plan.text.keep = toolshape_shape::TextKeep::HeadTail;
+    let shaped = shape(plan, text.as_bytes());
+    let Data::Text(shown) = &shaped.envelope.data else { panic!("a text page") };
+    let (head, tail) = shown.split_once("omitted …]\n").expect("a gap between head and tail");
+    let (head_lines, tail_lines) = (head.lines().count() - 1, tail.lines().count());
+    assert!(head_lines.abs_diff(tail_lines) <= 2, "head {head_lines} lines, tail {tail_lines}");
+}
