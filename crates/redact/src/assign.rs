@@ -174,12 +174,15 @@ pub(crate) fn find(text: &str, hits: impl Iterator<Item = usize>, out: &mut Vec<
             continue;
         }
         let end = run_end(bytes, hit, name_byte);
+        // A name never reaches back into what was read already: the search over word hits
+        // and the search over every position then find the same names.
+        let floor = done;
         done = end.max(hit + 1);
         let mut start = hit;
-        while start > 0 && name_byte(bytes[start - 1]) && hit - start <= MAX_KEY_LEN {
+        while start > floor && name_byte(bytes[start - 1]) && hit - start <= MAX_KEY_LEN {
             start -= 1;
         }
-        if start > 0 && name_byte(bytes[start - 1]) {
+        if start > floor && name_byte(bytes[start - 1]) {
             continue; // longer than any key
         }
         // In escaped text (JSON shown as text) `\npassword` is a line break, then the name.
@@ -346,7 +349,10 @@ fn bare(text: &str, v: usize, ctx: &Context) -> Option<Assignment> {
     let value = text.get(v..end)?;
     let prose = ctx.colon && token.chars().all(char::is_alphabetic) && !ends_clause(bytes, token_end);
     let secret = !prose && is_secret(token, ctx, false) && is_secret(value, ctx, false);
-    Some(Assignment { value: secret.then_some((v, end)), scanned: end })
+    // A word followed by an operator is also the next name (`password=password = x`): the
+    // search reads it again as one. Only this word is read twice, so the search stays linear.
+    let scanned = if operator(bytes, end).is_some() { v } else { end };
+    Some(Assignment { value: secret.then_some((v, end)), scanned })
 }
 
 /// The end of a bare value starting at `v`; `None` when it is longer than a value can be.
@@ -534,6 +540,8 @@ mod tests {
             (r#"password: "abc"#, "abc"),
             ("password = '1234'", "1234"),
             ("password = 123456", "123456"),
+            // A placeholder followed by an operator is a name, not the value.
+            ("password=password = AA00", "AA00"),
             // JSON shown as text: escaped line breaks and quotes.
             (r#""body": "my .env:\n\npassword: \"Z9o78Pv1Vc7sJQ9C\"\n```""#, "Z9o78Pv1Vc7sJQ9C"),
             (r#""body": "DB_PASSWORD=hunter2\nNEXT=1""#, "hunter2"),
@@ -543,6 +551,14 @@ mod tests {
         ] {
             assert_eq!(values(text), [value], "{text}");
         }
+    }
+
+    #[test]
+    fn a_value_followed_by_an_operator_is_also_a_name() {
+        assert_eq!(values("password=0Password = AA00"), ["0Password", "AA00"]);
+        assert_eq!(values("token: s3cr3t_token = abc123 next"), ["abc123"]);
+        // Only names: the value read again is not read back past the first name.
+        assert_eq!(values("password=0Password"), ["0Password"]);
     }
 
     #[test]
