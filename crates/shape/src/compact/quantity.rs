@@ -27,7 +27,7 @@ pub(crate) fn quantity(s: &str) -> Option<f64> {
 
 /// Bytes per unit: `B`; `K`/`Ki`/`KiB`/`KB`/`kB` and the same for M, G, T, P, E.
 fn bytes_per(unit: &str) -> Option<f64> {
-    if unit == "B" {
+    if unit == "B" || unit == "b" {
         return Some(1.0);
     }
     let mut chars = unit.chars();
@@ -41,11 +41,17 @@ fn bytes_per(unit: &str) -> Option<f64> {
         'E' => 6,
         _ => return None,
     };
-    // A lower-case prefix other than `k` is a milli (`m`) or nothing known: not a size.
+    let rest = chars.as_str();
+    // Elasticsearch's `_cat` APIs write every size in lower case (`12.2kb`, `60.4gb`): with
+    // its `b`, a lower-case prefix is a size too.
+    if prefix.is_ascii_lowercase() && rest == "b" {
+        return Some(1000f64.powi(power));
+    }
+    // Otherwise a lower-case prefix other than `k` is a milli (`m`) or nothing known.
     if prefix.is_ascii_lowercase() && prefix != 'k' {
         return None;
     }
-    let base: f64 = match chars.as_str() {
+    let base: f64 = match rest {
         "i" | "iB" => 1024.0,
         // Kubernetes and `ls -h` write binary sizes with the prefix alone (`512M`, `1.5G`).
         "" => 1024.0,
@@ -69,6 +75,10 @@ mod tests {
         assert_eq!(quantity("10kB"), Some(10_000.0));
         assert_eq!(quantity("300B"), Some(300.0));
         assert_eq!(quantity("2G"), Some(2.0 * 1024f64.powi(3)));
+        // Lower case, as Elasticsearch writes sizes; a bare `m` stays a milli.
+        assert!(quantity("60.4gb").unwrap() > quantity("999.9mb").unwrap());
+        assert_eq!(quantity("230b"), Some(230.0));
+        assert_eq!(quantity("500m"), None);
     }
 
     #[test]
