@@ -156,7 +156,7 @@ impl Node {
                 if letters == 0 {
                     self.letterless += 1;
                 }
-                if (letters > 0 && duration_millis(s).is_some()) || quantity(s).is_some() {
+                if duration_millis(s).is_some() || quantity(s).is_some() {
                     self.measures += 1;
                 }
                 if letters <= 1 && is_decimal(s) {
@@ -476,12 +476,21 @@ pub(crate) fn duration_millis(s: &str) -> Option<f64> {
     if !s.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
         return None;
     }
-    // One number and unit may be written apart (`120 ms`); several run together.
-    let compact: String = match s.split_once(' ') {
-        Some((n, unit)) if !unit.contains(' ') && n.parse::<f64>().is_ok() => format!("{n}{unit}"),
-        Some(_) => return None,
-        None => s.to_owned(),
+    if let Some(clock) = clock_millis(s) {
+        return Some(clock);
+    }
+    // A number and its unit may be written apart (`120 ms`), and parts may be (`2d 1h 30m`,
+    // as YouTrack writes an estimate): a space only ever parts a number from a unit.
+    let bytes = s.as_bytes();
+    let apart = |i: usize| {
+        let (before, after) = (bytes[i - 1], bytes[i + 1]);
+        (before.is_ascii_digit() && after.is_ascii_alphabetic())
+            || (before.is_ascii_alphabetic() && after.is_ascii_digit())
     };
+    if (1..bytes.len().saturating_sub(1)).any(|i| bytes[i] == b' ' && !apart(i)) || s.ends_with(' ') {
+        return None;
+    }
+    let compact = s.replace(' ', "");
     let mut rest = compact.as_str();
     let mut total = 0.0;
     while !rest.is_empty() {
@@ -493,7 +502,9 @@ pub(crate) fn duration_millis(s: &str) -> Option<f64> {
             ("us", 1e-3),
             ("µs", 1e-3),
             ("ms", 1.0),
+            ("sec", 1e3),
             ("s", 1e3),
+            ("min", 6e4),
             ("m", 6e4),
             ("h", 3.6e6),
             ("d", 8.64e7),
@@ -504,6 +515,39 @@ pub(crate) fn duration_millis(s: &str) -> Option<f64> {
         rest = &rest[len..];
     }
     Some(total)
+}
+
+/// A span of time on a clock, in milliseconds: hours, minutes and seconds (`10:11:49`,
+/// `240:03:07.5`), with days before a dash as Slurm writes them (`1-00:30:29`), or minutes
+/// and seconds with a fraction as `top` writes CPU time (`12:34.56`). Two parts without a
+/// fraction (`0:15`, an exit code or a ratio) are not one.
+fn clock_millis(s: &str) -> Option<f64> {
+    let (days, clock) = match s.split_once('-') {
+        Some((d, rest)) if !d.is_empty() && d.len() <= 5 && d.bytes().all(|b| b.is_ascii_digit()) => {
+            (d.parse::<f64>().ok()?, rest)
+        }
+        Some(_) => return None,
+        None => (0.0, s),
+    };
+    let (whole, fraction) = match clock.split_once('.') {
+        Some((w, f)) if !f.is_empty() && f.len() <= 9 && f.bytes().all(|b| b.is_ascii_digit()) => (w, Some(f)),
+        Some(_) => return None,
+        None => (clock, None),
+    };
+    let parts: Vec<&str> = whole.split(':').collect();
+    let two_digits = |p: &&str| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit()) && p < &"60";
+    let lead_ok = |p: &str| !p.is_empty() && p.len() <= 6 && p.bytes().all(|b| b.is_ascii_digit());
+    let seconds = match parts.as_slice() {
+        [h, m, sec] if lead_ok(h) && two_digits(m) && two_digits(sec) => {
+            h.parse::<f64>().ok()? * 3600.0 + m.parse::<f64>().ok()? * 60.0 + sec.parse::<f64>().ok()?
+        }
+        [m, sec] if fraction.is_some() && days == 0.0 && lead_ok(m) && two_digits(sec) => {
+            m.parse::<f64>().ok()? * 60.0 + sec.parse::<f64>().ok()?
+        }
+        _ => return None,
+    };
+    let fraction: f64 = fraction.map_or(Ok(0.0), |f| format!("0.{f}").parse()).ok()?;
+    Some((days * 86_400.0 + seconds + fraction) * 1000.0)
 }
 
 /// The part of an ISO 8601 duration after its `P`: days, then `T` and hours, minutes and

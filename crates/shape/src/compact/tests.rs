@@ -317,7 +317,33 @@ fn spans_of_time_written_with_units_are_measures() {
     assert_eq!(duration_millis("3d4h"), Some(273_600_000.0));
     assert_eq!(duration_millis("PT1H5M3.5S"), Some(3_903_500.0));
     assert_eq!(duration_millis("P2DT4H"), Some(187_200_000.0));
-    for not_one in ["", "12", "ms", "5 apples", "PT", "P1H", "PT5S3M", "1m 2s", "3x"] {
+    assert_eq!(duration_millis("1m 2s"), Some(62_000.0));
+    assert_eq!(duration_millis("2d 1h 30m"), Some(178_200_000.0));
+    assert_eq!(duration_millis("3 min"), Some(180_000.0));
+    // On a clock: hours, minutes and seconds; Slurm's days; `top`'s minutes with a fraction.
+    assert_eq!(duration_millis("10:11:49"), Some(36_709_000.0));
+    assert_eq!(duration_millis("1-00:30:29"), Some(88_229_000.0));
+    assert_eq!(duration_millis("12:34.56"), Some(754_560.0));
+    for not_one in [
+        "",
+        "12",
+        "ms",
+        "5 apples",
+        "PT",
+        "P1H",
+        "PT5S3M",
+        "3x",
+        "5 10s",
+        "1m  2s",
+        "2s ",
+        "0:15",
+        "127:0",
+        "1:2:3",
+        "12:75:00",
+        "2025-01-02",
+        "1-2",
+        "10:11:49 AM",
+    ] {
         assert_eq!(duration_millis(not_one), None, "{not_one}");
     }
     let sample: Vec<serde_json::Value> = (0..12)
