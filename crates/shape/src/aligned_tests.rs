@@ -356,3 +356,17 @@ fn capitalised_headers_with_names_of_two_words_are_read() {
     let words: Vec<&str> = header_words(df).unwrap().into_iter().map(|(_, w)| w).collect();
     assert_eq!(words, ["Filesystem", "Size", "Used", "Avail", "Use%", "Mounted", "on"]);
 }
+
+#[test]
+fn a_rule_under_the_header_is_no_row_and_clock_spans_are_measures() {
+    let mut t = String::from("JobID        State      Elapsed     MaxRSS\n------------ ---------- ----------- ----------\n");
+    for i in 0..12 {
+        let state = if i % 4 == 0 { "FAILED" } else { "COMPLETED" };
+        t.push_str(&format!("{:<12} {state:<10} {:>11} {:>9}K\n", 4860100 + i, format!("{}-{:02}:{:02}:00", i / 6, i, i * 3), 1000 + i));
+    }
+    let map = aligned_table(&t, 2_000).unwrap();
+    assert!(map.starts_with("table of 12 rows × 4 columns"), "{map}");
+    assert!(map.contains("State: COMPLETED 9, FAILED 3"), "{map}");
+    assert!(!map.contains("---"), "{map}");
+    assert!(map.contains("Elapsed: max 1-11:33:00 (JobID 4860111)"), "{map}");
+}
