@@ -424,35 +424,20 @@ impl StatState {
     }
 }
 
-/// Milliseconds since the epoch from a timestamp value: an RFC 3339 string (an offset-less
-/// date-time or a bare date is taken as UTC), a string of digits, or a number of seconds,
+/// Milliseconds since the epoch from a timestamp value: a time written as text (see
+/// [`time_text`](crate::time_text)), a string of digits, or a number of seconds,
 /// milliseconds, microseconds or nanoseconds told apart by magnitude. Seconds below 10^11
 /// reach the year 5138; milliseconds from 10^11 start in 1973, so the ranges do not meet in
 /// practice.
 pub(crate) fn timestamp_millis(value: &Value) -> Option<i64> {
     match value {
         Value::Number(n) => epoch_millis(n.as_f64()?),
-        Value::String(s) => parse_time_text(s.trim()),
+        Value::String(s) => crate::time_text::time_text_millis(s.trim()),
         _ => None,
     }
 }
 
-fn parse_time_text(s: &str) -> Option<i64> {
-    if s.is_empty() || s.len() > 64 {
-        return None;
-    }
-    if let Ok(ts) = s.parse::<jiff::Timestamp>() {
-        return Some(ts.as_millisecond());
-    }
-    // Digits in a string ("1700000000") are epoch numbers; `2024-01-02` falls through.
-    if let Ok(x) = s.parse::<f64>() {
-        return epoch_millis(x);
-    }
-    let civil = s.parse::<jiff::civil::DateTime>().ok()?;
-    jiff::tz::Offset::UTC.to_timestamp(civil).ok().map(jiff::Timestamp::as_millisecond)
-}
-
-fn epoch_millis(x: f64) -> Option<i64> {
+pub(crate) fn epoch_millis(x: f64) -> Option<i64> {
     let a = x.abs();
     let ms = if a >= 1e17 {
         x / 1e6

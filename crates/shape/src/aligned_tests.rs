@@ -359,10 +359,16 @@ fn capitalised_headers_with_names_of_two_words_are_read() {
 
 #[test]
 fn a_rule_under_the_header_is_no_row_and_clock_spans_are_measures() {
-    let mut t = String::from("JobID        State      Elapsed     MaxRSS\n------------ ---------- ----------- ----------\n");
+    let mut t =
+        String::from("JobID        State      Elapsed     MaxRSS\n------------ ---------- ----------- ----------\n");
     for i in 0..12 {
         let state = if i % 4 == 0 { "FAILED" } else { "COMPLETED" };
-        t.push_str(&format!("{:<12} {state:<10} {:>11} {:>9}K\n", 4860100 + i, format!("{}-{:02}:{:02}:00", i / 6, i, i * 3), 1000 + i));
+        t.push_str(&format!(
+            "{:<12} {state:<10} {:>11} {:>9}K\n",
+            4860100 + i,
+            format!("{}-{:02}:{:02}:00", i / 6, i, i * 3),
+            1000 + i
+        ));
     }
     let map = aligned_table(&t, 2_000).unwrap();
     assert!(map.starts_with("table of 12 rows × 4 columns"), "{map}");

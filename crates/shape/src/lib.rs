@@ -61,6 +61,7 @@ mod spaced;
 mod suggest;
 mod text;
 mod text_parts;
+mod time_text;
 mod view;
 mod yaml_text;
 

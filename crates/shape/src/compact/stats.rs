@@ -178,8 +178,9 @@ impl Node {
                 if broken || s.len() > 280 {
                     self.long_text += 1;
                 }
+                // ISO dates have their dash at 4; mail, log and `ctime` forms have a clock.
                 if s.len() >= 10
-                    && s.as_bytes().get(4) == Some(&b'-')
+                    && (s.as_bytes().get(4) == Some(&b'-') || s.contains(':'))
                     && crate::aggregate::timestamp_millis(v).is_some()
                 {
                     self.times += 1;
