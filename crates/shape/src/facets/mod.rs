@@ -13,12 +13,14 @@
 mod counter;
 mod extremes;
 mod part;
+mod totals;
 mod within;
 
 use serde_json::Value;
 
 use self::counter::Counter;
 use self::extremes::Extremes;
+use self::totals::{MAX_GROUP_FIELDS, MAX_NUMBERS, Totals};
 use self::within::{MAX_STATES, Within};
 use crate::aggregate::timestamp_millis;
 use crate::compact::{Compactor, Holds, MAX_GROUPS, Span, decimal_value, duration_millis, duration_text, quantity};
@@ -58,6 +60,8 @@ enum Acc {
         column: usize,
         present: u64,
     },
+    /// A number's totals per value of a field of names ([`totals`]).
+    Totals(Totals),
 }
 
 /// What a range reads of its column's value.
@@ -185,6 +189,16 @@ impl<'c> Facets<'c> {
                 accs.push(Acc::Presence { column: i, present: 0 });
             }
         }
+        // Numbers totalled per name, for a few fields of names that repeat.
+        let groups: Vec<usize> = columns()
+            .filter(|(_, c)| c.holds == Holds::Categories && !c.unique)
+            .map(|(i, _)| i)
+            .take(MAX_GROUP_FIELDS)
+            .collect();
+        let numbers = columns().filter(|(_, c)| c.holds == Holds::Numbers && !c.unique).map(|(i, _)| i);
+        for n in numbers.take(MAX_NUMBERS) {
+            accs.extend(groups.iter().filter(|&&g| g != n).map(|&g| Acc::Totals(Totals::new(g, n))));
+        }
         // Members of objects the view collapsed to their names (a package's ecosystem):
         // counted, after the fields shown.
         let shown = compactor.columns.len();
@@ -228,6 +242,13 @@ impl<'c> Facets<'c> {
             match acc {
                 Acc::Presence { column, present } => {
                     *present += u64::from(self.compactor.value(*column, record).is_some_and(|v| !v.is_null()));
+                }
+                Acc::Totals(totals) => {
+                    let number = read(&mut values, self.compactor, totals.number, record)
+                        .and_then(|v| v.as_f64().or_else(|| v.as_str().and_then(decimal_value)));
+                    if let Some(x) = number {
+                        totals.add(read(&mut values, self.compactor, totals.group, record), x);
+                    }
                 }
                 Acc::Span { span, min, max } => {
                     let time = |i| self.compactor.value(i, record).as_ref().and_then(timestamp_millis);
@@ -351,8 +372,26 @@ impl<'c> Facets<'c> {
             },
             _ => String::new(),
         };
+        // Of a number's totals, those by the first field of names whose names repeat: the
+        // records' first field of names is most often what they are about.
+        let mut best_totals: Vec<(usize, usize)> = Vec::new();
+        for acc in &self.accs {
+            if let Acc::Totals(t) = acc
+                && t.repeating_names() > 0
+                && !best_totals.iter().any(|b| b.0 == t.number)
+            {
+                best_totals.push((t.number, t.group));
+            }
+        }
         for acc in &self.accs {
             let clause = match acc {
+                Acc::Totals(t) if best_totals.contains(&(t.number, t.group)) => {
+                    let name = |i: usize| self.compactor.column_at(i).map_or("", |c| c.name.as_str());
+                    let Some(clause) = t.clause(name(t.number), name(t.group)) else { continue };
+                    sparse.push(Order::Within);
+                    clause
+                }
+                Acc::Totals(_) => continue,
                 Acc::Counts(counter) => {
                     let Some(field) = self.compactor.column_at(counter.column).map(|c| &c.name) else { continue };
                     let name = match counter.part {

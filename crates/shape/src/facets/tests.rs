@@ -590,3 +590,25 @@ fn kinds_that_do_not_explain_the_numbers_are_not_followed() {
     let p = phrase_of(&recs, 60, 10_000).unwrap();
     assert!(!p.contains("state where"), "{p}");
 }
+
+#[test]
+fn a_number_is_totalled_per_name_over_every_record() {
+    // Partitions of consumer groups: the group with the largest total lag holds no single
+    // largest lag.
+    let groups = ["orders", "billing", "search", "audit", "mail", "fraud", "ledger"];
+    let recs: Vec<Value> = (0..70)
+        .map(|i| {
+            let group = groups[i % groups.len()];
+            let lag = if group == "billing" { 50 } else { (i * 13) % 97 };
+            json!({"group": group, "partition": i / groups.len(), "lag": lag})
+        })
+        .collect();
+    let mut totals: Vec<(&str, u64)> = groups
+        .iter()
+        .map(|g| (*g, recs.iter().filter(|r| r["group"] == *g).map(|r| r["lag"].as_u64().unwrap()).sum()))
+        .collect();
+    totals.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    let expected: Vec<String> = totals.iter().take(5).map(|(g, t)| format!("{g} {t}")).collect();
+    assert!(p.contains(&format!("lag total by group, largest first: {} (+2 more)", expected.join(", "))), "{p}");
+}
