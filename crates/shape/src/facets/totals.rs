@@ -89,6 +89,10 @@ impl Totals {
         }
         let mut listed: Vec<(&String, f64)> = self.sums.iter().map(|(k, (sum, _))| (k, *sum)).collect();
         listed.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        // Totals that are all the same (a niceness of 0 for every user) rank nothing.
+        if listed.first().map(|l| l.1) == listed.last().map(|l| l.1) {
+            return None;
+        }
         let shown: Vec<String> = listed
             .iter()
             .take(SHOWN)
@@ -136,6 +140,11 @@ mod tests {
             states.add(Some(&json!(name)), 1.0);
         }
         assert_eq!(states.clause("x", "status"), None);
+        let mut same = Totals::new(0, 1);
+        for name in ["a", "b", "c", "d", "e", "f", "a", "b"] {
+            same.add(Some(&json!(name)), 0.0);
+        }
+        assert_eq!(same.clause("nice", "user"), None);
         let mut ids = Totals::new(0, 1);
         for i in 0..=MAX_NAMES {
             ids.add(Some(&json!(format!("id-{i}"))), 1.0);
