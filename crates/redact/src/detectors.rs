@@ -404,7 +404,7 @@ fn find_aws_secret_keys(text: &str, start: usize, end: usize, out: &mut Vec<Find
 }
 
 /// Payment cards: 13–19 digits, optionally in groups separated by single spaces or dashes
-/// (the same separator throughout), first digit 2–6 (the issuer ranges of the card networks),
+/// (the same separator throughout, the first group of four digits), first digit 2–6 (the issuer ranges of the card networks),
 /// Luhn-valid, and as long as a card of the network its first digits name can be.
 ///
 /// Candidates are maximal runs of digit groups with 13 digits or more (found by
@@ -462,7 +462,10 @@ fn find_cards_in_groups(text: &str, groups: &[(usize, usize)], out: &mut Vec<Fin
                 if separator(j - 1) != separator(i) || !(3..=6).contains(&(e - s)) {
                     break;
                 }
-                if j == i + 1 && !(3..=6).contains(&(first_end - first_start)) {
+                // Every network prints its cards with four digits first (4-4-4-4, 4-6-5,
+                // 4-6-4, 4-4-4-4-3): three numbers of six digits side by side are a table's
+                // columns (`top`'s memory sizes), not a card.
+                if j == i + 1 && first_end - first_start != 4 {
                     break;
                 }
             }

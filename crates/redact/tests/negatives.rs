@@ -36,6 +36,8 @@ const LOOK_ALIKES: &[&str] = &[
     "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "order 1234567812345678",
     "card-like 4111 1111 1111 1112",
+    // `top`'s VIRT, RES and SHR columns: 18 Luhn-valid digits in groups of six.
+    " 307873 deploy    20   0  364097 142604 109805 S   0.0   0.2  82:16.48 python3",
     "fails Luhn 5555555555554443",
     "fails Luhn 6011-1111-1111-1118",
     "order #ORD-2024-000123",
