@@ -117,12 +117,21 @@ fn cut(line: &str, from: usize, end: usize) -> &str {
 /// word (a last column's text with spaces in it) belongs to the column before it.
 fn header(words: &[(usize, &str)], header_line: &str, rows: &[&str]) -> Option<Header> {
     let width = rows.iter().map(|r| r.chars().count()).chain([header_line.len()]).max()?;
-    let mut gap = vec![true; width];
-    for line in rows.iter().chain([&header_line]) {
+    // A gutter is blank in the header and in all but one row in twenty: `top` lets a
+    // long CPU time push one character past its column, and those few rows are cut at
+    // their own space ([`row`]).
+    let mut filled = vec![0usize; width];
+    for line in rows {
         for (p, c) in columns_of(line) {
             if c != ' ' {
-                gap[p] = false;
+                filled[p] += 1;
             }
+        }
+    }
+    let mut gap: Vec<bool> = filled.iter().map(|&n| n * 20 <= rows.len()).collect();
+    for (p, c) in columns_of(header_line) {
+        if c != ' ' {
+            gap[p] = false;
         }
     }
     let (mut names, mut starts): (Vec<String>, Vec<usize>) = (Vec::new(), Vec::new());
@@ -159,10 +168,32 @@ fn row(h: &Header, line: &str) -> Option<Value> {
     if width <= h.starts[1] || is_rule(line) {
         return None;
     }
+    // Where this row's cells start: a value that runs over a gutter the row does not keep
+    // (a left-aligned name past its column's end, a right-aligned number past its start)
+    // is split at the space nearest to the gutter, which is the value's own edge.
+    let filled = |p: usize| cut(line, p, p + 1).chars().next().is_some_and(|c| c != ' ');
+    let mut starts = h.starts.clone();
+    for k in 1..starts.len() {
+        let s = starts[k].max(starts[k - 1]);
+        if s > 0 && filled(s - 1) && filled(s) {
+            let mut after = s;
+            while after < width && filled(after) {
+                after += 1;
+            }
+            let mut before = s;
+            while before > starts[k - 1] && filled(before - 1) {
+                before -= 1;
+            }
+            let backward = before > starts[k - 1] && s - before < after - s;
+            starts[k] = if backward { before } else { after };
+        } else {
+            starts[k] = s;
+        }
+    }
     let mut m = Map::new();
     for (k, name) in h.names.iter().enumerate() {
-        let end = h.starts.get(k + 1).copied().unwrap_or(width);
-        let cell = cut(line, h.starts[k], end).trim();
+        let end = starts.get(k + 1).copied().unwrap_or(width);
+        let cell = cut(line, starts[k], end).trim();
         if !cell.is_empty() && cell != "-" {
             m.insert(name.clone(), cell_value(cell));
         }

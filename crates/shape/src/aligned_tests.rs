@@ -376,3 +376,35 @@ fn a_rule_under_the_header_is_no_row_and_clock_spans_are_measures() {
     assert!(!map.contains("---"), "{map}");
     assert!(map.contains("Elapsed: max 1-11:33:00 (JobID 4860111)"), "{map}");
 }
+
+#[test]
+fn a_few_values_that_run_over_a_gutter_keep_the_columns_apart() {
+    // `top` pushes a long CPU time one character right; a right-aligned size may reach one
+    // character left, into the gutter before it. Both are read at their own edges.
+    let row = |pid: &str, user: &str, res: &str, time: &str, cmd: &str| {
+        format!("{pid:>7} {user:<10} {res:>6} {time:>9} {cmd}")
+    };
+    let mut t = row("PID", "USER", "RES", "TIME+", "COMMAND") + "\n";
+    for i in 0..40 {
+        let line = match i {
+            // The size starts in the gutter before its column (a character left).
+            5 => format!("{:>7} {:<10}{:>7} {:>9} cmd-{i}", 100 + i, "user2", "1234567", "0:05.00"),
+            // The time ends in the gutter after its column (a character right).
+            7 => format!("{:>7} {:<10} {:>6} {:>10} cmd-{i}", 100 + i, "user1", "2000", "8111:38.97"),
+            _ => row(
+                &(100 + i).to_string(),
+                &format!("user{}", i % 3),
+                &(1000 + i).to_string(),
+                &format!("{i}:{:02}.00", i % 60),
+                &format!("cmd-{i}"),
+            ),
+        };
+        t.push_str(&line);
+        t.push('\n');
+    }
+    let map = aligned_table(&t, 4_000).unwrap();
+    assert!(map.starts_with("table of 40 rows × 5 columns, header on line 1: PID, USER, RES, TIME+, COMMAND"), "{map}");
+    assert!(map.contains("USER, most first: user0 14, user1 13, user2 13;"), "{map}");
+    assert!(map.contains("RES: max 1234567 (COMMAND cmd-5)"), "{map}");
+    assert!(map.contains("TIME+: max 8111:38.97 (COMMAND cmd-7)"), "{map}");
+}
