@@ -165,7 +165,7 @@ fn header(words: &[(usize, &str)], header_line: &str, rows: &[&str]) -> Option<H
 /// without an external address), and how many rows have none is worth a count.
 fn row(h: &Header, line: &str) -> Option<Value> {
     let width = if line.is_ascii() { line.len() } else { line.chars().count() };
-    if width <= h.starts[1] || is_rule(line) {
+    if width <= h.starts[1] || crate::bordered::is_rule(line) {
         return None;
     }
     // Where this row's cells start: a value that runs over a gutter the row does not keep
@@ -199,20 +199,6 @@ fn row(h: &Header, line: &str) -> Option<Value> {
         }
     }
     Some(Value::Object(m))
-}
-
-/// Whether `line` only draws a rule under a header (`------- ---- ----`, `===  ===`), as
-/// `sacct` and database clients print one: no row of the table.
-fn is_rule(line: &str) -> bool {
-    let mut drawn = 0;
-    for c in line.chars() {
-        match c {
-            '-' | '=' | '+' | '|' | '_' | '~' | '─' | '━' | '═' => drawn += 1,
-            ' ' | '\t' => {}
-            _ => return false,
-        }
-    }
-    drawn >= 3
 }
 
 /// A table's rows learned for facets. A table with no field that names a row (`ps aux`:

@@ -33,14 +33,16 @@ fn is_separator(c: char) -> bool {
 }
 
 /// Whether `line` only draws a table's rules (`------+-----`, `+----+`, `|---|:--:|`,
-/// `├────┼────┤`): three characters at least, a dash among them, the rest corners, joints,
-/// `:` and spaces. CSV reading skips such lines too ([`crate::outline`]).
+/// `├────┼────┤`, `sacct`'s `------- ----` under an aligned header, `===  ===`): three
+/// characters at least, a dash or an equals sign among them, the rest corners, joints, `:`
+/// and blanks. CSV reading and aligned tables skip such lines too ([`crate::outline`],
+/// [`crate::aligned`]).
 pub(crate) fn is_rule(line: &str) -> bool {
     let t = line.trim();
     t.chars().nth(2).is_some()
-        && t.contains(['-', '─', '━', '═'])
+        && t.contains(['-', '=', '─', '━', '═'])
         && t.chars().all(|c| {
-            matches!(c, '+' | '-' | '=' | ':' | ' ') || is_separator(c) || ('\u{2500}'..='\u{257f}').contains(&c)
+            matches!(c, '+' | '-' | '=' | ':' | ' ' | '\t') || is_separator(c) || ('\u{2500}'..='\u{257f}').contains(&c)
         })
 }
 
