@@ -244,10 +244,12 @@ impl<'c> Facets<'c> {
                     *present += u64::from(self.compactor.value(*column, record).is_some_and(|v| !v.is_null()));
                 }
                 Acc::Totals(totals) => {
-                    let number = read(&mut values, self.compactor, totals.number, record)
-                        .and_then(|v| v.as_f64().or_else(|| v.as_str().and_then(decimal_value)));
-                    if let Some(x) = number {
-                        totals.add(read(&mut values, self.compactor, totals.group, record), x);
+                    let Some(v) = read(&mut values, self.compactor, totals.number, record) else { continue };
+                    // A sum of only the values written as plain numbers (a size `1.2G` among
+                    // `512`) would be wrong: such a field is not totalled.
+                    match v.as_f64().or_else(|| v.as_str().and_then(decimal_value)) {
+                        Some(x) => totals.add(read(&mut values, self.compactor, totals.group, record), x),
+                        None => totals.give_up(),
                     }
                 }
                 Acc::Span { span, min, max } => {

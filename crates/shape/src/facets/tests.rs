@@ -612,3 +612,18 @@ fn a_number_is_totalled_per_name_over_every_record() {
     let expected: Vec<String> = totals.iter().take(5).map(|(g, t)| format!("{g} {t}")).collect();
     assert!(p.contains(&format!("lag total by group, largest first: {} (+2 more)", expected.join(", "))), "{p}");
 }
+
+#[test]
+fn a_field_of_numbers_with_other_values_is_not_totalled() {
+    // Sizes written with and without a unit: a total of the plain ones alone would be wrong.
+    let names = ["a", "b", "c", "d", "e", "f", "g"];
+    let recs: Vec<Value> = (0..42)
+        .map(|i| {
+            let size = if i == 30 { json!("1.5G") } else { json!((i % 4) * 10) };
+            json!({"owner": names[i % names.len()], "size": size, "count": i % 5})
+        })
+        .collect();
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    assert!(!p.contains("size total by"), "{p}");
+    assert!(p.contains("count total by owner, largest first:"), "{p}");
+}

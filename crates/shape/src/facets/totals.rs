@@ -58,16 +58,18 @@ impl Totals {
                 entry.0 += x;
                 entry.1 += 1;
             }
-            None if full => {
-                self.given_up = true;
-                self.sums.clear();
-                return;
-            }
+            None if full => return self.give_up(),
             None => {
                 self.sums.insert(name.to_owned(), (x, 1));
             }
         }
         self.whole &= x.fract() == 0.0;
+    }
+
+    /// Stop: the field of numbers holds a value that is not one, so no total is whole.
+    pub(super) fn give_up(&mut self) {
+        self.given_up = true;
+        self.sums.clear();
     }
 
     /// How many names repeat (held by two records or more); 0 when the totals say nothing
