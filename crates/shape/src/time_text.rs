@@ -93,26 +93,25 @@ fn rfc2822(s: &str) -> Option<i64> {
 /// `ctime`'s form: weekday, month, day (padded with a space), clock and year, with a zone
 /// name before the year (`date`) or an offset after it (`git log`).
 fn ctime(s: &str) -> Option<i64> {
-    let words: Vec<&str> = s.split_ascii_whitespace().collect();
-    let (clock_at_3, year_at_4) = (words.get(3)?.contains(':'), words.get(4)?.len() == 4);
-    if !clock_at_3 {
+    let words: Vec<&str> = s.split_ascii_whitespace().take(7).collect();
+    // The zone, where there is one, goes after the year: the form `strtime` reads.
+    let (year, offset) = match words.as_slice() {
+        [.., "UTC" | "GMT", year] if words.len() == 6 => (*year, None),
+        [_, _, _, _, year] => (*year, None),
+        [_, _, _, _, year, offset] => (*year, Some(*offset)),
+        _ => return None,
+    };
+    if !words[3].contains(':') || year.len() != 4 {
         return None;
     }
-    let day = format!("{} {} {} {}", words[0], words[1], words[2], words[3]);
-    match words.as_slice() {
-        [_, _, _, _, year] if year_at_4 => {
-            let parsed = strtime::parse("%a %b %d %H:%M:%S %Y", format!("{day} {year}")).ok()?;
-            utc(parsed.to_datetime().ok()?)
-        }
-        [_, _, _, _, year, offset] if year_at_4 => {
-            let parsed = strtime::parse("%a %b %d %H:%M:%S %Y %z", format!("{day} {year} {offset}")).ok()?;
-            parsed.to_timestamp().ok().map(Timestamp::as_millisecond)
-        }
-        [_, _, _, _, "UTC" | "GMT", year] => {
-            let parsed = strtime::parse("%a %b %d %H:%M:%S %Y", format!("{day} {year}")).ok()?;
-            utc(parsed.to_datetime().ok()?)
-        }
-        _ => None,
+    let day = format!("{} {} {} {} {year}", words[0], words[1], words[2], words[3]);
+    match offset {
+        Some(offset) => strtime::parse("%a %b %d %H:%M:%S %Y %z", format!("{day} {offset}"))
+            .ok()?
+            .to_timestamp()
+            .ok()
+            .map(Timestamp::as_millisecond),
+        None => utc(strtime::parse("%a %b %d %H:%M:%S %Y", day).ok()?.to_datetime().ok()?),
     }
 }
 

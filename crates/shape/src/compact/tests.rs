@@ -310,20 +310,24 @@ fn a_time_before_an_id_does_not_push_the_id_out() {
 #[test]
 fn spans_of_time_written_with_units_are_measures() {
     use super::stats::duration_millis;
-    assert_eq!(duration_millis("2m30s"), Some(150_000.0));
-    assert_eq!(duration_millis("350ms"), Some(350.0));
-    assert_eq!(duration_millis("1.5s"), Some(1_500.0));
-    assert_eq!(duration_millis("120 ms"), Some(120.0));
-    assert_eq!(duration_millis("3d4h"), Some(273_600_000.0));
-    assert_eq!(duration_millis("PT1H5M3.5S"), Some(3_903_500.0));
-    assert_eq!(duration_millis("P2DT4H"), Some(187_200_000.0));
-    assert_eq!(duration_millis("1m 2s"), Some(62_000.0));
-    assert_eq!(duration_millis("2d 1h 30m"), Some(178_200_000.0));
-    assert_eq!(duration_millis("3 min"), Some(180_000.0));
-    // On a clock: hours, minutes and seconds; Slurm's days; `top`'s minutes with a fraction.
-    assert_eq!(duration_millis("10:11:49"), Some(36_709_000.0));
-    assert_eq!(duration_millis("1-00:30:29"), Some(88_229_000.0));
-    assert_eq!(duration_millis("12:34.56"), Some(754_560.0));
+    for (text, ms) in [
+        ("2m30s", 150_000.0),
+        ("350ms", 350.0),
+        ("1.5s", 1_500.0),
+        ("120 ms", 120.0),
+        ("3d4h", 273_600_000.0),
+        ("PT1H5M3.5S", 3_903_500.0),
+        ("P2DT4H", 187_200_000.0),
+        ("1m 2s", 62_000.0),
+        ("2d 1h 30m", 178_200_000.0),
+        ("3 min", 180_000.0),
+        // On a clock: hours, minutes and seconds; Slurm's days; `top`'s minutes with a fraction.
+        ("10:11:49", 36_709_000.0),
+        ("1-00:30:29", 88_229_000.0),
+        ("12:34.56", 754_560.0),
+    ] {
+        assert_eq!(duration_millis(text), Some(ms), "{text}");
+    }
     for not_one in [
         "",
         "12",
