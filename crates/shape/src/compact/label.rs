@@ -21,9 +21,16 @@ impl Compactor {
     /// key does not read as one (a random id, a number, a link): the shallowest, words with
     /// spaces (`Sana Wang`, a post's title) before a single token (its slug), names before
     /// sentences, then the first in the record's order.
+    /// A key that reads as a name still gets a label when it is a slug (`puff-coffee-portland`,
+    /// one token a machine made from a name) and a column holds the name it was made from
+    /// (`Puff Coffee`): a reader answers with the name as it is written.
     pub(super) fn pick_label(&self, sample: &[Value]) -> Option<usize> {
         let key = self.key?;
-        if sample.len() < 2 || self.key_reads_as_name(key, sample) {
+        if sample.len() < 2 {
+            return None;
+        }
+        let spaced_only = self.key_reads_as_name(key, sample);
+        if spaced_only && !self.key_is_slug(key, sample) {
             return None;
         }
         self.columns
@@ -47,10 +54,34 @@ impl Compactor {
                     return None;
                 }
                 let spaced = texts.iter().all(|t| t.contains(' '));
+                if spaced_only && !self.slug_made_from(key, i, sample) {
+                    return None;
+                }
                 Some((i, (depth(c), usize::from(!spaced), usize::from(!names), i)))
             })
             .min_by_key(|(_, rank)| *rank)
             .map(|(i, _)| i)
+    }
+
+    /// Whether every sample value of the key is a slug.
+    fn key_is_slug(&self, key: usize, sample: &[Value]) -> bool {
+        sample.iter().all(|r| self.columns[key].read(r).is_some_and(|v| v.as_str().is_some_and(is_slug)))
+    }
+
+    /// Whether the key's slugs were made from column `label`'s names: in most records every
+    /// word of the name is a word of the slug (`Tov Coffee & Bakery`,
+    /// `tov-coffee-and-bakery-portland`).
+    fn slug_made_from(&self, key: usize, label: usize, sample: &[Value]) -> bool {
+        let made = sample
+            .iter()
+            .filter(|r| {
+                let read = |c: usize| self.columns[c].read(r).and_then(|v| v.as_str().map(str::to_lowercase));
+                let (Some(slug), Some(name)) = (read(key), read(label)) else { return false };
+                let slug_words: HashSet<&str> = words(&slug).collect();
+                words(&name).next().is_some() && words(&name).all(|w| slug_words.contains(w))
+            })
+            .count();
+        made as f64 > MOSTLY_DISTINCT * sample.len() as f64
     }
 
     /// Whether every sample value of the key reads as a name or a title: words, not digits,
@@ -63,6 +94,17 @@ impl Compactor {
             })
         })
     }
+}
+
+/// Whether `s` is a slug: one token of lower-case letters and digits, its words joined by
+/// `-` or `_`, as a machine writes a name for addresses and keys.
+fn is_slug(s: &str) -> bool {
+    s.contains(['-', '_']) && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+/// The runs of letters and digits in `s`.
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())
 }
 
 /// Whether `s` holds a word: three letters or more, lower case after the first (`Sana`,

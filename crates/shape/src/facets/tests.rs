@@ -457,6 +457,26 @@ fn a_key_that_reads_as_a_name_is_said_alone() {
 }
 
 #[test]
+fn a_slug_key_is_said_with_the_name_it_was_made_from() {
+    // Businesses keyed by a slug a machine made from the name (`sana-wang-cafe-3`), since a
+    // chain's name repeats: a reader asks for the name as it is written, so the holder is
+    // said by both.
+    let recs: Vec<Value> = (0..30u64)
+        .map(|i| {
+            let n = i as usize % 12;
+            let name = format!("{} {} Cafe", FIRST[n % 8], LAST[n % 7]);
+            let slug = format!("{}-{i}", name.to_lowercase().replace(' ', "-"));
+            json!({"alias": slug, "name": name, "reviews": (i * 13) % 29})
+        })
+        .collect();
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    let top = recs.iter().max_by_key(|r| r["reviews"].as_u64()).unwrap();
+    let (alias, name) = (top["alias"].as_str().unwrap(), top["name"].as_str().unwrap());
+    let said = format!("reviews: max {} (alias {alias}, name {name})", top["reviews"]);
+    assert!(p.contains(&said), "{said} not in {p}");
+}
+
+#[test]
 fn a_short_random_id_is_no_label_and_a_title_is() {
     // A video's short id mixes cases and digits: not a name a reader answers with. Its title
     // (a sentence) is, beside the random key, and before its slug (one token).
