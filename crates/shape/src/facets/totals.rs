@@ -29,12 +29,16 @@ pub(super) struct Totals {
     sums: HashMap<String, (f64, u64)>,
     /// Whether every number added was whole.
     whole: bool,
+    /// The first number added, and whether any other differs from it: totals of one number
+    /// repeated (a netmask of 64 on every address) are the value counts times it.
+    first: Option<f64>,
+    varies: bool,
     given_up: bool,
 }
 
 impl Totals {
     pub(super) fn new(group: usize, number: usize) -> Totals {
-        Totals { group, number, sums: HashMap::default(), whole: true, given_up: false }
+        Totals { group, number, sums: HashMap::default(), whole: true, first: None, varies: false, given_up: false }
     }
 
     /// Add a record holding `name` in the field of names and `x` in the field of numbers.
@@ -64,6 +68,7 @@ impl Totals {
             }
         }
         self.whole &= x.fract() == 0.0;
+        self.varies |= *self.first.get_or_insert(x) != x;
     }
 
     /// Stop: the field of numbers holds a value that is not one, so no total is whole.
@@ -73,12 +78,13 @@ impl Totals {
     }
 
     /// How many names repeat (held by two records or more); 0 when the totals say nothing
-    /// a record's own value does not (given up, or no name repeating), or when the field
+    /// a record's own value or the value counts do not (given up, no name repeating, or one
+    /// number in every record), or when the field
     /// holds a few states rather than names (a state's extremes are said [`within`] it).
     ///
     /// [`within`]: super::within
     pub(super) fn repeating_names(&self) -> usize {
-        if self.given_up || self.sums.len() <= MAX_STATE_VALUES {
+        if self.given_up || !self.varies || self.sums.len() <= MAX_STATE_VALUES {
             return 0;
         }
         self.sums.values().filter(|(_, n)| *n >= 2).count()
@@ -153,6 +159,11 @@ mod tests {
             ids.add(Some(&json!(format!("id-{i}"))), 1.0);
         }
         assert_eq!(ids.repeating_names(), 0);
+        let mut constant = Totals::new(0, 1);
+        for name in ["a", "b", "c", "d", "e", "f", "a", "b", "a"] {
+            constant.add(Some(&json!(name)), 64.0);
+        }
+        assert_eq!(constant.clause("netmask", "host"), None);
     }
 
     #[test]
