@@ -26,19 +26,20 @@ pub(super) struct Totals {
     pub(super) group: usize,
     /// The field of numbers.
     pub(super) number: usize,
-    sums: HashMap<String, (f64, u64)>,
+    /// Per name: the total, the records, and the first number added.
+    sums: HashMap<String, (f64, u64, f64)>,
     /// Whether every number added was whole.
     whole: bool,
-    /// The first number added, and whether any other differs from it: totals of one number
-    /// repeated (a netmask of 64 on every address) are the value counts times it.
-    first: Option<f64>,
+    /// Whether some name holds two different numbers: where each name holds one number only
+    /// (a droplet size's memory, a netmask of 64 on every address), a total is that number
+    /// times the name's count and says nothing the value counts do not.
     varies: bool,
     given_up: bool,
 }
 
 impl Totals {
     pub(super) fn new(group: usize, number: usize) -> Totals {
-        Totals { group, number, sums: HashMap::default(), whole: true, first: None, varies: false, given_up: false }
+        Totals { group, number, sums: HashMap::default(), whole: true, varies: false, given_up: false }
     }
 
     /// Add a record holding `name` in the field of names and `x` in the field of numbers.
@@ -61,14 +62,14 @@ impl Totals {
             Some(entry) => {
                 entry.0 += x;
                 entry.1 += 1;
+                self.varies |= entry.2 != x;
             }
             None if full => return self.give_up(),
             None => {
-                self.sums.insert(name.to_owned(), (x, 1));
+                self.sums.insert(name.to_owned(), (x, 1, x));
             }
         }
         self.whole &= x.fract() == 0.0;
-        self.varies |= *self.first.get_or_insert(x) != x;
     }
 
     /// Stop: the field of numbers holds a value that is not one, so no total is whole.
@@ -79,7 +80,7 @@ impl Totals {
 
     /// How many names repeat (held by two records or more); 0 when the totals say nothing
     /// a record's own value or the value counts do not (given up, no name repeating, or one
-    /// number in every record), or when the field
+    /// number per name), or when the field
     /// holds a few states rather than names (a state's extremes are said [`within`] it).
     ///
     /// [`within`]: super::within
@@ -87,7 +88,7 @@ impl Totals {
         if self.given_up || !self.varies || self.sums.len() <= MAX_STATE_VALUES {
             return 0;
         }
-        self.sums.values().filter(|(_, n)| *n >= 2).count()
+        self.sums.values().filter(|(_, n, _)| *n >= 2).count()
     }
 
     /// `{number} total by {group}, largest first: {name} {total}, …`.
@@ -95,7 +96,7 @@ impl Totals {
         if self.repeating_names() == 0 {
             return None;
         }
-        let mut listed: Vec<(&String, f64)> = self.sums.iter().map(|(k, (sum, _))| (k, *sum)).collect();
+        let mut listed: Vec<(&String, f64)> = self.sums.iter().map(|(k, (sum, _, _))| (k, *sum)).collect();
         listed.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
         // Totals that are all the same (a niceness of 0 for every user) rank nothing.
         if listed.first().map(|l| l.1) == listed.last().map(|l| l.1) {
@@ -164,6 +165,11 @@ mod tests {
             constant.add(Some(&json!(name)), 64.0);
         }
         assert_eq!(constant.clause("netmask", "host"), None);
+        let mut by_size = Totals::new(0, 1);
+        for (name, x) in [("s", 1.0), ("m", 2.0), ("l", 4.0), ("xl", 8.0), ("2xl", 16.0), ("3xl", 32.0), ("s", 1.0)] {
+            by_size.add(Some(&json!(name)), x);
+        }
+        assert_eq!(by_size.clause("memory", "size"), None);
     }
 
     #[test]
