@@ -19,6 +19,9 @@ pub(super) struct Counter {
     pub(super) other: u64,
     /// Records that had a value.
     pub(super) present: u64,
+    /// Records whose value was an empty list (no assignees, no labels): counted as present,
+    /// but holding none of the values.
+    pub(super) empty: u64,
     /// The sample already showed the column's values repeat; otherwise the counts over
     /// every record decide whether they are worth a clause.
     pub(super) learned: bool,
@@ -49,6 +52,7 @@ impl Counter {
             counts: HashMap::default(),
             other: 0,
             present: 0,
+            empty: 0,
             learned,
             given_up: false,
             split: Some(0),
@@ -96,6 +100,7 @@ impl Counter {
         match v {
             Value::Array(items) => {
                 self.present += 1;
+                self.empty += u64::from(items.is_empty());
                 let mut values: Vec<String> = items.iter().map(scalar_text).collect();
                 values.sort();
                 values.dedup();
@@ -237,6 +242,7 @@ impl Counter {
             return self.by_pattern().filter(Counter::worth_saying)?.clause(name, records, top);
         }
         // Counted by pattern: the name says so, since no listed value is a value as such.
+        let bare = name;
         let patterned;
         let name = if self.masked {
             patterned = format!("{name} (digits as *)");
@@ -278,6 +284,13 @@ impl Counter {
         let mut c = format!("{name}{within}{order}: {}", shown.join(", "));
         if more > 0 || self.other > 0 {
             c.push_str(&format!(" (+{} more values)", thousands(more as u64 + u64::from(self.other > 0))));
+        }
+        // The records holding none of the values are counted too: "how many are unassigned"
+        // asks for them, and no sum of the counts above gives it (a list's values overlap,
+        // and the ones past the listed are not shown).
+        let without = records.saturating_sub(self.present) + self.empty;
+        if self.part.is_none() && without > 0 {
+            c.push_str(&format!("; without {bare}: {}", thousands(without)));
         }
         Some((c, self.masked))
     }

@@ -33,6 +33,29 @@ fn counts_and_extremes_are_over_every_record() {
 }
 
 #[test]
+fn records_holding_none_of_a_fields_values_are_counted() {
+    // Tasks with no assignees (an empty list) and issues with no assignee (no member): "how
+    // many are unassigned" is answered by neither the counts nor their sum.
+    let recs: Vec<Value> = (0..40)
+        .map(|i| {
+            let who: Vec<&str> =
+                if i % 5 == 0 { vec![] } else { vec![["Sana Wang", "Diego Costa", "Farah Berg"][i % 3]] };
+            let mut r = json!({"id": format!("t{i}"), "assignees": who, "state": (["open", "done"][i % 2])});
+            if i % 8 != 0 {
+                r["owner"] = json!(["ops", "web", "data"][i % 3]);
+            }
+            r
+        })
+        .collect();
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    let empty = recs.iter().filter(|r| r["assignees"].as_array().unwrap().is_empty()).count();
+    let unowned = recs.iter().filter(|r| r.get("owner").is_none()).count();
+    assert!(p.contains(&format!("without assignees: {empty}")), "{p}");
+    assert!(p.contains(&format!("without owner: {unowned}")), "{p}");
+    assert!(!p.contains("without state"), "every record has a state: {p}");
+}
+
+#[test]
 fn the_phrase_keeps_whole_clauses_within_its_room() {
     let recs = records();
     let p = phrase_of(&recs, 10, 80).unwrap();
