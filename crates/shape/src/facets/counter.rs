@@ -287,9 +287,10 @@ impl Counter {
         }
         // The records holding none of the values are counted too: "how many are unassigned"
         // asks for them, and no sum of the counts above gives it (a list's values overlap,
-        // and the ones past the listed are not shown).
+        // and the ones past the listed are not shown). Of a field with one value, it is the
+        // records less that value's count, said already.
         let without = records.saturating_sub(self.present) + self.empty;
-        if self.part.is_none() && without > 0 {
+        if self.part.is_none() && without > 0 && ranked.len() >= 2 {
             c.push_str(&format!("; without {bare}: {}", thousands(without)));
         }
         Some((c, self.masked))

@@ -53,6 +53,13 @@ fn records_holding_none_of_a_fields_values_are_counted() {
     assert!(p.contains(&format!("without assignees: {empty}")), "{p}");
     assert!(p.contains(&format!("without owner: {unowned}")), "{p}");
     assert!(!p.contains("without state"), "every record has a state: {p}");
+    // One value: the records without it are the records less its count, said already.
+    let mut pinned = counter::Counter::new(0, true);
+    for record in 0..30 {
+        pinned.add(&json!(true), record);
+    }
+    let (said, _) = pinned.clause("pinned", 40, 6).unwrap();
+    assert_eq!(said, "pinned: true 30");
 }
 
 #[test]
