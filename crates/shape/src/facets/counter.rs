@@ -22,6 +22,10 @@ pub(super) struct Counter {
     /// Records whose value was an empty list (no assignees, no labels): counted as present,
     /// but holding none of the values.
     pub(super) empty: u64,
+    /// A hash of the records holding a value (a sum of each one's mixed number): two fields
+    /// missing from the same records (every field of an event's properties, where some
+    /// events have none) have the same, and their records without are counted once.
+    pub(super) holders: u64,
     /// The sample already showed the column's values repeat; otherwise the counts over
     /// every record decide whether they are worth a clause.
     pub(super) learned: bool,
@@ -42,6 +46,9 @@ pub(super) struct Counter {
     pub(super) masked: bool,
 }
 
+/// The longest a code is (characters): a country's, a currency's, a region's (`fra1`).
+const CODE_CHARS: usize = 6;
+
 /// Records after which a column whose values were all different stops being counted.
 const UNIQUE_AFTER: u64 = 64;
 
@@ -53,6 +60,7 @@ impl Counter {
             other: 0,
             present: 0,
             empty: 0,
+            holders: 0,
             learned,
             given_up: false,
             split: Some(0),
@@ -101,6 +109,9 @@ impl Counter {
             Value::Array(items) => {
                 self.present += 1;
                 self.empty += u64::from(items.is_empty());
+                if !items.is_empty() {
+                    self.holders = self.holders.wrapping_add(super::mix(record));
+                }
                 let mut values: Vec<String> = items.iter().map(scalar_text).collect();
                 values.sort();
                 values.dedup();
@@ -132,6 +143,7 @@ impl Counter {
             return;
         }
         self.present += 1;
+        self.holders = self.holders.wrapping_add(super::mix(record));
         // One value: its own first holder is kept with its count.
         let first = self.count(s, record);
         self.note_split(record, first);
@@ -233,16 +245,66 @@ impl Counter {
 
     /// The clause of the counts, and whether it counts patterns rather than values.
     pub(super) fn clause(&self, name: &str, records: u64, top: usize) -> Option<(String, bool)> {
+        self.clause_beside(name, records, top, None)
+    }
+
+    /// `; without {name}: {n}`, the records holding none of the values: "how many are
+    /// unassigned" asks for them, and no sum of the counts gives it (a list's values overlap,
+    /// and the ones past the listed are not shown). Of a field with one value, it is the
+    /// records less that value's count, said already; of a part, not asked.
+    /// Records already counted this way (the [`holders`](Counter::holders) of fields said
+    /// before) are not counted again.
+    pub(super) fn without_note(&self, name: &str, records: u64, said: &mut Vec<u64>) -> String {
+        let without = records.saturating_sub(self.present) + self.empty;
+        if self.part.is_some() || without == 0 || self.counts.len() < 2 || said.contains(&self.holders) {
+            return String::new();
+        }
+        said.push(self.holders);
+        format!("; without {name}: {}", thousands(without))
+    }
+
+    /// Whether every value counted is a code: one short token (`GB`, `ams3`, `P1`), as a
+    /// field written beside a longer name of the same thing holds.
+    pub(super) fn holds_codes(&self) -> bool {
+        !self.counts.is_empty()
+            && self.counts.keys().all(|v| {
+                v.chars().count() <= CODE_CHARS
+                    && v.chars().all(char::is_alphanumeric)
+                    && v.chars().any(char::is_alphabetic)
+            })
+    }
+
+    /// The values of this field by the first record holding each, for [`clause_beside`]:
+    /// of a field that splits the records as another does, these are the other's names for
+    /// its values. `None` for lists (a record's values are not one value) and ids.
+    ///
+    /// [`clause_beside`]: Counter::clause_beside
+    pub(super) fn names_by_first_record(&self) -> Option<HashMap<u64, &str>> {
+        if !self.first_holder.is_empty() || self.masked || self.part.is_some() || !self.reads_as_words() {
+            return None;
+        }
+        Some(self.counts.iter().map(|(v, (_, first))| (*first, v.as_str())).collect())
+    }
+
+    /// [`clause`](Counter::clause), each value written with the name another field that
+    /// splits the records alike gives it (`GB / United Kingdom 23`), where that name is not
+    /// the same words: a reader may ask by either.
+    pub(super) fn clause_beside(
+        &self,
+        name: &str,
+        records: u64,
+        top: usize,
+        beside: Option<&HashMap<u64, &str>>,
+    ) -> Option<(String, bool)> {
         // One value in every record says nothing a constant would not; nor do values every
         // record holds (a list with the same items in each).
         if self.counts.values().all(|(n, _)| *n >= records) && self.other == 0 {
             return None;
         }
         if !self.worth_saying() {
-            return self.by_pattern().filter(Counter::worth_saying)?.clause(name, records, top);
+            return self.by_pattern().filter(Counter::worth_saying)?.clause_beside(name, records, top, None);
         }
         // Counted by pattern: the name says so, since no listed value is a value as such.
-        let bare = name;
         let patterned;
         let name = if self.masked {
             patterned = format!("{name} (digits as *)");
@@ -269,7 +331,18 @@ impl Counter {
             .into_iter()
             .zip(&ranked)
             .map(|(v, (full, n))| {
-                format!("{} {}{}", quoted_if_ambiguous(&v), thousands(**n), detail(full).unwrap_or_default())
+                let other = beside
+                    .zip(self.counts.get(*full))
+                    .and_then(|(names, (_, first))| names.get(first))
+                    .filter(|other| !same_words(other, full))
+                    .map(|other| format!(" / {}", quoted_if_ambiguous(other)));
+                format!(
+                    "{}{} {}{}",
+                    quoted_if_ambiguous(&v),
+                    other.unwrap_or_default(),
+                    thousands(**n),
+                    detail(full).unwrap_or_default()
+                )
             })
             .collect();
         let more = ranked.len().saturating_sub(top);
@@ -285,16 +358,17 @@ impl Counter {
         if more > 0 || self.other > 0 {
             c.push_str(&format!(" (+{} more values)", thousands(more as u64 + u64::from(self.other > 0))));
         }
-        // The records holding none of the values are counted too: "how many are unassigned"
-        // asks for them, and no sum of the counts above gives it (a list's values overlap,
-        // and the ones past the listed are not shown). Of a field with one value, it is the
-        // records less that value's count, said already.
-        let without = records.saturating_sub(self.present) + self.empty;
-        if self.part.is_none() && without > 0 && ranked.len() >= 2 {
-            c.push_str(&format!("; without {bare}: {}", thousands(without)));
-        }
         Some((c, self.masked))
     }
+}
+
+/// Whether `a` and `b` are the same words, whatever their case and separators
+/// (`In Progress`, `in_progress`): the second name says nothing the first does not.
+fn same_words(a: &str, b: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+    };
+    words(a) == words(b)
 }
 
 /// `s` with every run of ASCII digits written `*`: the pattern values that differ only in

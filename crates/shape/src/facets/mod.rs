@@ -362,6 +362,8 @@ impl<'c> Facets<'c> {
         // folder and its network): named with it, not counted again.
         let mut splits: Vec<Alike> = Vec::new();
         let mut spans_said: Vec<String> = Vec::new();
+        // Which records lacked a field said so far, by hash ([`Counter::holders`]).
+        let mut withouts_said: Vec<u64> = Vec::new();
         // Columns whose values were counted: their presence goes without saying.
         let mut counted: Vec<usize> = Vec::new();
         let mut parts_said = 0;
@@ -404,6 +406,7 @@ impl<'c> Facets<'c> {
                     let Some((c, by_pattern)) = counter.clause(&name, self.records, top) else {
                         continue;
                     };
+                    let without = counter.without_note(&name, self.records, &mut withouts_said);
                     match counter.part {
                         Some(_) => parts_said += 1,
                         None => counted.push(counter.column),
@@ -431,7 +434,25 @@ impl<'c> Facets<'c> {
                             alike.others.insert(0, shown);
                             alike.base = c;
                             alike.words = true;
+                            alike.counter = counter;
+                            alike.without = without;
                         } else {
+                            // A code and a name for one split (a country's `GB` and `United
+                            // Kingdom`): the first's values are written with the second's.
+                            if words
+                                && alike.words
+                                && !alike.beside
+                                && counter.holds_codes() != alike.counter.holds_codes()
+                                && name_the_same_thing(&name, &alike.name)
+                            {
+                                let names = counter.names_by_first_record();
+                                if let Some((base, _)) = names.as_ref().and_then(|names| {
+                                    alike.counter.clause_beside(&alike.name, self.records, top, Some(names))
+                                }) {
+                                    alike.base = base;
+                                    alike.beside = true;
+                                }
+                            }
                             alike.others.push(name);
                         }
                         clauses[alike.at] = alike.clause();
@@ -444,7 +465,10 @@ impl<'c> Facets<'c> {
                             name,
                             base: c.clone(),
                             words,
+                            counter,
+                            beside: false,
                             others: Vec::new(),
+                            without: without.clone(),
                         });
                     }
                     sparse.push(match (by_pattern, member, counter.present * 2 < self.records) {
@@ -453,7 +477,7 @@ impl<'c> Facets<'c> {
                         (false, false, true) => Order::Rare,
                         (false, false, false) => Order::Common,
                     });
-                    c
+                    format!("{c}{without}")
                 }
                 Acc::Span { span, min: Some(min), max: Some(max) } if max.0 > min.0 => {
                     let name = |i: usize| self.compactor.column_at(i).map_or("", |c| c.name.as_str());
@@ -579,7 +603,7 @@ struct Holder {
 }
 
 /// Fields that split the records alike, said in one clause.
-struct Alike {
+struct Alike<'a> {
     /// The split's hash.
     split: u64,
     /// Where the clause sits among the clauses.
@@ -589,16 +613,22 @@ struct Alike {
     base: String,
     /// Whether its values read as words (names) rather than ids.
     words: bool,
+    /// The counts of that field.
+    counter: &'a Counter,
+    /// Whether the clause writes each value with another field's name for it.
+    beside: bool,
     /// The other fields, named after it.
     others: Vec<String>,
+    /// The count of records holding none of its values ([`Counter::without_note`]).
+    without: String,
 }
 
-impl Alike {
+impl Alike<'_> {
     fn clause(&self) -> String {
         if self.others.is_empty() {
-            self.base.clone()
+            format!("{}{}", self.base, self.without)
         } else {
-            format!("{} (split alike: {})", self.base, self.others.join(", "))
+            format!("{} (split alike: {}){}", self.base, self.others.join(", "), self.without)
         }
     }
 }
@@ -643,6 +673,32 @@ fn read<'v>(
     record: &Value,
 ) -> Option<&'v Value> {
     values.get_mut(i)?.get_or_insert_with(|| compactor.full_value(i, record)).as_ref()
+}
+
+/// Whether two fields' names say they hold the same thing written two ways: the same
+/// words but for the last (`country_code`, `country_name`; `region.slug`, `region.name`;
+/// `countryCode`, `countryName`).
+fn name_the_same_thing(a: &str, b: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut word = String::new();
+        let mut after_lower = false;
+        for c in s.chars() {
+            if (!c.is_alphanumeric() || (c.is_uppercase() && after_lower)) && !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            if c.is_alphanumeric() {
+                word.extend(c.to_lowercase());
+            }
+            after_lower = c.is_lowercase();
+        }
+        if !word.is_empty() {
+            out.push(word);
+        }
+        out
+    };
+    let (a, b) = (words(a), words(b));
+    a.len() == b.len() && a.len() >= 2 && a[..a.len() - 1] == b[..b.len() - 1]
 }
 
 /// A 64-bit mixing step (SplitMix64's finaliser): spreads a record's group over the hash.

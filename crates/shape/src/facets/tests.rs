@@ -63,6 +63,32 @@ fn records_holding_none_of_a_fields_values_are_counted() {
 }
 
 #[test]
+fn a_code_is_written_with_the_name_another_field_gives_it() {
+    // Events with a country's code and its name: a reader asks by either. A city and its
+    // time zone split the records alike too, but neither is a code: each is said alone.
+    let places = [
+        ("US", "United States", "Austin", "America/Chicago"),
+        ("GB", "United Kingdom", "London", "Europe/London"),
+        ("AU", "Australia", "Sydney", "Australia/Sydney"),
+    ];
+    let recs: Vec<Value> = (0..40)
+        .map(|i| {
+            let (code, country, city, zone) = places[(i % 7 % 3) as usize];
+            if i % 10 == 9 {
+                return json!({"id": format!("e{i}"), "event": "$pageleave"});
+            }
+            json!({"id": format!("e{i}"), "event": "$pageview", "country_code": code, "country_name": country, "city": city, "time_zone": zone})
+        })
+        .collect();
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    let gb = recs.iter().filter(|r| r["country_code"] == "GB").count();
+    assert!(p.contains(&format!("GB / United Kingdom {gb}")), "{p}");
+    assert!(!p.contains("London / Europe/London") && !p.contains("Europe/London / London"), "{p}");
+    // The four fields are missing from the same records: that is said once.
+    assert_eq!(p.matches("without ").count(), 1, "{p}");
+}
+
+#[test]
 fn the_phrase_keeps_whole_clauses_within_its_room() {
     let recs = records();
     let p = phrase_of(&recs, 10, 80).unwrap();
