@@ -45,13 +45,14 @@ impl Compactor {
                 if !numbers.is_empty() && !numbers_name_records(&values, &numbers) {
                     return None;
                 }
-                // Digits, or an address or a stamp (no letter, dotted: `10.13.0.4`): a name
-                // reads better.
+                // Digits, or an address or a stamp (no letter, dotted: `10.13.0.4`), or an
+                // internal id of digits in parts (`2-66676`, beside the `MOB-5225` people
+                // use): a name reads better.
                 let numeric = values.iter().all(|v| {
                     v.is_number()
                         || v.as_str().is_some_and(|s| {
                             s.bytes().all(|b| b.is_ascii_digit())
-                                || (!s.chars().any(char::is_alphabetic) && s.contains(['.', ':']))
+                                || (!s.chars().any(char::is_alphabetic) && s.contains(['.', ':', '-']))
                         })
                 });
                 // A link names a page; a random-looking id names the record only to a machine:

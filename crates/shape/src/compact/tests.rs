@@ -772,3 +772,14 @@ fn a_row_is_the_compact_record_read_by_its_names() {
     twice.columns.push(twice.columns[0].clone());
     assert!(!twice.names_distinct());
 }
+
+#[test]
+fn an_internal_id_of_digits_in_parts_gives_way_to_the_key_people_use() {
+    // An issue tracker's own `id` (`2-66676`) and the key people call the issue by
+    // (`MOB-5225`): a reader answers "which issue" with the second.
+    let items: Vec<Value> = (0..20)
+        .map(|i| json!({"id": format!("2-{}", 66_600 + i * 7), "idReadable": format!("MOB-{}", 5_200 + i), "summary": format!("Checkout fails when the cart holds {i} items")}))
+        .collect();
+    let c = Compactor::learn(&items);
+    assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("idReadable"));
+}
