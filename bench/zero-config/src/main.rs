@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -28,6 +28,7 @@ mod questions_sixth;
 mod questions_tenth;
 mod questions_thirteenth;
 mod questions_twelfth;
+mod questions_twentieth;
 mod report;
 mod runner;
 mod variants;
@@ -53,8 +54,8 @@ struct Args {
     variants: String,
     /// Which part of the catalog: `dev`, `held`, `fresh`, `unseen`, `blind`, `sixth`,
     /// `seventh`, `eighth`, `ninth`, `tenth`, `eleventh`, `twelfth`, `thirteenth`,
-    /// `fourteenth`, `fifteenth`, `sixteenth`, `seventeenth`, `eighteenth`, `nineteenth` or
-    /// `all`.
+    /// `fourteenth`, `fifteenth`, `sixteenth`, `seventeenth`, `eighteenth`, `nineteenth`,
+    /// `twentieth` or `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -100,10 +101,11 @@ fn main() -> Result<()> {
         "seventeenth" => Some(Split::Seventeenth),
         "eighteenth" => Some(Split::Eighteenth),
         "nineteenth" => Some(Split::Nineteenth),
+        "twentieth" => Some(Split::Twentieth),
         "all" => None,
         other => {
             bail!(
-                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth, nineteenth or all, not {other}"
+                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth, nineteenth, twentieth or all, not {other}"
             )
         }
     };

@@ -17,7 +17,8 @@
 //! the fourteenth part's in `questions_fourteenth.rs`, the fifteenth part's in
 //! `questions_fifteenth.rs`, the sixteenth part's in `questions_sixteenth.rs`, the
 //! seventeenth part's in `questions_seventeenth.rs`, the eighteenth part's in
-//! `questions_eighteenth.rs`, the nineteenth part's in `questions_nineteenth.rs`.
+//! `questions_eighteenth.rs`, the nineteenth part's in `questions_nineteenth.rs`, the
+//! twentieth part's in `questions_twentieth.rs`.
 
 use serde_json::Value;
 use toolshape_fixtures::apis::{ApiShape, Generated};
@@ -440,7 +441,8 @@ fn positional_questions(
 /// Every question about one shape's result.
 pub(crate) fn questions(shape: &ApiShape, result: &Generated) -> Vec<Question> {
     let qs = match result {
-        Generated::Text(t) => crate::questions_nineteenth::text_questions(shape.name, t)
+        Generated::Text(t) => crate::questions_twentieth::text_questions(shape.name, t)
+            .or_else(|| crate::questions_nineteenth::text_questions(shape.name, t))
             .or_else(|| crate::questions_eighteenth::text_questions(shape.name, t))
             .or_else(|| crate::questions_seventeenth::text_questions(shape.name, t))
             .or_else(|| crate::questions_sixteenth::text_questions(shape.name, t))
@@ -457,7 +459,8 @@ pub(crate) fn questions(shape: &ApiShape, result: &Generated) -> Vec<Question> {
             .or_else(|| crate::questions_blind::text_questions(shape.name, t))
             .unwrap_or_else(|| text_questions(shape.name, t)),
         Generated::Json(v) => match (
-            crate::questions_nineteenth::json_questions(shape.name, v)
+            crate::questions_twentieth::json_questions(shape.name, v)
+                .or_else(|| crate::questions_nineteenth::json_questions(shape.name, v))
                 .or_else(|| crate::questions_eighteenth::json_questions(shape.name, v))
                 .or_else(|| crate::questions_seventeenth::json_questions(shape.name, v))
                 .or_else(|| crate::questions_sixteenth::json_questions(shape.name, v))

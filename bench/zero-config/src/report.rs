@@ -124,6 +124,7 @@ fn half(s: Split) -> &'static str {
         Split::Seventeenth => "seventeenth",
         Split::Eighteenth => "eighteenth",
         Split::Nineteenth => "nineteenth",
+        Split::Twentieth => "twentieth",
     }
 }
 
@@ -134,7 +135,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -155,6 +156,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Seventeenth).count(),
         shapes.values().filter(|s| **s == Split::Eighteenth).count(),
         shapes.values().filter(|s| **s == Split::Nineteenth).count(),
+        shapes.values().filter(|s| **s == Split::Twentieth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -184,6 +186,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Seventeenth),
             Some(Split::Eighteenth),
             Some(Split::Nineteenth),
+            Some(Split::Twentieth),
             None,
         ] {
             let pick = |smart: bool| {
