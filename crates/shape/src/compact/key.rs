@@ -128,7 +128,11 @@ impl Compactor {
             let own = self.columns[i].name.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
             matches!(own.trim_start_matches('_'), "id" | "uuid" | "guid")
         };
-        let random = |b: &(usize, Rank)| b.1.3 == 0 && bare_id(b.0) && (b.1.4 == 1 || self.hex_values(b.0, sample));
+        let random = |b: &(usize, Rank)| {
+            b.1.3 == 0
+                && bare_id(b.0)
+                && (b.1.4 == 1 || self.hex_values(b.0, sample) || self.machine_tokens(b.0, sample))
+        };
         // An id named for what it is an id of and at least twice as long as the record's
         // own bare `id` (`external_id`: the record's name in another system, written in full)
         // names the record less than that `id`; a shorter one is a handle people use (an
@@ -160,6 +164,18 @@ impl Compactor {
         !texts.is_empty()
             && mixed * 2 > texts.len()
             && texts.iter().all(|t| t.len() >= 6 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+    }
+
+    /// Whether the sample's values of column `i` are short machine tokens: capitals and
+    /// digits mixed, no lower case (`QD99DL5B9V36IA`, `PT4KHLK`), as a service hands out for
+    /// its own ids where a person uses a number.
+    fn machine_tokens(&self, i: usize, sample: &[Value]) -> bool {
+        let texts: Vec<String> =
+            sample.iter().filter_map(|r| self.columns[i].read(r)?.as_str().map(str::to_owned)).collect();
+        let mixed = texts.iter().filter(|t| t.bytes().filter(u8::is_ascii_digit).count() >= 2).count();
+        !texts.is_empty()
+            && mixed * 2 > texts.len()
+            && texts.iter().all(|t| t.len() >= 6 && t.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
     }
 
     /// Whether every sample value of column `i` reads as a name ([`readable_name`]).

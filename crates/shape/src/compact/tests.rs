@@ -783,3 +783,15 @@ fn an_internal_id_of_digits_in_parts_gives_way_to_the_key_people_use() {
     let c = Compactor::learn(&items);
     assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("idReadable"));
 }
+
+#[test]
+fn a_machine_token_id_gives_way_to_the_number_people_use() {
+    // An incident's own `id` is a token of capitals and digits (`QD99DL5B9V36IA`); people
+    // call it by its `incident_number`.
+    let token = |i: usize| format!("Q{}X{}K{:02}", ["AB", "CD", "EF", "GH"][i % 4], 10 + i * 7, i);
+    let items: Vec<Value> = (0..20)
+        .map(|i| json!({"id": token(i), "incident_number": 9_300 + i, "title": format!("Checkout fails when the cart holds {i} items")}))
+        .collect();
+    let c = Compactor::learn(&items);
+    assert_eq!(c.key.map(|k| c.columns[k].name.as_str()), Some("incident_number"));
+}
