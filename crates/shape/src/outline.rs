@@ -243,8 +243,24 @@ fn landmarks(text: &str, room: usize) -> Option<String> {
 /// Delimited text (comma, tab, semicolon, or `|` as psql, MySQL and Markdown draw tables)
 /// whose lines mostly have the header's field count: its size, columns, and facets of its
 /// rows. Rule lines (`----+----`, `|---|---|`) are skipped; every cell is trimmed.
+///
+/// A few lines before the header that are not rows (`rabbitmqctl`'s `Timeout: 60.0
+/// seconds ...` and `Listing queues for vhost / ...`) are passed over.
 fn csv(text: &str, room: usize) -> Option<String> {
+    (0..=PREAMBLE_LINES).find_map(|skip| csv_after(text, skip, room))
+}
+
+/// Lines a tool may print before its table's header, at most.
+const PREAMBLE_LINES: usize = 3;
+
+/// [`csv`], the first `skip` lines passed over. Each of them must split into fewer cells
+/// than the header does, or it would be a row or the header itself.
+fn csv_after(text: &str, skip: usize, room: usize) -> Option<String> {
     let mut lines = text.lines().enumerate().filter(|(_, l)| !is_rule(l));
+    let preamble: Vec<&str> = lines.by_ref().take(skip).map(|(_, l)| l).collect();
+    if preamble.len() < skip {
+        return None;
+    }
     let (header_at, header) = lines.next()?;
     let delim = [',', '\t', ';', '|'].into_iter().max_by_key(|d| split_row(header, *d).len())?;
     let mut first = split_row(header, delim);
@@ -264,6 +280,9 @@ fn csv(text: &str, room: usize) -> Option<String> {
         return None;
     }
     let width = first.len() + usize::from(trailing);
+    if preamble.iter().any(|l| split_row(l, delim).len() >= width) {
+        return None;
+    }
     let mut body: Vec<&str> = lines.map(|(_, l)| l).filter(|l| !l.is_empty()).collect();
     let probe = body.len().min(200);
     let regular = body[..probe].iter().filter(|l| split_row(l, delim).len() == width).count();
@@ -435,6 +454,19 @@ mod tests {
         assert!(o.starts_with("table of 30 rows × 3 columns, header on line 1: id, plan, seats"), "{o}");
         assert!(o.contains("plan: free 15, team 15"), "{o}");
         assert!(o.contains("seats: max 87 (id A-29)"), "{o}");
+    }
+
+    #[test]
+    fn lines_a_tool_prints_before_its_header_are_passed_over() {
+        // `rabbitmqctl list_queues`: two lines of its own, then a tab-separated table whose
+        // empty cells (no policy) keep their place.
+        let mut t = String::from("Timeout: 60.0 seconds ...\nListing queues for vhost / ...\nname\tpolicy\tmessages\n");
+        for i in 0..20 {
+            t.push_str(&format!("q{i}\t{}\t{}\n", if i % 4 == 0 { "" } else { "dlx" }, i * 3));
+        }
+        let o = csv(&t, 2000).unwrap();
+        assert!(o.starts_with("table of 20 rows × 3 columns, header on line 3: name, policy, messages"), "{o}");
+        assert!(o.contains("messages: max 57 (name q19)"), "{o}");
     }
 
     #[test]
