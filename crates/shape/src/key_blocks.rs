@@ -21,11 +21,23 @@ use crate::numfmt::thousands;
 const MIN_RECORDS: usize = 3;
 /// Keys longer than this are prose before a colon, not keys.
 const MAX_KEY: usize = 40;
+/// Keys of more words than this are prose too.
+const MAX_KEY_WORDS: usize = 4;
+/// The same, for records that are all indented under the text's own headings: a nested
+/// report names its figures at length (Cassandra's `Average live cells per slice (last
+/// five minutes)`), where at the top level so long a key is more often a sentence.
+const MAX_NESTED_KEY: usize = 56;
+const MAX_NESTED_KEY_WORDS: usize = 8;
 
 /// An unindented `Key: value` line's key and value (the value may be empty); also a word
 /// and a hash, as git writes `commit 4918d63f…` (anything after the hash, such as branch
 /// names, is left out).
 fn key_value(line: &str) -> Option<(&str, &str)> {
+    key_value_within(line, MAX_KEY, MAX_KEY_WORDS)
+}
+
+/// [`key_value`] with keys of at most `max_chars` characters and `max_words` words.
+fn key_value_within(line: &str, max_chars: usize, max_words: usize) -> Option<(&str, &str)> {
     if let Some((word, rest)) = line.split_once(' ')
         && (3..=12).contains(&word.len())
         && word.bytes().all(|b| b.is_ascii_lowercase())
@@ -38,10 +50,10 @@ fn key_value(line: &str) -> Option<(&str, &str)> {
     let colon = line.find(':')?;
     let key = &line[..colon];
     let rest = &line[colon + 1..];
-    let well_formed = (1..=MAX_KEY).contains(&key.len())
+    let well_formed = (1..=max_chars).contains(&key.len())
         && key.starts_with(|c: char| c.is_ascii_alphabetic())
         && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | '/' | '(' | ')'))
-        && key.split(' ').count() <= 4
+        && key.split(' ').count() <= max_words
         && (rest.is_empty() || rest.starts_with([' ', '\t']));
     well_formed.then(|| (key, trim_quotes(rest.trim())))
 }
@@ -82,13 +94,29 @@ pub(crate) fn blocks<'a>(lines: &[&'a str]) -> Option<Blocks<'a>> {
 }
 
 fn blocks_at<'a>(lines: &[&'a str], indented: bool) -> Option<Blocks<'a>> {
-    let key_value = |l: &'a str| key_value(if indented { l.trim_start() } else { l });
-    // Keys with a value: how often each appears, and where it first does.
+    let key_value = |l: &'a str| {
+        if indented { key_value_within(l.trim_start(), MAX_NESTED_KEY, MAX_NESTED_KEY_WORDS) } else { key_value(l) }
+    };
+    // Keys with a value: how often each appears, and where it first does. A key said on
+    // two lines in a row (smartctl's `SMART support is: Available`, then `… is: Enabled`)
+    // would open records of one line: it is a field said twice, never a record's start.
     let mut keys: HashMap<&str, (usize, usize)> = HashMap::new();
-    for (i, (k, v)) in lines.iter().enumerate().filter_map(|(i, l)| key_value(l).map(|kv| (i, kv))) {
-        if !v.is_empty() {
+    let mut twice: Vec<&str> = Vec::new();
+    let mut previous: Option<&str> = None;
+    for (i, l) in lines.iter().enumerate() {
+        let kv = key_value(l);
+        if let Some((k, v)) = kv
+            && !v.is_empty()
+        {
             keys.entry(k).or_insert((0, i)).0 += 1;
+            if previous == Some(k) && !twice.contains(&k) {
+                twice.push(k);
+            }
         }
+        previous = kv.map(|(k, _)| k);
+    }
+    for k in &twice {
+        keys.remove(k);
     }
     // Most unindented lines are `Key: value` lines (or section names, `Conditions:`): a log
     // whose stack traces begin `TypeError: …` is not made of records.
@@ -277,5 +305,40 @@ mod tests {
         }
         assert_eq!(key_blocks(&log, 2_000), None);
         assert_eq!(key_blocks("The fix: restart it.\nNote: done.\n", 2_000), None);
+    }
+
+    #[test]
+    fn a_nested_report_with_long_keys_is_read_as_its_inner_records() {
+        // `nodetool tablestats`: a keyspace's own lines, then each table's lines indented
+        // below it, some keys six words long.
+        let mut t = String::from("Total number of tables: 8\n----------------\n");
+        for ks in 0..2 {
+            t.push_str(&format!("Keyspace : ks{ks}\n\tRead Count: {}\n", ks * 10));
+            for table in 0..4 {
+                t.push_str(&format!(
+                    "\t\tTable: t{ks}{table}\n\t\tSSTable count: {}\n\t\tBloom filter off heap memory used: {}\n\t\tAverage live cells per slice (last five minutes): 1.5\n\n",
+                    ks * 4 + table,
+                    100 + table
+                ));
+            }
+        }
+        let map = key_blocks(&t, 2_000).unwrap();
+        assert!(map.starts_with("8 records of `Key: value` lines, each from a \"Table:\" line"), "{map}");
+        assert!(map.contains("SSTable count: max 7 (Table t13)"), "{map}");
+    }
+
+    #[test]
+    fn a_key_said_on_two_lines_in_a_row_opens_no_record() {
+        // smartctl writes `SMART support is:` twice, one line after the other: the most
+        // frequent key, but a record of one line is no record.
+        let mut t = String::new();
+        for i in 0..5 {
+            t.push_str(&format!(
+                "Name: disk{i}\nSupport is: Available\nSupport is: Enabled\nSize: {}\nKind: ssd\n",
+                i * 2
+            ));
+        }
+        let map = key_blocks(&t, 2_000).unwrap();
+        assert!(map.starts_with("5 records of `Key: value` lines, each from a \"Name:\" line"), "{map}");
     }
 }
