@@ -343,6 +343,13 @@ struct Found {
     blocks: Vec<(usize, usize)>,
 }
 
+/// A header written as a comment, as `perf report` writes `# Overhead  Command  Shared
+/// Object  Symbol` above its rows: the line with its `#` written as a space, so that every
+/// column stays where it is. `None` for a line that does not start with `# `.
+fn commented_header(line: &str) -> Option<String> {
+    line.strip_prefix("# ").map(|rest| format!("  {rest}"))
+}
+
 /// The aligned table `lines` make, when most of them are one: of tables under headers
 /// with the same names (one table), the one with the most rows, the first of equals.
 fn main_table(lines: &[&str]) -> Option<Found> {
@@ -350,7 +357,8 @@ fn main_table(lines: &[&str]) -> Option<Found> {
     let mut i = 0;
     while i < lines.len() {
         let timed = timed_header(lines[i]);
-        let line = timed.as_deref().unwrap_or(lines[i]);
+        let uncommented = commented_header(lines[i]);
+        let line = timed.as_deref().or(uncommented.as_deref()).unwrap_or(lines[i]);
         let strict = header_words(line).map(|w| (w, false));
         let Some((words, loose)) = strict.or_else(|| loose_header_words(line).map(|w| (w, true))) else {
             i += 1;
@@ -368,7 +376,13 @@ fn main_table(lines: &[&str]) -> Option<Found> {
         }
         let block = &lines[i + 1..end];
         if let Some(h) = header(&words, line, block) {
-            let rows: Vec<Value> = block.iter().filter_map(|l| row(&h, l)).collect();
+            // Under a commented header, the other comment lines (`perf`'s `# ……  ……` rule)
+            // are comments too, not rows.
+            let rows: Vec<Value> = block
+                .iter()
+                .filter(|l| uncommented.is_none() || !l.starts_with('#'))
+                .filter_map(|l| row(&h, l))
+                .collect();
             if !loose || mostly_numbers(&rows) {
                 match tables.iter_mut().find(|t| t.names == h.names) {
                     Some(t) => {
@@ -414,6 +428,20 @@ pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
         names.join(", ")
     );
     rows_map(&records, head, room)
+}
+
+/// [`aligned_table`], for a text whose table's header is written as a comment (`# Overhead
+/// Command …`): read before Markdown headings, which its other comment lines would be
+/// taken for.
+pub(crate) fn commented_table(text: &str, room: usize) -> Option<String> {
+    let commented =
+        text.lines().take(MAX_LINES).any(|l| commented_header(l).is_some_and(|h| header_words(&h).is_some()));
+    if !commented {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
+    let found = main_table(&lines)?;
+    lines.get(found.first_line - 1).is_some_and(|l| l.starts_with("# ")).then(|| aligned_table(text, room))?
 }
 
 /// The lines that `matches` keeps, each row under the header of its table (once per

@@ -408,3 +408,30 @@ fn a_few_values_that_run_over_a_gutter_keep_the_columns_apart() {
     assert!(map.contains("RES: max 1234567 (COMMAND cmd-5)"), "{map}");
     assert!(map.contains("TIME+: max 8111:38.97 (COMMAND cmd-7)"), "{map}");
 }
+
+#[test]
+fn a_header_written_as_a_comment_is_read_before_the_comments_as_headings() {
+    // `perf report --stdio`: comment lines, a commented header over a commented rule, then
+    // the rows. The comment lines would read as Markdown headings.
+    let mut t = String::from(
+        "# To display the perf.data header info, use --header.\n#\n# Samples: 1M of event 'cpu-clock'\n#\n# Overhead  Command          Shared Object      Symbol\n# ........  ...............  .................  ......................\n#\n",
+    );
+    let commands = ["postgres", "nginx", "swapper"];
+    for i in 0..30 {
+        t.push_str(&format!(
+            "    {:>5.2}%  {:<15}  {:<17}  [.] func_{i}\n",
+            10.0 - i as f64 * 0.3,
+            commands[i % 3],
+            if i % 3 == 0 { "postgres" } else { "[kernel.kallsyms]" }
+        ));
+    }
+    t.push_str("\n\n# (Tip: try perf report --sort comm,dso)\n");
+    let map = crate::outline::outline(&t, 4_000).unwrap();
+    assert!(
+        map.starts_with("table of 30 rows × 4 columns, header on line 5: Overhead, Command, Shared Object, Symbol"),
+        "{map}"
+    );
+    assert!(map.contains("Command, most first: nginx 10, postgres 10, swapper 10"), "{map}");
+    // A comment with words that is no header stays a heading to the Markdown reader.
+    assert!(commented_table("# Notes\n\nsome text\n# More notes\n", 4_000).is_none());
+}

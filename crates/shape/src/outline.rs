@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::aligned::{aligned_table, cell_value, learn_rows};
+use crate::aligned::{aligned_table, cell_value, commented_table, learn_rows};
 use crate::bordered::{bordered_table, is_rule};
 use crate::compact::{duration_millis, quantity};
 use crate::facets::Facets;
@@ -38,6 +38,9 @@ pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
         .or_else(|| csv(text, room))
         .or_else(|| yaml_records(text, room))
         .or_else(|| key_blocks(text, room))
+        // A table under a commented header (`perf report`'s `# Overhead  Command …`) that
+        // makes up most of the text is a table, though its comment lines read as headings.
+        .or_else(|| commented_table(text, room))
         .or_else(|| markdown(text, room))
         .or_else(|| landmarks(text, room))
         .or_else(|| line_fields(text, room))
