@@ -242,14 +242,20 @@ fn inner_records<'a>(
     }
     let inner = |raw: &'a RawValue| -> Option<(String, &'a RawValue)> {
         let members = raw_members(raw)?;
+        let own = members.len().saturating_sub(1);
         let (name, list) = members.into_iter().max_by_key(|(_, v)| v.get().len())?;
         let body = list.get();
-        // A list of one-member objects is a row's cells (`f: [{"v": …}]`), not records.
-        let cells = serde_json::from_str::<Vec<&RawValue>>(body)
+        let first_members = serde_json::from_str::<Vec<&RawValue>>(body)
             .ok()
-            .and_then(|items| items.first().and_then(|i| raw_members(i)))
-            .is_some_and(|m| m.len() == 1);
-        (body.starts_with("[{") && !cells && body.len() * 100 >= raw.get().len() * INNER_SHARE).then_some((name, list))
+            .and_then(|items| items.first().and_then(|i| raw_members(i)));
+        // A list of one-member objects is a row's cells (`f: [{"v": …}]`), not records.
+        let cells = first_members.as_ref().is_some_and(|m| m.len() == 1);
+        // A record with more fields of its own than its list's items have (an ECS service
+        // beside its events) is the thing described, the list a log of it; a wrapper with
+        // fewer (a reservation around its instances) is not.
+        let richer_outside = first_members.as_ref().is_some_and(|m| own > m.len());
+        (body.starts_with("[{") && !cells && !richer_outside && body.len() * 100 >= raw.get().len() * INNER_SHARE)
+            .then_some((name, list))
     };
     if items.len() < 2 || !items.iter().all(|i| i.get().starts_with('{')) {
         return Located::Records { items, wrapper };
@@ -599,6 +605,39 @@ mod tests {
             ),
             _ => panic!("records expected"),
         }
+    }
+
+    #[test]
+    fn a_record_richer_than_the_items_of_its_list_stays_a_record() {
+        // Reservations around their instances are wrappers: the instances are the records.
+        // Services beside their events are the records: each has more fields of its own than
+        // an event has.
+        let event = |i: usize| {
+            format!(
+                r#"{{"id": "e{i}", "createdAt": "2025-12-31T10:00:0{}Z", "message": "{}"}}"#,
+                i % 10,
+                "x".repeat(120)
+            )
+        };
+        let events = |n: usize| (0..n).map(event).collect::<Vec<_>>().join(",");
+        let services: Vec<String> = (0..4)
+            .map(|s| format!(r#"{{"serviceName": "svc{s}", "status": "ACTIVE", "desiredCount": {s}, "runningCount": {s}, "launchType": "FARGATE", "events": [{}]}}"#, events(30)))
+            .collect();
+        let text = format!(r#"{{"services": [{}]}}"#, services.join(","));
+        assert_eq!(records_len(&locate(&text, None, how(true))), Some(4));
+        let instance = |i: usize| {
+            format!(
+                r#"{{"InstanceId": "i-{i}", "State": "running", "Type": "m5.large", "Zone": "a", "Ip": "10.0.0.{i}", "Tags": "{}"}}"#,
+                "t".repeat(200)
+            )
+        };
+        let reservations: Vec<String> = (0..4)
+            .map(|r| {
+                format!(r#"{{"ReservationId": "r-{r}", "Instances": [{}, {}]}}"#, instance(2 * r), instance(2 * r + 1))
+            })
+            .collect();
+        let text = format!(r#"{{"Reservations": [{}]}}"#, reservations.join(","));
+        assert_eq!(records_len(&locate(&text, None, how(true))), Some(8));
     }
 
     #[test]
