@@ -63,6 +63,7 @@ mod text;
 mod text_parts;
 mod time_text;
 mod view;
+mod words;
 mod yaml_text;
 
 pub use aggregate::{

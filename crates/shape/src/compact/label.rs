@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::key::{depth, holds_opaque_part, readable_name, reads_as_sentence};
 use super::{Compactor, Extract, Holds};
+use crate::words::words;
 
 /// Share of the sample's records whose values a label must tell apart, more than: most
 /// records have a name of their own (the key tells apart the few that share one), where a
@@ -100,11 +101,6 @@ impl Compactor {
 /// `-` or `_`, as a machine writes a name for addresses and keys.
 fn is_slug(s: &str) -> bool {
     s.contains(['-', '_']) && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
-}
-
-/// The runs of letters and digits in `s`.
-fn words(s: &str) -> impl Iterator<Item = &str> {
-    s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())
 }
 
 /// Whether `s` holds a word: three letters or more, lower case after the first (`Sana`,

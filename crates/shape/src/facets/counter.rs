@@ -9,6 +9,7 @@ use super::part::{MAX_KINDS, Part, Within};
 use super::{MAX_DISTINCT, mix, quoted_if_ambiguous, scalar_text};
 use crate::distinct::shorten_together;
 use crate::numfmt::thousands;
+use crate::words::same_words;
 
 /// Value counts of one column.
 pub(super) struct Counter {
@@ -360,15 +361,6 @@ impl Counter {
         }
         Some((c, self.masked))
     }
-}
-
-/// Whether `a` and `b` are the same words, whatever their case and separators
-/// (`In Progress`, `in_progress`): the second name says nothing the first does not.
-fn same_words(a: &str, b: &str) -> bool {
-    let words = |s: &str| -> Vec<String> {
-        s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
-    };
-    words(a) == words(b)
 }
 
 /// `s` with every run of ASCII digits written `*`: the pattern values that differ only in

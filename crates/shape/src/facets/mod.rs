@@ -26,6 +26,7 @@ use crate::aggregate::timestamp_millis;
 use crate::compact::{Compactor, Holds, MAX_GROUPS, Span, decimal_value, duration_millis, duration_text, quantity};
 use crate::distinct::head_and_tail;
 use crate::numfmt::thousands;
+use crate::words::name_words;
 
 /// Distinct values counted per field; later new values are counted together.
 pub(crate) const MAX_DISTINCT: usize = 1_000;
@@ -679,25 +680,7 @@ fn read<'v>(
 /// words but for the last (`country_code`, `country_name`; `region.slug`, `region.name`;
 /// `countryCode`, `countryName`).
 fn name_the_same_thing(a: &str, b: &str) -> bool {
-    let words = |s: &str| -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        let mut word = String::new();
-        let mut after_lower = false;
-        for c in s.chars() {
-            if (!c.is_alphanumeric() || (c.is_uppercase() && after_lower)) && !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
-            if c.is_alphanumeric() {
-                word.extend(c.to_lowercase());
-            }
-            after_lower = c.is_lowercase();
-        }
-        if !word.is_empty() {
-            out.push(word);
-        }
-        out
-    };
-    let (a, b) = (words(a), words(b));
+    let (a, b) = (name_words(a), name_words(b));
     a.len() == b.len() && a.len() >= 2 && a[..a.len() - 1] == b[..b.len() - 1]
 }
 
