@@ -413,8 +413,28 @@ fn main_table(lines: &[&str]) -> Option<Found> {
 /// A map of the aligned tables in `text`, at most `room` characters. Tables under headers
 /// with the same names are one table; of several, the one with the most rows is counted.
 pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
+    table_map(text, room, |_| true)
+}
+
+/// [`aligned_table`], for a text whose table's header is written as a comment (`# Overhead
+/// Command …`): read before Markdown headings, which its other comment lines would be
+/// taken for.
+pub(crate) fn commented_table(text: &str, room: usize) -> Option<String> {
+    let commented =
+        text.lines().take(MAX_LINES).any(|l| commented_header(l).is_some_and(|h| header_words(&h).is_some()));
+    if !commented {
+        return None;
+    }
+    table_map(text, room, |header| header.starts_with("# "))
+}
+
+/// The map of the main table of `text`, when its header line passes `wanted`.
+fn table_map(text: &str, room: usize, wanted: impl Fn(&str) -> bool) -> Option<String> {
     let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
     let Found { names, first_line, records, .. } = main_table(&lines)?;
+    if !wanted(lines.get(first_line - 1)?) {
+        return None;
+    }
     let total = text.lines().count();
     let read = if lines.len() < total {
         format!(" (in the first {} lines)", thousands(lines.len() as u64))
@@ -428,20 +448,6 @@ pub(crate) fn aligned_table(text: &str, room: usize) -> Option<String> {
         names.join(", ")
     );
     rows_map(&records, head, room)
-}
-
-/// [`aligned_table`], for a text whose table's header is written as a comment (`# Overhead
-/// Command …`): read before Markdown headings, which its other comment lines would be
-/// taken for.
-pub(crate) fn commented_table(text: &str, room: usize) -> Option<String> {
-    let commented =
-        text.lines().take(MAX_LINES).any(|l| commented_header(l).is_some_and(|h| header_words(&h).is_some()));
-    if !commented {
-        return None;
-    }
-    let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
-    let found = main_table(&lines)?;
-    lines.get(found.first_line - 1).is_some_and(|l| l.starts_with("# ")).then(|| aligned_table(text, room))?
 }
 
 /// The lines that `matches` keeps, each row under the header of its table (once per
