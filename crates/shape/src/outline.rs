@@ -286,15 +286,18 @@ fn csv_after(text: &str, skip: usize, room: usize) -> Option<String> {
     if preamble.iter().any(|l| split_row(l, delim).len() >= width) {
         return None;
     }
-    let mut body: Vec<&str> = lines.map(|(_, l)| l).filter(|l| !l.is_empty()).collect();
-    let probe = body.len().min(200);
-    let regular = body[..probe].iter().filter(|l| split_row(l, delim).len() == width).count();
-    if probe < 3 || regular * 10 < probe * 9 {
+    // The first rows decide whether this is a table, before every line is gathered: text
+    // that is not one is given up after 200 lines, at each of the starts tried.
+    let rest = lines.map(|(_, l)| l).filter(|l| !l.is_empty());
+    let probe: Vec<&str> = rest.clone().take(200).collect();
+    let regular = probe.iter().filter(|l| split_row(l, delim).len() == width).count();
+    if probe.len() < 3 || regular * 10 < probe.len() * 9 {
         return None;
     }
     // A first line typed like the rows below it is a row (`du`, `wc -l`, `sha256sum`
     // written with tabs): the columns are numbered and it is counted with the others.
-    let headed = is_header(&first, &body[..probe], delim, width);
+    let headed = is_header(&first, &probe, delim, width);
+    let mut body: Vec<&str> = rest.collect();
     let columns: Vec<String> = if headed { first } else { (1..=first.len()).map(|k| format!("column {k}")).collect() };
     if !headed {
         body.insert(0, header);
