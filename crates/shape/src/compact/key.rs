@@ -155,6 +155,19 @@ impl Compactor {
     /// Whether the sample's values of column `i` are hexadecimal digits (most with letters
     /// and digits both: a random one may have no letter), as ids handed out by a machine are.
     fn hex_values(&self, i: usize, sample: &[Value]) -> bool {
+        self.machine_values(i, sample, |b| b.is_ascii_hexdigit())
+    }
+
+    /// Whether the sample's values of column `i` are short machine tokens: capitals and
+    /// digits mixed, no lower case (`QD99DL5B9V36IA`, `PT4KHLK`), as a service hands out for
+    /// its own ids where a person uses a number.
+    fn machine_tokens(&self, i: usize, sample: &[Value]) -> bool {
+        self.machine_values(i, sample, |b| b.is_ascii_uppercase() || b.is_ascii_digit())
+    }
+
+    /// Whether the sample's values of column `i` are all six bytes or more of `allowed`,
+    /// most of them mixing letters and digits.
+    fn machine_values(&self, i: usize, sample: &[Value], allowed: fn(&u8) -> bool) -> bool {
         let texts: Vec<String> =
             sample.iter().filter_map(|r| self.columns[i].read(r)?.as_str().map(str::to_owned)).collect();
         let mixed = texts
@@ -163,19 +176,7 @@ impl Compactor {
             .count();
         !texts.is_empty()
             && mixed * 2 > texts.len()
-            && texts.iter().all(|t| t.len() >= 6 && t.bytes().all(|b| b.is_ascii_hexdigit()))
-    }
-
-    /// Whether the sample's values of column `i` are short machine tokens: capitals and
-    /// digits mixed, no lower case (`QD99DL5B9V36IA`, `PT4KHLK`), as a service hands out for
-    /// its own ids where a person uses a number.
-    fn machine_tokens(&self, i: usize, sample: &[Value]) -> bool {
-        let texts: Vec<String> =
-            sample.iter().filter_map(|r| self.columns[i].read(r)?.as_str().map(str::to_owned)).collect();
-        let mixed = texts.iter().filter(|t| t.bytes().filter(u8::is_ascii_digit).count() >= 2).count();
-        !texts.is_empty()
-            && mixed * 2 > texts.len()
-            && texts.iter().all(|t| t.len() >= 6 && t.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
+            && texts.iter().all(|t| t.len() >= 6 && t.bytes().all(|b| allowed(&b)))
     }
 
     /// Whether every sample value of column `i` reads as a name ([`readable_name`]).
