@@ -125,6 +125,7 @@ fn half(s: Split) -> &'static str {
         Split::Eighteenth => "eighteenth",
         Split::Nineteenth => "nineteenth",
         Split::Twentieth => "twentieth",
+        Split::TwentyFirst => "twenty-first",
     }
 }
 
@@ -135,7 +136,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -157,6 +158,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Eighteenth).count(),
         shapes.values().filter(|s| **s == Split::Nineteenth).count(),
         shapes.values().filter(|s| **s == Split::Twentieth).count(),
+        shapes.values().filter(|s| **s == Split::TwentyFirst).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -187,6 +189,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Eighteenth),
             Some(Split::Nineteenth),
             Some(Split::Twentieth),
+            Some(Split::TwentyFirst),
             None,
         ] {
             let pick = |smart: bool| {

@@ -1,0 +1,20 @@
+//! The questions asked of the twenty-first part of the catalog, in its two halves: the
+//! results of MCP servers and of the services behind them (`mcp.rs`), and the output of
+//! command-line tools (`cli.rs`). Each half computes its answers from the generated data.
+
+mod cli;
+mod mcp;
+
+use serde_json::Value;
+
+use crate::question::Question;
+
+/// Every question about a twenty-first-part shape's JSON result; `None` for other shapes.
+pub(crate) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {
+    mcp::json_questions(name, v).or_else(|| cli::json_questions(name, v))
+}
+
+/// Every question about a twenty-first-part shape's text result; `None` for other shapes.
+pub(crate) fn text_questions(name: &str, t: &str) -> Option<Vec<Question>> {
+    mcp::text_questions(name, t).or_else(|| cli::text_questions(name, t))
+}
