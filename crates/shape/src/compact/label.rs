@@ -24,14 +24,16 @@ impl Compactor {
     /// sentences, then the first in the record's order.
     /// A key that reads as a name still gets a label when it is a slug (`puff-coffee-portland`,
     /// one token a machine made from a name) and a column holds the name it was made from
-    /// (`Puff Coffee`): a reader answers with the name as it is written.
+    /// (`Puff Coffee`): a reader answers with the name as it is written. Such a column comes
+    /// before every other, whatever its letters (`EchoIRL156` beside the login `echoirl156`).
     pub(super) fn pick_label(&self, sample: &[Value]) -> Option<usize> {
         let key = self.key?;
         if sample.len() < 2 {
             return None;
         }
         let spaced_only = self.key_reads_as_name(key, sample);
-        if spaced_only && !self.key_is_slug(key, sample) {
+        let slug_key = self.key_is_slug(key, sample);
+        if spaced_only && !slug_key {
             return None;
         }
         self.columns
@@ -45,8 +47,11 @@ impl Compactor {
                 if texts.len() < sample.len() {
                     return None;
                 }
+                // The name a slug key was made from is the label however it is written
+                // (`EchoIRL156` for `echoirl156`): it is the record's name by construction.
+                let made = slug_key && self.slug_made_from(key, i, sample);
                 let names = texts.iter().all(|t| readable_name(t) && has_word(t));
-                if !names && !texts.iter().all(|t| reads_as_title(t) && has_word(t)) {
+                if !made && !names && !texts.iter().all(|t| reads_as_title(t) && has_word(t)) {
                     return None;
                 }
                 let chars = texts.iter().map(|t| t.chars().count()).sum::<usize>() / texts.len();
@@ -55,10 +60,10 @@ impl Compactor {
                     return None;
                 }
                 let spaced = texts.iter().all(|t| t.contains(' '));
-                if spaced_only && !self.slug_made_from(key, i, sample) {
+                if spaced_only && !made {
                     return None;
                 }
-                Some((i, (depth(c), usize::from(!spaced), usize::from(!names), i)))
+                Some((i, (usize::from(!made), depth(c), usize::from(!spaced), usize::from(!names), i)))
             })
             .min_by_key(|(_, rank)| *rank)
             .map(|(i, _)| i)
@@ -71,15 +76,26 @@ impl Compactor {
 
     /// Whether the key's slugs were made from column `label`'s names: in most records every
     /// word of the name is a word of the slug (`Tov Coffee & Bakery`,
-    /// `tov-coffee-and-bakery-portland`).
+    /// `tov-coffee-and-bakery-portland`), or the slug is the name's letters and digits run
+    /// together in lower case (`echoirl156`, `EchoIRL156`).
     fn slug_made_from(&self, key: usize, label: usize, sample: &[Value]) -> bool {
         let made = sample
             .iter()
             .filter(|r| {
-                let read = |c: usize| self.columns[c].read(r).and_then(|v| v.as_str().map(str::to_lowercase));
-                let (Some(slug), Some(name)) = (read(key), read(label)) else { return false };
+                let read = |c: usize| self.columns[c].read(r).and_then(|v| v.as_str().map(str::to_owned));
+                let (Some(slug), Some(written)) = (read(key), read(label)) else { return false };
+                let name = written.to_lowercase();
                 let slug_words: HashSet<&str> = words(&slug).collect();
-                words(&name).next().is_some() && words(&name).all(|w| slug_words.contains(w))
+                let every_word = words(&name).next().is_some() && words(&name).all(|w| slug_words.contains(w));
+                // A handle written as the name run together (`echoirl156` of `EchoIRL156`,
+                // `sanawang` of `Sana Wang`) holds the name's letters in order, no word apart.
+                let run_together = letters(&slug) == letters(&name);
+                // Most of the slug is the name: a short code the slug begins with (a network's
+                // `us` in the event id `us7000abcd`) did not make it.
+                let covers = letters(&name).len() * 2 >= letters(&slug).len();
+                // And the name is written as a person writes it, in capitals or spaced words:
+                // a copy of the slug (`,ci48556196,`) names nothing the slug does not.
+                covers && written_by_hand(&written) && (every_word || run_together)
             })
             .count();
         made as f64 > MOSTLY_DISTINCT * sample.len() as f64
@@ -98,9 +114,22 @@ impl Compactor {
 }
 
 /// Whether `s` is a slug: one token of lower-case letters and digits, its words joined by
-/// `-` or `_`, as a machine writes a name for addresses and keys.
+/// `-` or `_` or run together, as a machine writes a name for addresses, logins and
+/// keys (`puff-coffee-portland`, `echoirl156`). Whether it was made from a name is
+/// [`Compactor::slug_made_from`]'s to judge.
 fn is_slug(s: &str) -> bool {
-    s.contains(['-', '_']) && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+    s.chars().any(|c| c.is_ascii_lowercase())
+        && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_'))
+}
+
+/// Whether `s` is written as a person writes a name: a capital letter or a space in it.
+fn written_by_hand(s: &str) -> bool {
+    s.chars().any(|c| c.is_uppercase() || c == ' ')
+}
+
+/// The letters and digits of `s` in lower case, nothing between them.
+fn letters(s: &str) -> String {
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
 /// Whether `s` holds a word: three letters or more, lower case after the first (`Sana`,
