@@ -96,6 +96,10 @@ enum Extract {
     Value,
     /// A list of objects, each written as its member at this path.
     Names(String),
+    /// A list of objects that nothing names but a count (a message's reactions,
+    /// `{"emoji": {…}, "count": 3}` each), written as the total of that member: "which
+    /// message got the most reactions" asks for the record with the largest total.
+    Total(String),
     /// A list of `{key, value}` objects, written as one object.
     Pairs {
         key: String,
@@ -163,7 +167,7 @@ impl Column {
                 Step::Key(k) | Step::Tag(k) => out.push_str(&format!("[{}]", Value::String(k.clone()))),
             }
         }
-        if let Extract::Names(child) = &self.extract {
+        if let Extract::Names(child) | Extract::Total(child) = &self.extract {
             out.push_str(&format!("[].{child}"));
         }
         out
@@ -369,6 +373,14 @@ impl Compactor {
                 }
                 // A list that is a map becomes one in `read_lists_as_maps`, from the sample.
                 if let Some(id) = naming_member(el) {
+                    if el.child(&id).is_some_and(|c| counts_something(c, &id)) {
+                        let total = Column {
+                            name: format!("{name}.{id}"),
+                            ..column(Extract::Total(id), Holds::Numbers, false)
+                        };
+                        self.columns.push(total);
+                        return;
+                    }
                     let holds = if el.child(&id).is_some_and(|c| holds(c, n) == Holds::Categories) {
                         Holds::Categories
                     } else {
@@ -685,6 +697,19 @@ fn naming_member(node: &Node) -> Option<String> {
             )
         })
         .map(|(k, _)| k.clone())
+}
+
+/// Whether the member that names a list's objects is a count of something rather than a
+/// name: whole numbers, none below zero, repeating across the objects (ids differ), under a
+/// name that is not an id's.
+fn counts_something(c: &Node, member: &str) -> bool {
+    c.numbers * 10 >= c.present * 9
+        && c.strings == 0
+        && c.least >= 0.0
+        && c.greatest.fract() == 0.0
+        && c.least.fract() == 0.0
+        && c.distinct() < c.present
+        && !names_an_id(member)
 }
 
 /// Whether a member's own name says it holds what its object is called (`name`,

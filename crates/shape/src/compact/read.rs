@@ -29,6 +29,7 @@ impl Column {
         let v = match &self.extract {
             Extract::Value => cur.clone(),
             Extract::Names(child) => Value::Array(names_in(cur.as_array()?, child)),
+            Extract::Total(child) => total_of(cur.as_array()?, child)?,
             Extract::Pairs { key, value } => {
                 let mut m = Map::new();
                 for e in cur.as_array()? {
@@ -127,6 +128,19 @@ pub(super) fn at_path<'v>(record: &'v Value, path: &[Step]) -> Option<&'v Value>
 
 /// The `member` of each object of `list` that has one, empty values left out: a list of
 /// objects written as their names.
+/// The sum of `member` over the list's objects, whole where every one is; `None` when no
+/// object holds a number there.
+fn total_of(list: &[Value], member: &str) -> Option<Value> {
+    let numbers: Vec<&serde_json::Number> = list.iter().filter_map(|e| e.get(member)?.as_number()).collect();
+    if numbers.is_empty() {
+        return None;
+    }
+    if let Some(whole) = numbers.iter().map(|n| n.as_i64()).sum::<Option<i64>>() {
+        return Some(Value::from(whole));
+    }
+    serde_json::Number::from_f64(numbers.iter().filter_map(|n| n.as_f64()).sum()).map(Value::Number)
+}
+
 fn names_in(list: &[Value], member: &str) -> Vec<Value> {
     list.iter().filter_map(|e| e.get(member)).filter(|v| !is_empty(v)).cloned().collect()
 }

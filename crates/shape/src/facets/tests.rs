@@ -533,6 +533,43 @@ fn a_slug_key_is_said_with_the_name_it_was_made_from() {
 }
 
 #[test]
+fn a_login_is_said_with_the_name_it_was_written_from() {
+    // Channels keyed by a login that is the display name in lower case (`echoirl156` of
+    // `EchoIRL156`), beside a stream title: the reader asks for the channel, written as the
+    // service shows it, so that name is the label, not the title.
+    let recs: Vec<Value> = (0..30u64)
+        .map(|i| {
+            let name = format!("{}{}TV{i}", FIRST[i as usize % 8], LAST[i as usize % 7]);
+            json!({"user_login": name.to_lowercase(), "user_name": name,
+                   "title": format!("Day {i} of the long stream | come hang out"), "viewers": (i * 13) % 29})
+        })
+        .collect();
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    let top = recs.iter().max_by_key(|r| r["viewers"].as_u64()).unwrap();
+    let (login, name) = (top["user_login"].as_str().unwrap(), top["user_name"].as_str().unwrap());
+    let said = format!("viewers: max {} (user_login {login}, user_name {name})", top["viewers"]);
+    assert!(p.contains(&said), "{said} not in {p}");
+}
+
+#[test]
+fn a_code_or_a_copy_of_the_key_is_no_label() {
+    // Events keyed `us7000ab12` by the network `us` that reported them, with the key copied
+    // between commas (`,us7000ab12,`): neither was written from a name, so the place (a
+    // sentence-like title) names the holder.
+    let recs: Vec<Value> = (0..30u64)
+        .map(|i| {
+            let id = format!("us7000{:04x}", i * 977 + 40_000);
+            json!({"id": id, "net": "us", "ids": format!(",{id},"),
+                   "place": format!("{} km N of {} Town", i + 3, LAST[i as usize % 7]), "mag": (i * 13) % 29})
+        })
+        .collect();
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    let top = recs.iter().max_by_key(|r| r["mag"].as_u64()).unwrap();
+    assert!(!p.contains("net us)") && !p.contains("ids ,us7000"), "{p}");
+    assert!(p.contains(top["place"].as_str().unwrap()), "{p}");
+}
+
+#[test]
 fn a_short_random_id_is_no_label_and_a_title_is() {
     // A video's short id mixes cases and digits: not a name a reader answers with. Its title
     // (a sentence) is, beside the random key, and before its slug (one token).
@@ -702,4 +739,28 @@ fn a_field_of_numbers_with_other_values_is_not_totalled() {
     let p = phrase_of(&recs, 20, 10_000).unwrap();
     assert!(!p.contains("size total by"), "{p}");
     assert!(p.contains("count total by owner, largest first:"), "{p}");
+}
+
+#[test]
+fn a_list_named_by_nothing_but_a_count_is_said_as_its_total() {
+    // A chat message's reactions: an emoji object and a count each, and nothing that names
+    // them in words. The message with the most reactions is the one with the largest total.
+    let recs: Vec<Value> = (0..40u64)
+        .map(|i| {
+            let reactions: Vec<Value> = (0..i % 4)
+                .map(|j| {
+                    let emoji = ["👍", "🎉", "🚀"][j as usize % 3];
+                    json!({"emoji": {"id": null, "name": emoji}, "count": (i + j) % 5 + 1, "me": false})
+                })
+                .collect();
+            json!({"id": format!("14560{i:05}"), "content": format!("message {i}"), "reactions": reactions})
+        })
+        .collect();
+    let total =
+        |r: &Value| r["reactions"].as_array().map_or(0, |a| a.iter().filter_map(|x| x["count"].as_u64()).sum::<u64>());
+    let most = recs.iter().map(total).max().unwrap();
+    let top = recs.iter().find(|r| total(r) == most).unwrap();
+    let p = phrase_of(&recs, 20, 10_000).unwrap();
+    let said = format!("reactions.count: max {most} (id {}", top["id"].as_str().unwrap());
+    assert!(p.contains(&said), "{said} not in {p}");
 }
