@@ -46,6 +46,7 @@ mod key_blocks;
 mod line_fields;
 mod line_patterns;
 mod line_terms;
+mod located;
 mod logs;
 mod numfmt;
 mod outline;

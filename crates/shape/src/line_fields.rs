@@ -148,7 +148,7 @@ pub(crate) fn line_fields(text: &str, room: usize) -> Option<String> {
 
 /// The map of records read from lines: their fields learnt from `sample`, counted by
 /// `feed` (which returns the map's head), said in whole clauses within `room`.
-fn fields_map(sample: &[Value], room: usize, feed: impl FnOnce(&mut Facets) -> String) -> Option<String> {
+pub(crate) fn fields_map(sample: &[Value], room: usize, feed: impl FnOnce(&mut Facets) -> String) -> Option<String> {
     let compactor = learn_rows(sample);
     if !compactor.is_active() {
         return None;

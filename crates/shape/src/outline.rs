@@ -22,6 +22,7 @@ use crate::facets::Facets;
 use crate::heading_fields::heading_fields;
 use crate::key_blocks::key_blocks;
 use crate::line_fields::line_fields;
+use crate::located::located_lines;
 use crate::numfmt::thousands;
 use crate::yaml_text::yaml_records;
 
@@ -33,7 +34,10 @@ pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
     }
     // Records written as `Key: value` lines come before Markdown headings: LDIF names each
     // record in a `# …` comment line above it, which is not a heading.
+    // Lines that begin with a place in a file (`src/cart.ts(42,17): error …`) before
+    // `Key: value` records, which such a line also looks like.
     diff(text, room)
+        .or_else(|| located_lines(text, room))
         .or_else(|| bordered_table(text, room))
         .or_else(|| csv(text, room))
         .or_else(|| yaml_records(text, room))
