@@ -285,8 +285,22 @@ fn report_column(c: &Compactor, rows: &[Value], key: usize) -> Option<usize> {
 }
 
 /// A cell as a number when it is one (not a code written with a leading zero, and not
-/// an exponent: a hexadecimal id such as `7086201030e0` reads as one).
+/// an exponent: a hexadecimal id such as `7086201030e0` reads as one). A number with a note
+/// in brackets after it is that number: `kubectl` writes a pod's restarts as
+/// `327 (4m37s ago)`, and "which pod restarted most" compares the 327s.
 pub(crate) fn cell_value(v: &str) -> Value {
+    if let Some((number, note)) = v.split_once(" (")
+        && note.ends_with(')')
+        && !note[..note.len() - 1].contains(['(', ')'])
+        && let n @ Value::Number(_) = plain_number(number)
+    {
+        return n;
+    }
+    plain_number(v)
+}
+
+/// `v` as a number when it is written as one alone, else as a string.
+fn plain_number(v: &str) -> Value {
     let decimal = v.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+'));
     let plain = decimal && (!v.starts_with('0') || v == "0" || v.starts_with("0."));
     match (v.parse::<i64>(), v.parse::<f64>()) {
