@@ -18,3 +18,18 @@ pub(crate) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {
 pub(crate) fn text_questions(name: &str, t: &str) -> Option<Vec<Question>> {
     mcp::text_questions(name, t).or_else(|| cli::text_questions(name, t))
 }
+
+#[cfg(test)]
+mod tests {
+    use toolshape_fixtures::apis::Split;
+
+    #[test]
+    fn the_twenty_first_part_asks_at_least_nine_questions_of_every_shape_and_kind() {
+        crate::questions::tests::asks_nine_of_every_shape(Split::TwentyFirst, &[1, 2, 5]);
+    }
+
+    #[test]
+    fn every_answer_of_the_twenty_first_part_is_in_the_raw_result() {
+        crate::questions::tests::answers_are_in_the_raw_result(Split::TwentyFirst);
+    }
+}
