@@ -90,6 +90,11 @@ impl Describe<'_> {
         if let Some(a) = self.auto {
             q.push_str(&a.qualifiers(paging));
         }
+        // Last, so that the clauses after a list's name are all about that list.
+        for list in &self.wrapper.lists {
+            q.push_str("; beside them, ");
+            q.push_str(list);
+        }
         if let Some(p) = &self.wrapper.path_missing {
             q.push_str(&format!(" [records path `{p}` not found; records located automatically]"));
         }

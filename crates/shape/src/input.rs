@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::cells::{self, Header};
 use crate::path::{FieldPath, Segment};
+use crate::sibling_lists;
 
 /// How deep automatic record location looks into wrapper objects.
 const AUTO_DEPTH: usize = 4;
@@ -39,6 +40,9 @@ pub(crate) struct Wrapper {
     pub(crate) path_missing: Option<String>,
     /// Lists of names beside the records, which may name the cells of positional rows.
     pub(crate) headers: Vec<Header>,
+    /// Other lists of records beside the records, each said with its count and facets
+    /// ([`sibling_lists::list_note`]).
+    pub(crate) lists: Vec<String>,
 }
 
 /// Decode `bytes` as UTF-8, replacing invalid sequences.
@@ -161,6 +165,7 @@ fn auto_locate_at<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize, ho
                 members.iter().enumerate().all(|(i, (_, v))| i == idx || !v.get().starts_with(['{', '[']));
             if (dominant.get().len() * 2 >= total || only_structured) && dominant.get().len() > 2 {
                 let mut budget_for_notes = 300usize;
+                let mut budget_for_lists = 2 * sibling_lists::LIST_CHARS;
                 for (i, (name, v)) in members.iter().enumerate() {
                     if i == idx {
                         continue;
@@ -181,6 +186,13 @@ fn auto_locate_at<'a>(root: &'a RawValue, mut wrapper: Wrapper, depth: usize, ho
                         budget_for_notes -= small.len();
                         wrapper.notes.push(small);
                     } else {
+                        // A list of records of its own (a graph's entities beside its
+                        // relations) is said with its counts, and left out like the rest.
+                        let path = if at.is_empty() { name.clone() } else { format!("{at}.{name}") };
+                        if let Some(note) = sibling_lists::list_note(&path, v, budget_for_lists) {
+                            budget_for_lists -= note.len();
+                            wrapper.lists.push(note);
+                        }
                         wrapper.dropped.push(name.clone());
                     }
                 }
@@ -505,6 +517,24 @@ mod tests {
         if let Located::Records { wrapper, .. } = l {
             assert_eq!(wrapper.notes, vec!["total_count=1412", "incomplete_results=false"]);
         }
+    }
+
+    #[test]
+    fn a_smaller_list_of_records_beside_the_records_is_said_with_its_counts() {
+        let entities: Vec<Value> = (0..8)
+            .map(|i| serde_json::json!({"name": format!("E{i}"), "entityType": if i % 2 == 0 { "person" } else { "service" }}))
+            .collect();
+        let relations: Vec<Value> = (0..40)
+            .map(|i| serde_json::json!({"from": format!("E{}", i % 8), "to": "E0", "relationType": "uses"}))
+            .collect();
+        let text = serde_json::json!({"entities": entities, "relations": relations}).to_string();
+        let l = locate(&text, None, how(true));
+        assert_eq!(records_len(&l), Some(40));
+        let Located::Records { wrapper, .. } = l else { panic!("records") };
+        assert_eq!(wrapper.dropped, vec!["entities"]);
+        assert_eq!(wrapper.lists.len(), 1);
+        assert!(wrapper.lists[0].starts_with("entities: 8 records, counted here, not paged"), "{:?}", wrapper.lists);
+        assert!(wrapper.lists[0].contains("person 4, service 4"), "{:?}", wrapper.lists);
     }
 
     #[test]

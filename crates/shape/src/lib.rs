@@ -58,6 +58,7 @@ mod records;
 mod report;
 mod sections;
 mod shaper;
+mod sibling_lists;
 mod spaced;
 mod suggest;
 mod text;
