@@ -128,19 +128,36 @@ pub(super) fn at_path<'v>(record: &'v Value, path: &[Step]) -> Option<&'v Value>
 
 /// The `member` of each object of `list` that has one, empty values left out: a list of
 /// objects written as their names.
-/// The sum of `member` over the list's objects, whole where every one is; `None` when no
-/// object holds a number there.
+fn names_in(list: &[Value], member: &str) -> Vec<Value> {
+    list.iter().filter_map(|e| e.get(member)).filter(|v| !is_empty(v)).cloned().collect()
+}
+
+/// The sum of `member` over the list's objects, whole where every one is and the sum fits;
+/// `None` when no object holds a number there.
 fn total_of(list: &[Value], member: &str) -> Option<Value> {
     let numbers: Vec<&serde_json::Number> = list.iter().filter_map(|e| e.get(member)?.as_number()).collect();
     if numbers.is_empty() {
         return None;
     }
-    if let Some(whole) = numbers.iter().map(|n| n.as_i64()).sum::<Option<i64>>() {
+    let whole = numbers.iter().try_fold(0i64, |sum, n| sum.checked_add(n.as_i64()?));
+    if let Some(whole) = whole {
         return Some(Value::from(whole));
     }
     serde_json::Number::from_f64(numbers.iter().filter_map(|n| n.as_f64()).sum()).map(Value::Number)
 }
 
-fn names_in(list: &[Value], member: &str) -> Vec<Value> {
-    list.iter().filter_map(|e| e.get(member)).filter(|v| !is_empty(v)).cloned().collect()
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::total_of;
+
+    #[test]
+    fn a_total_is_whole_where_it_fits_and_never_overflows() {
+        assert_eq!(total_of(&[json!({"count": 2}), json!({"count": 3}), json!({})], "count"), Some(json!(5)));
+        assert_eq!(total_of(&[json!({"count": 1.5}), json!({"count": 2})], "count"), Some(json!(3.5)));
+        let huge = [json!({"count": i64::MAX}), json!({"count": i64::MAX})];
+        assert_eq!(total_of(&huge, "count"), Some(json!(2.0 * i64::MAX as f64)));
+        assert_eq!(total_of(&[json!({"name": "x"})], "count"), None);
+    }
 }
