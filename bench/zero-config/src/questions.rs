@@ -502,9 +502,14 @@ pub(crate) mod tests {
     /// Asserts that every shape of `split` is asked at least five questions, of every kind,
     /// each lookup naming its record; the number of questions the part asks.
     pub(crate) fn asks_every_kind(split: Split) -> usize {
+        asks_every_kind_at(split, 1)
+    }
+
+    /// [`asks_every_kind`] of the results generated with `seed`.
+    pub(crate) fn asks_every_kind_at(split: Split, seed: u64) -> usize {
         let mut asked = 0;
         for shape in CATALOG.iter().filter(|s| s.split == split) {
-            let qs = questions(shape, &shape.generate(1));
+            let qs = questions(shape, &shape.generate(seed));
             assert!(qs.len() >= 5, "{} gets {} questions", shape.name, qs.len());
             for kind in Kind::ALL {
                 assert!(qs.iter().any(|q| q.kind == kind), "{} is asked no {} question", shape.name, kind.name());
@@ -538,8 +543,13 @@ pub(crate) mod tests {
     /// Asserts that every answer of `split`'s questions (the strings a read must hold,
     /// the holder of an extreme, a lookup's needle) is in the raw result.
     pub(crate) fn answers_are_in_the_raw_result(split: Split) {
+        answers_are_in_the_raw_result_at(split, 1);
+    }
+
+    /// [`answers_are_in_the_raw_result`] of the results generated with `seed`.
+    pub(crate) fn answers_are_in_the_raw_result_at(split: Split, seed: u64) {
         for shape in CATALOG.iter().filter(|s| s.split == split) {
-            let result = shape.generate(1);
+            let result = shape.generate(seed);
             let raw = String::from_utf8_lossy(&result.bytes()).into_owned();
             for q in questions(shape, &result) {
                 let must = match &q.check {

@@ -96,6 +96,11 @@ fn a_hexadecimal_id_with_an_e_stays_text() {
     assert_eq!(cell_value("-12.5"), Value::from(-12.5));
     assert_eq!(cell_value("42"), Value::from(42));
     assert_eq!(cell_value("007"), Value::from("007"));
+}
+
+#[test]
+fn a_number_with_a_note_in_brackets_is_that_number() {
+    // kubectl's restarts: the count, then when the last one was.
     assert_eq!(cell_value("327 (4m37s ago)"), Value::from(327));
     assert_eq!(cell_value("3 (a) (b)"), Value::from("3 (a) (b)"));
     assert_eq!(cell_value("v2 (beta)"), Value::from("v2 (beta)"));

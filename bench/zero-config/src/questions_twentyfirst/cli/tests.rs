@@ -1,65 +1,14 @@
-//! Tests of the cli half's questions: each of its four shapes asked at least nine
-//! questions of every kind at several seeds, every answer found in the raw output, and
-//! the readers of compiler errors, pod listings, browser snapshots and search matches
-//! computing their records and answers from small hand-made outputs.
-
-use toolshape_fixtures::apis::{Generated, by_name};
+//! Tests of the cli half's questions: the readers of compiler errors, pod listings,
+//! browser snapshots and search matches computing their records and answers from small
+//! hand-made outputs. Every shape's questions (nine of every kind, every answer in the raw
+//! output, at several seeds) are checked for the whole part in `questions_twentyfirst`.
 
 use super::readers::{
     age_seconds, cents, issues, matches, owner_of, page_links, pods, products, tsc_errors, tsc_table,
 };
 use super::*;
-use crate::question::{Check, Kind};
-use crate::questions::questions;
+use crate::question::Check;
 use crate::questions::tests::checks;
-
-/// This half's shapes.
-const SHAPES: [&str; 4] = ["tsc_noemit", "kubectl_get_pods_wide", "playwright_snapshot", "rg_todo_search"];
-
-#[test]
-fn every_shape_is_asked_nine_questions_of_every_kind_at_several_seeds() {
-    for name in SHAPES {
-        let shape = by_name(name).unwrap_or_else(|| panic!("{name} is in the catalog"));
-        for seed in [1, 2, 5] {
-            let qs = questions(shape, &shape.generate(seed));
-            assert!(qs.len() >= 9, "{name} gets {} questions at seed {seed}", qs.len());
-            for kind in Kind::ALL {
-                assert!(
-                    qs.iter().any(|q| q.kind == kind),
-                    "{name} is asked no {} question at seed {seed}",
-                    kind.name()
-                );
-            }
-            for q in qs.iter().filter(|q| q.kind == Kind::Lookup) {
-                assert!(q.needle.is_some(), "{name}: {}", q.text);
-            }
-        }
-    }
-}
-
-#[test]
-fn every_answer_is_in_the_raw_result() {
-    for name in SHAPES {
-        let shape = by_name(name).unwrap_or_else(|| panic!("{name} is in the catalog"));
-        for seed in [1, 2, 5] {
-            let result = shape.generate(seed);
-            let Generated::Text(raw) = &result else { panic!("{name} is text") };
-            for q in questions(shape, &result) {
-                let must = match &q.check {
-                    Check::Together(must) => must.clone(),
-                    Check::Extreme { id, .. } => vec![id.clone()],
-                    Check::Count { .. } => Vec::new(),
-                };
-                for m in must {
-                    assert!(raw.contains(&m), "{name} at seed {seed}: {} needs {m:?}", q.text);
-                }
-                if let Some(needle) = &q.needle {
-                    assert!(raw.contains(needle.as_str()), "{name} at seed {seed}: {}", q.text);
-                }
-            }
-        }
-    }
-}
 
 #[test]
 fn compiler_errors_and_their_table_are_read_by_their_lines() {
