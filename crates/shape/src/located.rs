@@ -96,17 +96,18 @@ pub(crate) fn located_lines(text: &str, room: usize) -> Option<String> {
     }
     fields_map(&sample, room, |facets| {
         let (mut read_lines, mut total, mut located) = (0usize, 0usize, 0usize);
-        let mut files: HashSet<&str> = HashSet::new();
+        let mut files: HashSet<String> = HashSet::new();
         for line in text.lines() {
             total += 1;
             if read_lines < MAX_LINES {
                 read_lines += 1;
                 if let Some(r) = located_record(line) {
                     located += 1;
-                    facets.add(&r);
-                    if let Some(c) = place().and_then(|re| re.captures(line)).and_then(|c| c.get(1)) {
-                        files.insert(c.as_str());
+                    // The record holds its file: the line is matched once.
+                    if let Some(file) = r.get("file").and_then(Value::as_str) {
+                        files.insert(file.to_owned());
                     }
+                    facets.add(&r);
                 }
             }
         }
