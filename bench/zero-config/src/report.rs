@@ -126,6 +126,7 @@ fn half(s: Split) -> &'static str {
         Split::Nineteenth => "nineteenth",
         Split::Twentieth => "twentieth",
         Split::TwentyFirst => "twenty-first",
+        Split::TwentySecond => "twenty-second",
     }
 }
 
@@ -136,7 +137,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -159,6 +160,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Nineteenth).count(),
         shapes.values().filter(|s| **s == Split::Twentieth).count(),
         shapes.values().filter(|s| **s == Split::TwentyFirst).count(),
+        shapes.values().filter(|s| **s == Split::TwentySecond).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -190,6 +192,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Nineteenth),
             Some(Split::Twentieth),
             Some(Split::TwentyFirst),
+            Some(Split::TwentySecond),
             None,
         ] {
             let pick = |smart: bool| {
