@@ -201,6 +201,9 @@ fn row(h: &Header, line: &str) -> Option<Value> {
     Some(Value::Object(m))
 }
 
+/// The field an XML element's record holds its tag in ([`crate::line_fields`]).
+pub(crate) const ELEMENT: &str = "element";
+
 /// A table's rows learned for facets. A table with no field that names a row (`ps aux`:
 /// the PID is a number spread wide, like a measure) names them by its first column whose
 /// values are all different, so a largest value still says which row holds it; failing
@@ -221,7 +224,9 @@ pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
             (values.len(), distinct)
         };
         let candidates: Vec<(usize, (usize, usize))> = (0..c.columns.len())
-            .filter(|&i| c.columns[i].holds != Holds::Times && !c.columns[i].is_text())
+            // The kind of an XML element's record (`element`, read from its tag) names no
+            // record: thousands are `testcase`.
+            .filter(|&i| c.columns[i].holds != Holds::Times && !c.columns[i].is_text() && c.columns[i].name != ELEMENT)
             .map(|i| (i, spread(i)))
             // Nine rows in ten hold it: a log's `request_id`, which the lines of another
             // kind among them lack.
@@ -499,10 +504,14 @@ pub(crate) fn rows_under_headers<'a>(
 /// The map of a text's rows read as records: `head`, then the facets of every row within
 /// `room`; `None` when the rows hold nothing to count.
 pub(crate) fn rows_map(rows: &[Value], head: String, room: usize) -> Option<String> {
-    let compactor = learn_rows(&rows[..rows.len().min(SAMPLE)]);
+    let sample = &rows[..rows.len().min(SAMPLE)];
+    let mut compactor = learn_rows(sample);
     if !compactor.is_active() {
         return None;
     }
+    // A column the first rows share may differ further down, and one they leave empty may
+    // fill: counted then, not skipped.
+    compactor.learn_beyond(sample, &rows[sample.len()..]);
     let mut facets = Facets::new(&compactor);
     rows.iter().for_each(|r| facets.add(r));
     let left = room.saturating_sub(head.len() + 2);

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use toolshape_redact::{RedactionCounts, Redactor};
 use toolshape_tokens::Tokenizer;
 
-use crate::compact::{Compactor, SAMPLE_BYTES, SAMPLE_RECORDS};
+use crate::compact::{Beyond, Compactor, SAMPLE_BYTES, SAMPLE_RECORDS};
 use crate::envelope::{Data, RecordIndex};
 use crate::facets::{Facets, FacetsPart};
 use crate::record_index::{IndexColumns, WIDTH_SAMPLE, choose_columns};
@@ -43,6 +43,8 @@ pub(crate) struct AutoView {
     facets: Option<FacetsPart>,
     /// Characters the values every record shares may take in the summary.
     constants_room: usize,
+    /// The values said once were checked against every record (else against this page's).
+    constants_of_all: bool,
     /// The sample's records as shaped (projected, capped, redacted), with what redaction
     /// replaced in each: the first records of the order, which a page then shows without
     /// parsing and redacting them a second time.
@@ -53,14 +55,16 @@ pub(crate) struct AutoView {
 
 impl AutoView {
     /// Learn the view of `items` (in `order`), or `None` when the plan names its fields or
-    /// the records are not objects. `facets_from` is the first facet this page says (0 on a
-    /// first read), or `None` for a page that says none.
+    /// the records are not objects. `window_start` is where in `order` this page's records
+    /// start. `facets_from` is the first facet this page says (0 on a first read), or `None`
+    /// for a page that says none.
     pub(crate) fn learn(
         plan: &crate::plan::ShapePlan,
         shaper: &RecordShaper<'_>,
         redactor: &Redactor,
         items: &[&RawValue],
         order: &[usize],
+        window_start: usize,
         facets_from: Option<usize>,
     ) -> Option<AutoView> {
         let auto = plan.auto;
@@ -90,23 +94,38 @@ impl AutoView {
             sample.push(shaper.shape(record, false, &mut counts));
             sample_counts.push(counts);
         }
-        let compactor = Compactor::learn(&sample);
+        let mut compactor = Compactor::learn(&sample);
         if !compactor.is_active() {
             return None;
         }
+        // The records past the sample are read for what it did not teach (a value said once
+        // that a later record holds otherwise, a field only later records hold): on a first
+        // read (and a page that counts facets) every record, in the facets' own pass where
+        // there is one; on a later page the records it may show (each costs at least a
+        // token), and its summary then speaks of this page only.
+        let whole = wants_facets || facets_from == Some(0) || window_start == 0;
+        if !wants_facets {
+            // The sample as sent is only compared with values said once: parsed again only
+            // when there are some.
+            let as_sent: Vec<Value> = if compactor.constants_len() > 0 {
+                order.iter().take(sample.len()).map(|i| parse(items[*i])).collect()
+            } else {
+                Vec::new()
+            };
+            let (from, window) = if whole { (0, order.len()) } else { (window_start, plan.budget_tokens.max(1)) };
+            let later = order.iter().skip(from.max(sample.len())).take(window).map(|i| parse(items[*i]));
+            compactor.learn_beyond(&as_sent, later);
+        }
         let facets = wants_facets.then(|| {
-            let mut f = if auto.states { Facets::with_states(&compactor) } else { Facets::new(&compactor) };
-            if f.is_empty() {
-                return None;
-            }
-            for record in &sample_as_sent {
-                f.add(record);
-            }
-            for idx in order.iter().skip(sample_as_sent.len()) {
-                f.add(&parse(items[*idx]));
+            let mut beyond = Beyond::new(&compactor, &sample_as_sent);
+            let mut part = facet_pass(&compactor, auto.states, &sample_as_sent, items, order, Some(&mut beyond));
+            if beyond.found() {
+                drop(part);
+                beyond.apply(&mut compactor);
+                part = facet_pass(&compactor, auto.states, &sample_as_sent, items, order, None);
             }
             let room = plan.budget_tokens * 4 * FACET_BUDGET_PERCENT / 100;
-            let mut part = f.phrase_from(facets_from.unwrap_or(0), room)?;
+            let mut part = part?.phrase_from(facets_from.unwrap_or(0), room)?;
             // Facet values come from records before redaction: redact what is shown.
             part.text = redactor.redact_text(&part.text, &mut RedactionCounts::default()).into_owned();
             Some(part)
@@ -117,7 +136,16 @@ impl AutoView {
         let constants_room = plan.budget_tokens * 4 * CONSTANTS_BUDGET_PERCENT / 100;
         let shaped = sample.into_iter().zip(sample_counts).collect();
         let distinct_names = compactor.names_distinct();
-        Some(AutoView { compactor, compact, table, facets: facets.flatten(), constants_room, shaped, distinct_names })
+        Some(AutoView {
+            compactor,
+            compact,
+            table,
+            facets: facets.flatten(),
+            constants_room,
+            constants_of_all: whole,
+            shaped,
+            distinct_names,
+        })
     }
 
     /// The sample's shaped records, in order: the head of the result's snapshot.
@@ -242,7 +270,8 @@ impl AutoView {
         if self.compact
             && let Some(c) = self.compactor.constants_phrase(self.constants_room)
         {
-            q.push_str(&format!("; same in every record that has it: {c}"));
+            let scope = if self.constants_of_all { "every record" } else { "every record of this page" };
+            q.push_str(&format!("; same in {scope} that has it: {c}"));
         }
         if let Some(f) = &self.facets {
             q.push_str("; ");
@@ -250,6 +279,34 @@ impl AutoView {
         }
         q
     }
+}
+
+/// Every record counted for facets, the sample's first (already parsed, as sent), each
+/// parsed once; with `beyond`, each record past the sample is also read for what the
+/// sample did not teach ([`Beyond`]).
+fn facet_pass<'c>(
+    compactor: &'c Compactor,
+    states: bool,
+    sample_as_sent: &[Value],
+    items: &[&RawValue],
+    order: &[usize],
+    mut beyond: Option<&mut Beyond>,
+) -> Option<Facets<'c>> {
+    let mut f = if states { Facets::with_states(compactor) } else { Facets::new(compactor) };
+    if f.is_empty() && beyond.is_none() {
+        return None;
+    }
+    for record in sample_as_sent {
+        f.add(record);
+    }
+    for idx in order.iter().skip(sample_as_sent.len()) {
+        let record = parse(items[*idx]);
+        if let Some(beyond) = beyond.as_deref_mut() {
+            beyond.check(compactor, &record);
+        }
+        f.add(&record);
+    }
+    (!f.is_empty()).then_some(f)
 }
 
 /// The longest field name listed as left out; a longer one keeps its start.
@@ -275,7 +332,9 @@ fn table_columns(compactor: &Compactor, sample: &[Value]) -> Option<Vec<String>>
             }
         })
         .sum();
-    (filled * 100 >= sample.len() * columns.len() * TABLE_FILL_PERCENT).then_some(columns)
+    // Columns of fields only later records hold have no value in the sample: not counted.
+    let learned = columns.len().saturating_sub(compactor.late_columns).max(1);
+    (filled * 100 >= sample.len() * learned * TABLE_FILL_PERCENT).then_some(columns)
 }
 
 /// The records a table shows, as objects again: what the rows stand for.

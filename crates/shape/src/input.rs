@@ -5,16 +5,17 @@
 //! that are filtered, sorted, aggregated or shown are ever parsed into values.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt;
 
 use serde::de::{Deserializer as _, MapAccess, Visitor};
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
 
 use crate::cells::{self, Header};
 use crate::path::{FieldPath, Segment};
 use crate::sibling_lists;
+
+pub(crate) use crate::keyed::keyed_records;
 
 /// How deep automatic record location looks into wrapper objects.
 const AUTO_DEPTH: usize = 4;
@@ -394,59 +395,6 @@ pub(crate) fn name_cells<'a>(located: Located<'a>, store: &'a mut Option<String>
             }
         }
         other => other,
-    }
-}
-
-/// Members an object needs, at least, to be read as records keyed by their names.
-const KEYED_MIN: usize = 8;
-
-/// An object whose members are records under their ids (Firebase's `{"-OSl5…": {…}}`, a
-/// map of users by name): the members become records, each with its name as `key`, so they
-/// are counted, paged and found like a list's. Judged from the values: at least
-/// [`KEYED_MIN`] members, nine in ten of them objects, and one field that four in five of
-/// those objects share. Only a whole result is read so: a map inside a document (an API
-/// spec's `paths`) is that document's part.
-pub(crate) fn keyed_records<'a>(located: Located<'a>, store: &'a mut Option<String>) -> Located<'a> {
-    let Located::Value(Value::Object(m)) = located else { return located };
-    let objects: Vec<&Map<String, Value>> = m.values().filter_map(Value::as_object).collect();
-    let mut field_counts: HashMap<&str, usize> = HashMap::new();
-    for o in &objects {
-        for k in o.keys() {
-            *field_counts.entry(k.as_str()).or_insert(0) += 1;
-        }
-    }
-    let shared = field_counts.values().copied().max().unwrap_or(0);
-    if m.len() < KEYED_MIN || objects.len() * 10 < m.len() * 9 || shared * 5 < objects.len() * 4 {
-        return Located::Value(Value::Object(m));
-    }
-    let name = if field_counts.contains_key("key") { "_key" } else { "key" };
-    let members = m.len();
-    // The members are moved into their records, not copied: a large object is not held twice.
-    let records: Vec<Value> = m
-        .into_iter()
-        .map(|(k, v)| {
-            let mut r = Map::new();
-            r.insert(name.to_owned(), Value::String(k));
-            match v {
-                Value::Object(o) => r.extend(o),
-                other => {
-                    r.insert("value".to_owned(), other);
-                }
-            }
-            Value::Object(r)
-        })
-        .collect();
-    let Ok(text) = serde_json::to_string(&records) else { return Located::Value(Value::Array(records)) };
-    let text: &'a str = store.insert(text);
-    match serde_json::from_str::<Vec<&'a RawValue>>(text) {
-        Ok(items) => {
-            let wrapper = Wrapper {
-                notes: vec![format!("records from the {members} members, each named in `{name}`")],
-                ..Wrapper::default()
-            };
-            Located::Records { items, wrapper }
-        }
-        Err(_) => Located::Value(Value::Array(records)),
     }
 }
 

@@ -263,7 +263,7 @@ mod tests {
         let map = key_blocks(&log, 2_000).unwrap();
         assert!(map.starts_with("6 records of `Key: value` lines, each from a \"commit:\" line"), "{map}");
         assert!(map.contains("Author: Ada Berg 3, Lin Wu 3"), "{map}");
-        assert!(map.contains("Merge (2 of 6 records)"), "{map}");
+        assert!(map.contains("Merge (2 of 6 records: commit "), "the merges are named: {map}");
     }
 
     #[test]

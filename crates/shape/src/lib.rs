@@ -43,6 +43,7 @@ mod fit;
 mod heading_fields;
 mod input;
 mod key_blocks;
+mod keyed;
 mod line_fields;
 mod line_patterns;
 mod line_terms;

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use crate::aligned::learn_rows;
+use crate::aligned::{ELEMENT, learn_rows};
 use crate::facets::Facets;
 use crate::numfmt::thousands;
 
@@ -63,6 +63,14 @@ fn access_record(line: &str) -> Option<Value> {
 /// expression with captures: this runs on every line of a log.
 fn logfmt_record(line: &str) -> Option<Value> {
     let mut m = Map::new();
+    // An XML element's attributes (`<testcase name="…" time="0.3">`) are pairs of an element
+    // whose name is the record's kind: a report's suites and cases are counted apart.
+    if let Some(tag) = line.trim_start().strip_prefix('<').filter(|t| t.starts_with(|c: char| c.is_ascii_alphabetic()))
+    {
+        let name: String =
+            tag.chars().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.')).collect();
+        m.insert(ELEMENT.to_owned(), Value::String(name));
+    }
     let bytes = line.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -104,7 +112,8 @@ fn logfmt_record(line: &str) -> Option<Value> {
             m.insert(key.to_owned(), Value::from(v));
         }
     }
-    (m.len() >= 2).then_some(Value::Object(m))
+    let pairs = m.len() - usize::from(m.contains_key(ELEMENT));
+    (pairs >= 2).then_some(Value::Object(m))
 }
 
 /// A map of a log whose lines carry named fields: the format, and facets of its fields, at
@@ -149,9 +158,16 @@ pub(crate) fn line_fields(text: &str, room: usize) -> Option<String> {
 /// The map of records read from lines: their fields learnt from `sample`, counted by
 /// `feed` (which returns the map's head), said in whole clauses within `room`.
 pub(crate) fn fields_map(sample: &[Value], room: usize, feed: impl FnOnce(&mut Facets) -> String) -> Option<String> {
-    let compactor = learn_rows(sample);
+    let mut compactor = learn_rows(sample);
     if !compactor.is_active() {
         return None;
+    }
+    // Records of several kinds (an XML report's suites and cases) have extremes within each
+    // kind only: across kinds a suite's time would be compared with a case's.
+    let kinds: std::collections::HashSet<&str> =
+        sample.iter().filter_map(|r| r.get(ELEMENT).and_then(Value::as_str)).collect();
+    if kinds.len() > 1 {
+        compactor.measure_by(ELEMENT);
     }
     let mut facets = Facets::new(&compactor);
     let head = feed(&mut facets);
@@ -233,6 +249,24 @@ mod tests {
         assert!(map.starts_with("access log: "), "{map}");
         assert!(map.contains("status: 200 108, 404 12"), "{map}");
         assert!(map.contains("remote_addr, most first: 10.0.0.0 30, 10.0.0.1 30, 10.0.0.2 30, 10.0.0.3 30"), "{map}");
+    }
+
+    #[test]
+    fn xml_elements_are_counted_by_their_tag_which_names_no_record() {
+        let mut text = String::from("<testsuites name=\"all\" tests=\"40\" time=\"99.5\">\n");
+        for s in 0..4 {
+            text.push_str(&format!("  <testsuite name=\"Suite{s}\" tests=\"10\" time=\"{s}.5\">\n"));
+            for c in 0..10 {
+                text.push_str(&format!("    <testcase name=\"case{s}_{c}\" classname=\"Suite{s}\" time=\"0.{c}\"/>\n"));
+            }
+            text.push_str("  </testsuite>\n");
+        }
+        let map = line_fields(&text, 2_000).unwrap();
+        assert!(map.contains("element, most first: testcase 40, testsuite 4, testsuites 1"), "{map}");
+        assert!(!map.contains("(element "), "a kind names no holder: {map}");
+        // A suite's time is compared with the other suites', never with a case's.
+        assert!(map.contains("time where element is testsuite (4 records): max 3.5 (name Suite3)"), "{map}");
+        assert!(!map.contains("time: max"), "no extreme across kinds: {map}");
     }
 
     #[test]

@@ -319,7 +319,13 @@ fn csv_after(text: &str, skip: usize, room: usize) -> Option<String> {
     };
     let rows: Vec<&str> = body.iter().copied().filter(|l| split_row(l, delim).len() == width).collect();
     let sample: Vec<Value> = rows[..rows.len().min(200)].iter().map(|l| record(l)).collect();
-    let compactor = learn_rows(&sample);
+    let mut compactor = learn_rows(&sample);
+    // A column the first rows share may differ further down, and one they leave empty may
+    // fill: counted then, not skipped. Rows are read twice only when the first rows left
+    // such a column.
+    if !compactor.nothing_beyond(&columns) {
+        compactor.learn_beyond(&sample, rows[sample.len()..].iter().map(|l| record(l)));
+    }
     let mut facets = Facets::new(&compactor);
     for l in &rows {
         facets.add(&record(l));

@@ -412,7 +412,15 @@ impl Shaper {
             Some(Resume::Records { facets, .. }) => facets.and_then(|f| usize::try_from(f).ok()),
             Some(_) => None,
         };
-        let auto = AutoView::learn(plan, &self.record_shaper(), &self.redactor, items, &order, facets_from);
+        let auto = AutoView::learn(
+            plan,
+            &self.record_shaper(),
+            &self.redactor,
+            items,
+            &order,
+            usize::try_from(start).unwrap_or(usize::MAX),
+            facets_from,
+        );
         let mut describe = Describe {
             plan,
             wrapper,

@@ -38,7 +38,9 @@ pub(crate) fn list_note(at: &str, raw: &RawValue, room: usize) -> Option<String>
         "{at}: {} records, counted here, not paged (a mask's records: $.{at} pages them)",
         thousands(items.len() as u64)
     );
-    let compactor = Compactor::learn(&items[..items.len().min(SAMPLE)]);
+    let sample = &items[..items.len().min(SAMPLE)];
+    let mut compactor = Compactor::learn(sample);
+    compactor.learn_beyond(sample, &items[sample.len()..]);
     let mut facets = Facets::new(&compactor);
     for item in &items {
         facets.add(item);

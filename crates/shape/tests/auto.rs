@@ -58,6 +58,32 @@ fn plan(budget: usize) -> ShapePlan {
     ShapePlan { budget_tokens: budget, redact: no_redaction(), ..ShapePlan::default() }
 }
 
+/// The pages `next` leads to from `first`, in order, until it offers none or offers the
+/// full fields (at most 100).
+fn pages_after(shaper: &Shaper, input: &[u8], first: &Shaped) -> Vec<Shaped> {
+    let stored = snapshot(shaper, input);
+    let pages = shaper.for_pages();
+    let mut out = Vec::new();
+    let mut next = first.envelope.next.clone();
+    while let Some(link) = next {
+        let a = &link.arguments;
+        let Some(offset) = a.get("offset").and_then(Value::as_u64) else { break };
+        if a.get("full_fields").is_some() {
+            break;
+        }
+        let resume = Resume::Records {
+            offset,
+            end: a.get("end").and_then(Value::as_u64),
+            facets: a.get("facets").and_then(Value::as_u64),
+        };
+        let page = shape(&pages, &stored, Some(resume));
+        next = page.envelope.next.clone();
+        out.push(page);
+        assert!(out.len() < 100, "no end");
+    }
+    out
+}
+
 /// Records of a realistic kind: an id, a status of few values, an amount, a link made of
 /// the id, a user object that recurs, labels, sometimes a null, and text.
 fn arb_records() -> impl Strategy<Value = Vec<Value>> {
@@ -245,26 +271,8 @@ fn facets_left_out_of_the_first_read_come_with_the_next_pages() {
     let first = shape(&shaper, &input, None);
     let summary = |s: &Shaped| s.envelope.summary.clone();
     assert!(summary(&first).contains("more facets with next"), "{}", summary(&first));
-    let stored = snapshot(&shaper, &input);
-    let pages = shaper.for_pages();
     let mut said = vec![summary(&first)];
-    let mut next = first.envelope.next.clone();
-    while let Some(n) = next {
-        let a = &n.arguments;
-        let Some(offset) = a.get("offset").and_then(Value::as_u64) else { break };
-        if a.get("full_fields").is_some() {
-            break;
-        }
-        let resume = Resume::Records {
-            offset,
-            end: a.get("end").and_then(Value::as_u64),
-            facets: a.get("facets").and_then(Value::as_u64),
-        };
-        let page = shape(&pages, &stored, Some(resume));
-        said.push(summary(&page));
-        next = page.envelope.next.clone();
-        assert!(said.len() < 100, "no end");
-    }
+    said.extend(pages_after(&shaper, &input, &first).iter().map(summary));
     for f in 0..30 {
         let clause = format!("field{f:02}");
         let pages_saying: Vec<usize> = (0..said.len()).filter(|p| said[*p].contains(&clause)).collect();
@@ -330,4 +338,79 @@ fn a_head_from_another_result_is_not_used() {
     assert!(!head.is_empty());
     assert_eq!(snapshot_after(&shaper, &other, &head), snapshot(&shaper, &other));
     assert_eq!(snapshot_after(&shaper, &first, &head), snapshot(&shaper, &first));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, .. ProptestConfig::default() })]
+
+    /// A value said once as the same in every record (`same in every record that has it:
+    /// status=open`) is the value of every record that has the field, even when the records
+    /// that differ come long after the first ones; and a record that differs shows its own
+    /// value wherever a page shows it. The first records alone once decided it, and the
+    /// closed indices at the end of a listing were lost from every page.
+    #[test]
+    fn a_value_said_once_is_every_records_value(
+        n in 60usize..400,
+        differing in proptest::collection::btree_set(40usize..400, 0..4),
+        budget in 800usize..4000,
+    ) {
+        let records: Vec<Value> = (0..n)
+            .map(|i| {
+                let status = if differing.contains(&i) { "close" } else { "open" };
+                json!({"id": format!("idx-{i:04}"), "status": status, "docs": i * 31 % 97})
+            })
+            .collect();
+        let closed: Vec<String> =
+            records.iter().filter(|r| r["status"] == "close").map(|r| r["id"].as_str().unwrap().to_owned()).collect();
+        let shaper = Shaper::new(plan(budget)).unwrap();
+        let input = serde_json::to_vec(&records).unwrap();
+        let first = shape(&shaper, &input, None);
+        let said_once = first.envelope.summary.contains("same in every record that has it: status=open");
+        prop_assert_eq!(said_once, closed.is_empty(), "{}", first.envelope.summary);
+        // Every record read, on the first read and each page, shows its own status when
+        // some record differs.
+        let mut read = shown(&first.envelope.data);
+        for page in pages_after(&shaper, &input, &first) {
+            // A page may say what its own records share, never that every record does.
+            let of_all = page.envelope.summary.contains("same in every record that has it: status=open");
+            prop_assert!(closed.is_empty() || !of_all, "{}", page.envelope.summary);
+            read.extend(shown(&page.envelope.data));
+        }
+        prop_assert!(read.len() <= 2 * n, "records read once: {}", read.len());
+        for id in &closed {
+            let record = read.iter().find(|r| r["id"] == id.as_str());
+            prop_assert!(record.is_some_and(|r| r["status"] == "close"), "{id} read as {record:?}");
+        }
+    }
+}
+
+/// A field only a record far past the first ones holds (one failed job's `error`, a field
+/// null in every record the view was learned from) was left out of every page, unlisted.
+/// It is shown on the page that holds its record, and the first read counts it and names
+/// its holder.
+#[test]
+fn a_field_only_a_late_record_holds_is_shown_where_it_is() {
+    let records: Vec<Value> = (0..3000)
+        .map(|i| {
+            let state = ["ok", "slow"][i % 2];
+            let mut r = json!({"id": i, "name": format!("job-{i:04}"), "state": state, "note": "x".repeat(300)});
+            r["finished_at"] = if i == 2700 { json!("2026-01-02T03:04:05Z") } else { Value::Null };
+            if i == 2500 {
+                r["error"] = json!("disk full on /var");
+            }
+            r
+        })
+        .collect();
+    let shaper = Shaper::new(plan(4000)).unwrap();
+    let input = serde_json::to_vec(&records).unwrap();
+    let first = shape(&shaper, &input, None);
+    assert!(first.envelope.summary.contains("error (1 of 3,000 records: name job-2500)"), "{}", first.envelope.summary);
+    let stored = snapshot(&shaper, &input);
+    let pages = shaper.for_pages();
+    for (offset, field, want) in [(2490, "error", "disk full on /var"), (2690, "finished_at", "2026-01-02T03:04:05Z")] {
+        let page = shape(&pages, &stored, Some(Resume::Records { offset, end: None, facets: None }));
+        let read = shown(&page.envelope.data);
+        let holder = read.iter().find(|r| r[field] == want);
+        assert!(holder.is_some(), "{field} not shown at {offset}: {}", page.text);
+    }
 }

@@ -376,3 +376,33 @@ fn head_and_tail_share_the_room_equally() {
     let (head_lines, tail_lines) = (head.lines().count() - 1, tail.lines().count());
     assert!(head_lines.abs_diff(tail_lines) <= 2, "head {head_lines} lines, tail {tail_lines}");
 }
+
+/// `npm audit --json` keeps its findings in `vulnerabilities`, an object keyed by package
+/// name, beside a version and a `metadata` of totals. Read as one object, the first read
+/// showed `auditReportVersion` alone and named the rest as not shown; the packages are
+/// now its records, and the totals are said beside them.
+#[test]
+fn a_wrappers_map_of_records_is_read_as_records() {
+    let mut vulnerabilities = serde_json::Map::new();
+    for i in 0..300 {
+        let severity = ["low", "moderate", "high", "critical"][i % 4];
+        vulnerabilities.insert(
+            format!("pkg-{i}"),
+            serde_json::json!({"name": format!("pkg-{i}"), "severity": severity, "isDirect": i % 5 == 0, "range": "<2.0.0"}),
+        );
+    }
+    let audit = serde_json::json!({
+        "auditReportVersion": 2,
+        "vulnerabilities": vulnerabilities,
+        "metadata": {"vulnerabilities": {"low": 75, "moderate": 75, "high": 75, "critical": 75, "total": 300}},
+    });
+    let shaped = shape(ShapePlan::default(), audit.to_string().as_bytes());
+    let summary = &shaped.envelope.summary;
+    assert!(summary.contains("records: the 300 vulnerabilities, each named in `key`"), "{summary}");
+    assert!(summary.contains("critical 75"), "{summary}");
+    assert!(
+        shaped.text.contains("pkg-0") && shaped.text.contains("pkg-299"),
+        "first and last package: {}",
+        shaped.text
+    );
+}

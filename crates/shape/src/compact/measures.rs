@@ -113,3 +113,18 @@ fn best_grouping(c: &Compactor, sample: &[Value], column: usize, numbers: &[(usi
     }
     best.map(|(_, j)| j)
 }
+
+impl Compactor {
+    /// Every field of numbers becomes a measure whose kinds the field `by` tells: its
+    /// extremes are said within each kind and not over all. For records of several kinds
+    /// whose numbers mean different things in each (an XML report's suites and cases).
+    pub(crate) fn measure_by(&mut self, by: &str) {
+        let Some(by) = self.columns.iter().position(|c| c.name == by) else { return };
+        for (i, col) in self.columns.iter_mut().enumerate() {
+            if col.holds == Holds::Numbers && i != by && Some(i) != self.key {
+                col.holds = Holds::Other;
+                self.measures.push(Measure { column: i, by });
+            }
+        }
+    }
+}

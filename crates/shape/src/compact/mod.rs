@@ -32,6 +32,9 @@
 
 mod key;
 pub(crate) use key::numbers_name_records;
+mod beyond;
+pub(crate) use beyond::Beyond;
+mod constants;
 mod label;
 mod links;
 mod looks;
@@ -74,7 +77,7 @@ const TEXT_CHARS: usize = 120;
 /// A random-looking string longer than this is cut.
 const OPAQUE_CHARS: usize = 40;
 /// The most characters the values said once take in a summary.
-const CONSTANTS_CHARS: usize = 240;
+pub(super) const CONSTANTS_CHARS: usize = 240;
 /// A list longer than this keeps its first items and a count.
 const LONG_LIST: usize = 12;
 /// Items a long list keeps.
@@ -203,8 +206,18 @@ pub(crate) struct Compactor {
     pub(crate) columns: Vec<Column>,
     /// Fields left out of every record, as paths (`*.url` when left out everywhere).
     pub(crate) dropped: Vec<String>,
-    /// Fields with one value in every record that has them: said once.
+    /// Fields with one value in every record of the sample that has them: said once,
+    /// unless a later record holds another ([`Compactor::demote_constants`]).
     pub(crate) constants: Vec<(String, Value)>,
+    /// The constants' columns, in the same order, to read later records' values with.
+    constant_columns: Vec<Column>,
+    /// The names of the records' own members that hold a value in the sample, sorted: a
+    /// later record's member not among them is a field the sample did not teach
+    /// ([`Beyond`]).
+    sample_keys: Vec<String>,
+    /// How many of the last columns were added for fields only later records hold; the
+    /// sample has no value of theirs ([`Beyond`]).
+    pub(crate) late_columns: usize,
     /// The column that names a record (unique, short), if any.
     pub(crate) key: Option<usize>,
     /// A column of readable names said beside a key that names records only to a machine.
@@ -246,7 +259,12 @@ impl Compactor {
             return Compactor::default();
         }
         let root = stats::learn(sample);
-        let mut c = Compactor { tags: stats::wrapper_tags(&root), ..Compactor::default() };
+        // A member always null or empty in the sample is not known: a later value of it is
+        // a field the sample did not teach.
+        let mut sample_keys: Vec<String> =
+            root.children.iter().filter(|(_, n)| n.present > 0).map(|(k, _)| k.clone()).collect();
+        sample_keys.sort_unstable();
+        let mut c = Compactor { tags: stats::wrapper_tags(&root), sample_keys, ..Compactor::default() };
         let mut opaque_keys: Vec<String> = Vec::new();
         c.object(&root, &[], "", sample.len(), &mut opaque_keys);
         c.read_lists_as_maps(sample);
@@ -454,23 +472,6 @@ impl Compactor {
         self.columns.push(column(Extract::Value, kind, unique));
     }
 
-    /// Constants were pushed as columns to keep their place; now take them out, with the
-    /// value every record shares.
-    fn settle_constants(&mut self, sample: &[Value]) {
-        let names: Vec<String> = self.constants.iter().map(|(n, _)| n.clone()).collect();
-        let mut constants = Vec::new();
-        self.columns.retain(|c| {
-            if names.contains(&c.name) {
-                let v = sample.iter().find_map(|r| c.read(r)).unwrap_or(Value::Null);
-                constants.push((c.name.clone(), v));
-                false
-            } else {
-                true
-            }
-        });
-        self.constants = constants;
-    }
-
     /// Leave out a field whose value equals an earlier field's in every record.
     fn drop_duplicates(&mut self, sample: &[Value]) {
         self.settle_constants(sample);
@@ -635,39 +636,6 @@ impl Compactor {
                 });
             }
         }
-    }
-
-    /// The constants said once, as one phrase (`kind=calendar#event, locked=false`): those
-    /// whose value is short, while the phrase stays within `room` characters (at most
-    /// [`CONSTANTS_CHARS`]).
-    pub(crate) fn constants_phrase(&self, room: usize) -> Option<String> {
-        let parts: Vec<String> = self.said_constants(room).map(|(k, v)| format!("{k}={v}")).collect();
-        (!parts.is_empty()).then(|| parts.join(", "))
-    }
-
-    fn said_constants(&self, room: usize) -> impl Iterator<Item = (&str, String)> {
-        let mut room = room.min(CONSTANTS_CHARS);
-        self.constants.iter().filter_map(move |(k, v)| {
-            let v = match v {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let cost = k.len() + v.len() + 3;
-            // Values redacted alike (`[EMAIL]` in every record) may have differed before:
-            // not said to be the same, but listed with the fields left out.
-            let redacted = toolshape_redact::holds_redaction(&v);
-            (v.len() <= 40 && cost <= room && !redacted).then(|| {
-                room -= cost;
-                (k.as_str(), v)
-            })
-        })
-    }
-
-    /// Constants not said once (too long, or past the room), to be listed with the fields
-    /// left out.
-    pub(crate) fn unsaid_constants(&self, room: usize) -> Vec<&str> {
-        let said: Vec<&str> = self.said_constants(room).map(|(k, _)| k).collect();
-        self.constants.iter().map(|(k, _)| k.as_str()).filter(|k| !said.contains(k)).collect()
     }
 }
 

@@ -34,6 +34,8 @@ pub(crate) const MAX_DISTINCT: usize = 1_000;
 pub(crate) const MAX_RECORDS: u64 = 1_000_000;
 /// Values shown per counted field.
 const TOP: usize = 6;
+/// Records named beside a field few records hold, at most.
+const MAX_NAMED: usize = 3;
 
 /// One facet being computed.
 enum Acc {
@@ -60,6 +62,8 @@ enum Acc {
     Presence {
         column: usize,
         present: u64,
+        /// The first records that hold it, named when they are few ([`MAX_NAMED`]).
+        holders: Vec<Holder>,
     },
     /// A number's totals per value of a field of names ([`totals`]).
     Totals(Totals),
@@ -187,7 +191,7 @@ impl<'c> Facets<'c> {
         accs.extend(compactor.places.iter().map(|p| Acc::range(p.column, Reading::Place(p.place), false, Vec::new())));
         for (i, c) in columns() {
             if c.holds == Holds::Other {
-                accs.push(Acc::Presence { column: i, present: 0 });
+                accs.push(Acc::Presence { column: i, present: 0, holders: Vec::new() });
             }
         }
         // Numbers totalled per name, for a few fields of names that repeat.
@@ -241,8 +245,12 @@ impl<'c> Facets<'c> {
         values.resize(self.compactor.columns.len() + self.compactor.members.len(), None);
         for acc in &mut self.accs {
             match acc {
-                Acc::Presence { column, present } => {
-                    *present += u64::from(self.compactor.value(*column, record).is_some_and(|v| !v.is_null()));
+                Acc::Presence { column, present, holders } => {
+                    let held = self.compactor.value(*column, record).is_some_and(|v| !v.is_null());
+                    *present += u64::from(held);
+                    if held && holders.len() < MAX_NAMED {
+                        holders.push(holder());
+                    }
                 }
                 Acc::Totals(totals) => {
                     let Some(v) = read(&mut values, self.compactor, totals.number, record) else { continue };
@@ -368,14 +376,20 @@ impl<'c> Facets<'c> {
         // Columns whose values were counted: their presence goes without saying.
         let mut counted: Vec<usize> = Vec::new();
         let mut parts_said = 0;
-        let holder = |h: &Holder| match (key_name, h.key.is_empty()) {
+        // A record as its key (and label) name it: `number 206246, title …`, or nothing.
+        let named = |h: &Holder| match (key_name, h.key.is_empty()) {
             (Some(k), false) => match (label_name, &h.label) {
                 (Some(l), Some(label)) if !label.is_empty() => {
-                    format!(" ({k} {}, {l} {})", short_key(&h.key, KEY_CHARS), short_key(label, LABEL_CHARS))
+                    format!("{k} {}, {l} {}", short_key(&h.key, KEY_CHARS), short_key(label, LABEL_CHARS))
                 }
-                _ => format!(" ({k} {})", short_key(&h.key, KEY_CHARS)),
+                _ => format!("{k} {}", short_key(&h.key, KEY_CHARS)),
             },
             _ => String::new(),
+        };
+        // The same in brackets after a value: ` (number 206246, …)`.
+        let holder = |h: &Holder| {
+            let n = named(h);
+            if n.is_empty() { n } else { format!(" ({n})") }
         };
         // Of a number's totals, those by the first field of names whose names repeat: the
         // records' first field of names is most often what they are about.
@@ -498,16 +512,24 @@ impl<'c> Facets<'c> {
                     format!("{} − {}: {body}", name(span.end), name(span.start))
                 }
                 Acc::Span { .. } => continue,
-                Acc::Presence { column, present }
+                Acc::Presence { column, present, holders }
                     if *present > 0 && *present * 2 < self.records && !counted.contains(column) =>
                 {
                     sparse.push(Order::Rare);
-                    format!(
-                        "{} ({} of {} records)",
-                        self.compactor.column_at(*column).map_or("", |c| c.name.as_str()),
-                        thousands(*present),
-                        thousands(self.records)
-                    )
+                    // The few records that hold it are named: "which job failed" is then
+                    // answered where the count is.
+                    let names: Vec<String> = if *present as usize <= MAX_NAMED {
+                        holders.iter().map(named).filter(|n| !n.is_empty()).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    let of = format!("{} of {} records", thousands(*present), thousands(self.records));
+                    let field = self.compactor.column_at(*column).map_or("", |c| c.name.as_str());
+                    if names.is_empty() {
+                        format!("{field} ({of})")
+                    } else {
+                        format!("{field} ({of}: {})", names.join("; "))
+                    }
                 }
                 Acc::Presence { .. } => continue,
                 Acc::Range { column, reading, times, extremes, present, within } => {
