@@ -40,6 +40,7 @@ mod envelope;
 mod facets;
 mod failure;
 mod fit;
+mod framed;
 mod heading_fields;
 mod input;
 mod key_blocks;

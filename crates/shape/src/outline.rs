@@ -136,9 +136,9 @@ fn diff(text: &str, room: usize) -> Option<String> {
     Some(fit_entries(head, &entries, room, "files"))
 }
 
-/// Markdown headings (ATX `#` lines outside fenced code), top levels first when the room
-/// is short.
-fn markdown(text: &str, room: usize) -> Option<String> {
+/// The Markdown headings of `text` (ATX `#` lines outside fenced code) as (line number from
+/// 1, level, title).
+pub(crate) fn heading_lines(text: &str) -> Vec<(usize, usize, &str)> {
     let mut headings: Vec<(usize, usize, &str)> = Vec::new();
     let mut fenced = false;
     for (i, l) in text.lines().enumerate() {
@@ -159,6 +159,13 @@ fn markdown(text: &str, room: usize) -> Option<String> {
             headings.push((i + 1, level, title));
         }
     }
+    headings
+}
+
+/// Markdown headings (ATX `#` lines outside fenced code), top levels first when the room
+/// is short.
+pub(crate) fn markdown(text: &str, room: usize) -> Option<String> {
+    let headings = heading_lines(text);
     if headings.len() < 2 {
         return None;
     }

@@ -82,14 +82,32 @@ fn split_cells(line: &str, columns: usize) -> Option<Vec<&str>> {
         // Punctuation that parts items (`Flags [R.], seq 1`, `10.0.0.2.80: tcp`) is not the
         // value's: `[R.]` counts with `[R.]` wherever it stands.
         let cell = &rest[..end];
-        let bare = cell.trim_end_matches([',', ';', ':']);
+        let bare = unpaired_bracket_trimmed(cell.trim_end_matches([',', ';', ':']));
         cells.push(if bare.is_empty() { cell } else { bare });
         rest = rest[end..].trim_start();
     }
     (!rest.is_empty()).then(|| {
-        cells.push(rest);
+        let last = unpaired_bracket_trimmed(rest);
+        cells.push(if last.is_empty() { rest } else { last });
         cells
     })
+}
+
+/// `cell` without a bracket it opens and does not close, or closes and did not open: a
+/// group written across cells (`[failed - 404]`, `(pid 12)`) brackets the group, not its
+/// first and last values, so `404]` counts with `404`.
+fn unpaired_bracket_trimmed(cell: &str) -> &str {
+    let mut cell = cell;
+    for (open, close) in [('[', ']'), ('(', ')'), ('{', '}')] {
+        let opens = cell.matches(open).count();
+        let closes = cell.matches(close).count();
+        if opens > closes && cell.starts_with(open) {
+            cell = &cell[1..];
+        } else if closes > opens && cell.ends_with(close) {
+            cell = &cell[..cell.len() - 1];
+        }
+    }
+    cell
 }
 
 /// Whether at least two columns hold what a table's do: numbers in nine rows in ten, or
@@ -157,6 +175,16 @@ mod tests {
             Some(vec!["10.0.0.2.80", "Flags", "[R.]", "seq", "1", "win 0"])
         );
         assert_eq!(split_cells("a , b", 3), Some(vec!["a", ",", "b"]));
+    }
+
+    #[test]
+    fn a_bracketed_group_across_cells_counts_its_values() {
+        assert_eq!(split_cells("7 GET /a [failed - 404]", 5), Some(vec!["7", "GET", "/a", "failed", "- 404"]));
+        assert_eq!(split_cells("7 GET /a [failed - 404]", 6), Some(vec!["7", "GET", "/a", "failed", "-", "404"]));
+        assert_eq!(unpaired_bracket_trimmed("[pending]"), "[pending]", "a whole group is kept");
+        assert_eq!(unpaired_bracket_trimmed("f(x)"), "f(x)");
+        assert_eq!(unpaired_bracket_trimmed("(pid"), "pid");
+        assert_eq!(unpaired_bracket_trimmed("12)"), "12");
     }
 
     #[test]

@@ -10,12 +10,13 @@ use toolshape_redact::RedactionCounts;
 use crate::context::{Resume, ShapeContext};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, to_neutral_json};
 use crate::failure::exceptions_phrase;
+use crate::framed::framed_body;
 use crate::line_fields::some_lines_fields;
 use crate::line_patterns::patterns_phrase;
 use crate::line_terms::{WORDS_HEAD, first_words, terms_phrase, words_listed};
 use crate::logs::{LevelCounts, level_counts};
 use crate::numfmt::{bytes as fmt_bytes, thousands};
-use crate::outline::outline;
+use crate::outline::{markdown, outline};
 use crate::plan::{RenderMode, ShapePlan, TextKeep};
 use crate::report::{ShapeError, ShapeReport, Shaped, SnapshotHead};
 use crate::sections::sections_map;
@@ -324,14 +325,10 @@ impl<'a, 'c> TextPage<'a, 'c> {
         // half the room at most.
         let exceptions = mapped.then(|| exceptions_phrase(head, room / 4)).flatten();
         let left = room.saturating_sub(exceptions.as_ref().map_or(0, |e| e.len() + 2));
-        // A table with no header is read as one unless the text is a log: a log's lines
-        // are said by their levels and patterns. Sections (a heading and the lines under it)
-        // come first: a scan's blocks split at spaces too, but their first words are not a
-        // column. Sections leave room for the line patterns, which count what they hold.
-        let outlined = mapped.then(|| outline(head, left)).flatten();
-        let plain = mapped && outlined.is_none() && levels.is_none();
-        let sectioned = plain.then(|| sections_map(head, left / 2)).flatten();
-        let spaced = (plain && sectioned.is_none()).then(|| spaced_table(head, left)).flatten();
+        // A body under a few headings that frame it is read as if they were not there, its
+        // map after the headings' list.
+        let BodyMaps { outlined, sectioned, spaced } =
+            if mapped { maps(head, left, levels.is_some()) } else { BodyMaps::default() };
         let taken = outlined.as_deref().or(sectioned.as_deref()).or(spaced.as_deref());
         // The line patterns follow any other map, in the room it leaves: a journal's `key=value`
         // fields say nothing of its `systemd` lines, which the patterns count.
@@ -668,6 +665,61 @@ fn nested_too_deep(text: &str) -> bool {
     match serde_json::from_str::<serde_json::Value>(t) {
         Err(e) => e.to_string().starts_with("recursion limit exceeded"),
         Ok(_) => false,
+    }
+}
+
+/// The maps of a text's body: one outline of its syntax, or its sections, or a table split
+/// at spaces.
+#[derive(Default)]
+struct BodyMaps {
+    outlined: Option<String>,
+    sectioned: Option<String>,
+    spaced: Option<String>,
+}
+
+/// The maps of `text` in `room`. A table with no header is read as one unless the text is a
+/// log (`leveled`): a log's lines are said by their levels and patterns. Sections (a heading
+/// and the lines under it) come first: a scan's blocks split at spaces too, but their first
+/// words are not a column. Sections leave room for the line patterns, which count what they
+/// hold.
+fn body_maps(text: &str, room: usize, leveled: bool) -> BodyMaps {
+    let outlined = outline(text, room);
+    let plain = outlined.is_none() && !leveled;
+    let sectioned = plain.then(|| sections_map(text, room / 2)).flatten();
+    let spaced = (plain && sectioned.is_none()).then(|| spaced_table(text, room)).flatten();
+    BodyMaps { outlined, sectioned, spaced }
+}
+
+/// The maps of `text` in `room`: its own, or when its map would be the list of a few
+/// headings that frame one body, those headings (a quarter of the room at most) and the
+/// map of the body read with its heading lines blanked.
+fn maps(text: &str, room: usize, leveled: bool) -> BodyMaps {
+    let own = body_maps(text, room, leveled);
+    let Some(body) = framed_body(text) else {
+        return own;
+    };
+    // Only a map that is the headings' list gives way: a table under a commented header
+    // (`# Overhead  Command`) is read by its own reader.
+    let headings = markdown(text, room / 4);
+    if own.outlined.is_none() || own.outlined != markdown(text, room) {
+        return own;
+    }
+    let inner = body_maps(&body, room.saturating_sub(headings.as_ref().map_or(0, |h| h.len() + 2)), leveled);
+    let with_headings = |m: String| match &headings {
+        Some(h) => format!("{h}; {m}"),
+        None => m,
+    };
+    match inner {
+        BodyMaps { outlined: Some(o), sectioned, spaced } => {
+            BodyMaps { outlined: Some(with_headings(o)), sectioned, spaced }
+        }
+        BodyMaps { outlined: None, sectioned: Some(s), spaced } => {
+            BodyMaps { outlined: None, sectioned: Some(with_headings(s)), spaced }
+        }
+        BodyMaps { outlined: None, sectioned: None, spaced: Some(t) } => {
+            BodyMaps { outlined: None, sectioned: None, spaced: Some(with_headings(t)) }
+        }
+        BodyMaps { outlined: None, sectioned: None, spaced: None } => own,
     }
 }
 

@@ -406,3 +406,47 @@ fn a_wrappers_map_of_records_is_read_as_records() {
         shaped.text
     );
 }
+
+/// A list of request lines under a title and a sub-title was mapped by its two headings
+/// alone, so "how many requests returned 404" or "which host got the most requests" had no
+/// answer in the first read: the body under the headings is now read as the table it is,
+/// the group `[failed - 404]` counted as its values, and its links' hosts counted.
+#[test]
+fn a_table_framed_by_two_headings_is_mapped_as_a_table() {
+    let hosts = ["img.shop.example", "api.shop.example", "cdn.tracker.example"];
+    let mut text = String::from("# list_network_requests response\n## Network requests\n");
+    for i in 1..=300 {
+        let status = if i % 25 == 0 { "failed - 404" } else { "success - 200" };
+        let method = if i % 6 == 0 { "POST" } else { "GET" };
+        let host = hosts[i % 7 % 3];
+        let word = ["sofa", "lamp", "rug", "desk", "chair"][i % 5];
+        text.push_str(&format!("reqid={i} {method} https://{host}/{word}/{i}?v=2 [{status}]\n"));
+    }
+    let plan = ShapePlan { budget_tokens: 2_000, ..ShapePlan::default() };
+    let shaped = shape(plan, text.as_bytes());
+    let summary = &shaped.envelope.summary;
+    assert!(summary.contains("2 headings"), "the headings are still listed: {summary}");
+    assert!(summary.contains("table of 300 rows"), "{summary}");
+    let failed = (1..=300).filter(|i| i % 25 == 0).count();
+    assert!(summary.contains(&format!("404 {failed}")), "the status is counted without its bracket: {summary}");
+    let on = |h: &str| (1..=300).filter(|i| hosts[i % 7 % 3] == h).count();
+    for h in hosts {
+        assert!(summary.contains(&format!("{h} {}", on(h))), "{h} counted in {summary}");
+    }
+}
+
+/// A document whose sections share its lines keeps its map of headings.
+#[test]
+fn a_document_of_sections_keeps_its_headings_map() {
+    let mut doc = String::new();
+    for s in 0..6 {
+        doc.push_str(&format!("## Step {s}\n"));
+        for l in 0..60 {
+            doc.push_str(&format!("item {l} of step {s} takes {} ms while the queue drains slowly\n", l * 3 + s));
+        }
+    }
+    let shaped = shape(ShapePlan { budget_tokens: 2_000, ..ShapePlan::default() }, doc.as_bytes());
+    let summary = &shaped.envelope.summary;
+    assert!(summary.contains("6 headings; by line: 1 ## Step 0"), "{summary}");
+    assert!(!summary.contains("table of"), "{summary}");
+}

@@ -102,6 +102,16 @@ impl Counter {
         self.present * 10 >= records * 9 && self.other == 0 && (2..=MAX_KINDS).contains(&self.counts.len())
     }
 
+    /// Whether a link's part is held by enough records to be said: a host by nine in ten
+    /// (a field of links, not one that holds a link now and then), a file type by half (an
+    /// API's paths name no file, a page's assets do).
+    pub(super) fn held_by_most(&self, records: u64) -> bool {
+        match self.part {
+            Some(Part::LinkType) => self.present * 2 >= records,
+            _ => self.present * 10 >= records * 9,
+        }
+    }
+
     pub(super) fn add(&mut self, v: &Value, record: u64) {
         if self.given_up {
             return;

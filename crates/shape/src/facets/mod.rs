@@ -36,6 +36,8 @@ pub(crate) const MAX_RECORDS: u64 = 1_000_000;
 const TOP: usize = 6;
 /// Records named beside a field few records hold, at most.
 const MAX_NAMED: usize = 3;
+/// Fields of free text whose links' hosts and file types are counted, at most (the first).
+const MAX_LINK_FIELDS: usize = 4;
 
 /// One facet being computed.
 enum Acc {
@@ -156,6 +158,12 @@ impl<'c> Facets<'c> {
                 .map(|(i, c)| (i, c.name.as_str()))
                 .collect();
             accs.extend(part::PARTS.iter().map(|&p| Acc::Counts(Counter::of_part(key, p, &within))));
+        }
+        // The hosts and file types of the links in fields of free text: which site most
+        // requests went to, how many scripts a page loaded. Fields that hold no links count
+        // nothing and say nothing.
+        for (i, _) in columns().filter(|(_, c)| c.holds == Holds::Other).take(MAX_LINK_FIELDS) {
+            accs.extend(part::LINK_PARTS.iter().map(|&p| Acc::Counts(Counter::of_part(i, p, &[]))));
         }
         // A number's or a time's extremes (with those within each state).
         let range = |column: usize, times: bool| Acc::range(column, Reading::Value, times, states(column));
@@ -281,7 +289,14 @@ impl<'c> Facets<'c> {
                         counter.add(v, self.records);
                         continue;
                     };
-                    // Parts are of the key, read above.
+                    if part.of_links() {
+                        let Some(link) = read(&mut values, self.compactor, counter.column, record) else { continue };
+                        if let Some(kind) = link.as_str().and_then(|l| part.of(l)) {
+                            counter.add_text(kind, self.records);
+                        }
+                        continue;
+                    }
+                    // Parts of names are of the key, read above.
                     let Some(kind) = name.and_then(|name| part.of(name)) else { continue };
                     // A part every record holds differently is given up: not broken down.
                     if !counter.given_up {
@@ -414,6 +429,7 @@ impl<'c> Facets<'c> {
                 Acc::Counts(counter) => {
                     let Some(field) = self.compactor.column_at(counter.column).map(|c| &c.name) else { continue };
                     let name = match counter.part {
+                        Some(part) if part.of_links() && counter.held_by_most(self.records) => part.label(field),
                         Some(part) if parts_said < part::MAX_SAID && counter.sorts(self.records) => part.label(field),
                         Some(_) => continue,
                         None => field.clone(),
@@ -423,6 +439,7 @@ impl<'c> Facets<'c> {
                     };
                     let without = counter.without_note(&name, self.records, &mut withouts_said);
                     match counter.part {
+                        Some(part) if part.of_links() => {}
                         Some(_) => parts_said += 1,
                         None => counted.push(counter.column),
                     }

@@ -20,22 +20,24 @@ use serde_json::Value;
 use super::{MAX_DISTINCT, quoted_if_ambiguous};
 use crate::numfmt::thousands;
 
-/// A part of a name, cut at a separator.
+/// A part of a name, cut at a separator; or of a link, its host or its file's type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Part {
-    separator: char,
-    /// The part before the first separator (a domain, a folder); else after the last (a type,
-    /// an extension).
-    before: bool,
+pub(crate) enum Part {
+    /// The part before the first separator (a domain, a folder).
+    Before(char),
+    /// The part after the last separator (a type, an extension).
+    After(char),
+    /// The host of a link (`cdn.example.com`): which site a request or a result is from.
+    Host,
+    /// The type of the file a link's path names (`js` of `…/app.4f1c.js?v=2`).
+    LinkType,
 }
 
 /// The parts tried on every name.
-pub(crate) const PARTS: [Part; 4] = [
-    Part { separator: '.', before: true },
-    Part { separator: '.', before: false },
-    Part { separator: '/', before: true },
-    Part { separator: ':', before: true },
-];
+pub(crate) const PARTS: [Part; 4] = [Part::Before('.'), Part::After('.'), Part::Before('/'), Part::Before(':')];
+
+/// The parts tried on every link.
+pub(crate) const LINK_PARTS: [Part; 2] = [Part::Host, Part::LinkType];
 
 /// Kinds a part may take at most to be said; more, and it names rather than sorts.
 pub(crate) const MAX_KINDS: usize = 30;
@@ -46,29 +48,73 @@ const MAX_BEFORE: usize = 40;
 const MAX_AFTER: usize = 12;
 
 impl Part {
-    /// The part of `name` (one that [`reads_as_name`]); `None` where the name has no such
-    /// part. Separators at the start (`/usr/…`) are passed over; a type after the last `.` is
-    /// letters and digits, not digits alone (`1.27` has no type).
+    /// The part of `name` (one that [`reads_as_name`], or a link for [`Part::of_links`]);
+    /// `None` where it has no such part. Separators at the start (`/usr/…`) are passed over;
+    /// a type after the last `.` is letters and digits, not digits alone (`1.27` has no
+    /// type).
     pub(crate) fn of(self, name: &str) -> Option<&str> {
-        let name = name.trim_start_matches(self.separator);
-        if self.before {
-            let (part, _) = name.split_once(self.separator)?;
-            (!part.is_empty() && part.len() <= MAX_BEFORE).then_some(part)
-        } else {
-            let (_, part) = name.rsplit_once(self.separator)?;
-            let kind = !part.is_empty()
-                && part.len() <= MAX_AFTER
-                && part.chars().all(char::is_alphanumeric)
-                && part.chars().any(char::is_alphabetic);
-            kind.then_some(part)
+        match self {
+            Part::Before(separator) => {
+                let (part, _) = name.trim_start_matches(separator).split_once(separator)?;
+                (!part.is_empty() && part.len() <= MAX_BEFORE).then_some(part)
+            }
+            Part::After(separator) => {
+                let (_, part) = name.trim_start_matches(separator).rsplit_once(separator)?;
+                is_type(part).then_some(part)
+            }
+            Part::Host => link_parts(name).map(|(host, _)| host),
+            Part::LinkType => {
+                let (_, path) = link_parts(name)?;
+                let file = path.rsplit('/').next()?;
+                let (_, kind) = file.rsplit_once('.')?;
+                is_type(kind).then_some(kind)
+            }
         }
+    }
+
+    /// Whether this part is read from links rather than from names.
+    pub(crate) fn of_links(self) -> bool {
+        matches!(self, Part::Host | Part::LinkType)
     }
 
     /// How a summary names the counts of this part of `field`.
     pub(crate) fn label(self, field: &str) -> String {
-        let side = if self.before { "before" } else { "after the last" };
-        format!("kinds of {field} ({side} \"{}\")", self.separator)
+        match self {
+            Part::Before(separator) => format!("kinds of {field} (before \"{separator}\")"),
+            Part::After(separator) => format!("kinds of {field} (after the last \"{separator}\")"),
+            Part::Host => format!("hosts of {field}"),
+            Part::LinkType => format!("file types of {field}"),
+        }
     }
+}
+
+/// Whether `part` reads as a type: a short run of letters and digits, not digits alone
+/// (`1.27` has no type).
+fn is_type(part: &str) -> bool {
+    !part.is_empty()
+        && part.len() <= MAX_AFTER
+        && part.chars().all(char::is_alphanumeric)
+        && part.chars().any(char::is_alphabetic)
+}
+
+/// The host and the path of an `http` or `https` link (the path without its query or
+/// fragment), or `None` for anything else.
+pub(crate) fn link_parts(link: &str) -> Option<(&str, &str)> {
+    let rest = link.strip_prefix("https://").or_else(|| link.strip_prefix("http://"))?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    // Credentials before the host are not the host; a port after it is not either.
+    let host = authority.rsplit('@').next().unwrap_or(authority);
+    let host = match host.rsplit_once(':') {
+        Some((h, port)) if !h.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => h,
+        _ => host,
+    };
+    if host.is_empty() || host.contains(char::is_whitespace) {
+        return None;
+    }
+    let path = &rest[end..];
+    let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
+    Some((host, path))
 }
 
 /// Fields considered for counting within the kinds, at most (the first countable ones).
