@@ -320,11 +320,18 @@ fn series_ends(items: &[Value]) -> Option<String> {
     Some(format!("{} … {}", scalar(items.first()?)?, scalar(items.last()?)?))
 }
 
+/// The members after those a page shows: each one's outline, and for a few, a note that
+/// says their records ([`crate::member_records`]).
+pub(crate) struct Rest<'a> {
+    pub(crate) outline: &'a [String],
+    pub(crate) notes: &'a [Option<String>],
+}
+
 /// The envelope for members `start..` of one object of `total` members, `kept` of them
 /// shown (each a one-member object, in order); `rest` outlines the members after them.
 pub(crate) fn object_envelope(
     kept: &[Value],
-    rest: &[String],
+    rest: Rest<'_>,
     fields_cut: &BTreeMap<String, u64>,
     total: u64,
     start: u64,
@@ -345,11 +352,15 @@ pub(crate) fn object_envelope(
     let noun = if total == 1 { "field" } else { "fields" };
     let summary = if partial || start > 0 {
         let mut s = format!("object with {} {noun}; {} shown", thousands(total), member_range(start, shown));
-        if left > 0 && !rest.is_empty() {
-            let named = rest.len().min(OUTLINE_MEMBERS);
-            s.push_str(&format!("; not shown: {}", rest[..named].join(", ")));
-            if rest.len() > named {
-                s.push_str(&format!(" and {} more", thousands((rest.len() - named) as u64)));
+        if left > 0 && !rest.outline.is_empty() {
+            let outline = rest.outline;
+            let named = outline.len().min(OUTLINE_MEMBERS);
+            s.push_str(&format!("; not shown: {}", outline[..named].join(", ")));
+            if outline.len() > named {
+                s.push_str(&format!(" and {} more", thousands((outline.len() - named) as u64)));
+            }
+            for note in rest.notes.iter().flatten() {
+                s.push_str(&format!("; {note}"));
             }
         }
         s

@@ -29,7 +29,7 @@ const NOTES_CHARS: usize = 480;
 
 /// Whether `m` is a map of records: at least [`KEYED_MIN`] members, nine in ten of them
 /// objects, and one field that four in five of those objects share.
-fn is_keyed(m: &Map<String, Value>) -> bool {
+pub(crate) fn is_keyed(m: &Map<String, Value>) -> bool {
     let objects: Vec<&Map<String, Value>> = m.values().filter_map(Value::as_object).collect();
     let mut field_counts: HashMap<&str, usize> = HashMap::new();
     for o in &objects {

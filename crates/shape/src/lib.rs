@@ -50,6 +50,7 @@ mod line_patterns;
 mod line_terms;
 mod located;
 mod logs;
+mod member_records;
 mod numfmt;
 mod outline;
 mod path;

@@ -15,11 +15,12 @@ use toolshape_redact::{RedactError, RedactionCounts, Redactor};
 use crate::aggregate::{Aggregate, Aggregator};
 use crate::auto::AutoView;
 use crate::context::{Resume, ShapeContext};
-use crate::describe::{Describe, kind_name, member_outline, object_envelope};
+use crate::describe::{Describe, Rest, kind_name, member_outline, object_envelope};
 use crate::envelope::{Data, Envelope, Omitted, Original, Status, render, widest_nonce};
 use crate::failure::Failure;
 use crate::fit::{Fit, Units};
 use crate::input::{Located, Locating, Wrapper, decode, keyed_records, locate, name_cells};
+use crate::member_records::member_notes;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{Form, ShapePlan};
 use crate::record_index::{INDEX_PERCENT, IndexRows, LazyIndex};
@@ -595,10 +596,18 @@ impl Shaper {
             (Value::Object(m), Vec::new())
         };
         let outline: Vec<String> = members.iter().map(|(k, v)| member_outline(k, v)).collect();
+        // The first read of a document with no mask says its largest members of records as
+        // records, with their facets.
+        let notes = if ctx.resume.is_none() && self.plan.decides_fields() {
+            member_notes(&members)
+        } else {
+            vec![None; members.len()]
+        };
         let original = self.original_size(bytes_in);
         let build = |kept: &[Value], _: Option<&Value>, fields_cut: &BTreeMap<String, u64>| -> Envelope {
             let after = (start as usize + kept.len()).min(outline.len());
-            object_envelope(kept, &outline[after..], fields_cut, total, start, original, ctx)
+            let rest = Rest { outline: &outline[after..], notes: &notes[after..] };
+            object_envelope(kept, rest, fields_cut, total, start, original, ctx)
         };
         let units = Units { available: total - start, start, tail: None, fetch, build, index: None };
         let mut shaped = Fit { shaper: self, ctx, bytes_in, units }.run(counts)?;

@@ -450,3 +450,38 @@ fn a_document_of_sections_keeps_its_headings_map() {
     assert!(summary.contains("6 headings; by line: 1 ## Step 0"), "{summary}");
     assert!(!summary.contains("table of"), "{summary}");
 }
+
+/// A report whose audits sit in a map by id beside its settings and categories was shown
+/// member by member, the audits named only by their count, so "how many audits are manual"
+/// had no answer short of paging every audit whole. The first read now says them as
+/// records with their facets; a mask's read and later pages do not.
+#[test]
+fn a_documents_map_of_records_is_counted_in_its_first_read() {
+    let modes = ["binary", "binary", "notApplicable", "manual"];
+    let audits: serde_json::Map<String, serde_json::Value> = (0..120)
+        .map(|i| {
+            let details = "detail text ".repeat(40);
+            (
+                format!("audit-{i}"),
+                serde_json::json!({"id": format!("audit-{i}"), "title": format!("Audit {i}"), "scoreDisplayMode": modes[i % 4], "details": details}),
+            )
+        })
+        .collect();
+    let report = serde_json::json!({
+        "version": "12.2.1",
+        "fetchTime": "2025-12-31T20:13:29.677Z",
+        "audits": audits,
+        "configSettings": {"formFactor": "mobile", "locale": "en-US"},
+        "categories": {"performance": {"score": 0.5}, "seo": {"score": 0.9}},
+        "entities": [{"name": "Shop", "isFirstParty": true}, {"name": "Tag Manager"}],
+    });
+    let payload = report.to_string();
+    let shaped = shape(ShapePlan { budget_tokens: 2_000, ..ShapePlan::default() }, payload.as_bytes());
+    let summary = &shaped.envelope.summary;
+    assert!(summary.contains("audits: 120 records, each named in `key`"), "{summary}");
+    let manual = (0..120).filter(|i| modes[i % 4] == "manual").count();
+    assert!(summary.contains(&format!("manual {manual}")), "{summary}");
+    let masked = ShapePlan { budget_tokens: 2_000, project: vec!["version".parse().unwrap()], ..ShapePlan::default() };
+    let shaped = shape(masked, payload.as_bytes());
+    assert!(!shaped.envelope.summary.contains("records, each named"), "{}", shaped.envelope.summary);
+}

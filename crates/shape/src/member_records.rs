@@ -1,0 +1,152 @@
+//! Records inside a document's members: a report's `audits` keyed by id, its `entities`
+//! list, a spec's `components`. A document is shown member by member, and its large members
+//! do not fit the first read: they were named with their sizes only, so "how many audits
+//! are not applicable" or "which entity transferred the most bytes" needed every member
+//! paged whole. So the first read says the largest of them as records, with their count
+//! and facets over every one of them, after the list of members not shown.
+//!
+//! Judged from the values alone: a list of objects, or an object whose members are objects
+//! sharing a field ([`is_keyed`]). Each note is bounded ([`NOTE_CHARS`]) and so is their
+//! number ([`MAX_NOTES`]); a member larger than [`MAX_ITEMS`] records is not read.
+
+use serde_json::Value;
+
+use crate::compact::Compactor;
+use crate::facets::Facets;
+use crate::keyed::is_keyed;
+use crate::numfmt::thousands;
+
+/// Records a member needs, at least, to be said this way.
+const MIN_RECORDS: usize = 5;
+/// Records a member may hold, at most: past that, its note is left out, so the cost of a
+/// first read stays bounded whatever a document holds.
+const MAX_ITEMS: usize = 20_000;
+/// Members said as records, at most: those with the most records.
+const MAX_NOTES: usize = 3;
+/// Characters of one member's note, at most.
+const NOTE_CHARS: usize = 480;
+/// Records the view of a member is learnt from.
+const SAMPLE: usize = 100;
+
+/// For each of `members` (in order), the note that says it as records, for at most
+/// [`MAX_NOTES`] of them (those holding the most records); `None` for the others.
+pub(crate) fn member_notes(members: &[(String, Value)]) -> Vec<Option<String>> {
+    let mut sizes: Vec<(usize, usize)> = members
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, v))| records_in(v).filter(|n| (MIN_RECORDS..=MAX_ITEMS).contains(n)).map(|n| (i, n)))
+        .collect();
+    sizes.sort_by_key(|&(i, n)| (std::cmp::Reverse(n), i));
+    let mut notes = vec![None; members.len()];
+    for &(i, _) in sizes.iter().take(MAX_NOTES) {
+        let (name, value) = &members[i];
+        notes[i] = records_note(name, value);
+    }
+    notes
+}
+
+/// How many records `v` holds when it is a list of objects or a map of records.
+fn records_in(v: &Value) -> Option<usize> {
+    match v {
+        Value::Array(items) if items.iter().all(Value::is_object) => Some(items.len()),
+        Value::Object(m) if is_keyed(m) => Some(m.len()),
+        _ => None,
+    }
+}
+
+/// `audits: 154 records by key; scoreDisplayMode, most first: binary 70, …` for the member
+/// `name` holding `value`, or `None` when it holds no records or nothing fits.
+fn records_note(name: &str, value: &Value) -> Option<String> {
+    let (items, head) = match value {
+        Value::Array(items) => (items.clone(), format!("{name}: {} records", thousands(items.len() as u64))),
+        Value::Object(m) => {
+            // Each member a record with its name as `key`, as a map of records is read
+            // where it is the whole result.
+            let items = m
+                .iter()
+                .map(|(k, v)| {
+                    let mut r = serde_json::Map::new();
+                    r.insert("key".to_owned(), Value::String(k.clone()));
+                    match v {
+                        Value::Object(o) => {
+                            r.extend(o.iter().filter(|(f, _)| *f != "key").map(|(f, x)| (f.clone(), x.clone())))
+                        }
+                        other => {
+                            r.insert("value".to_owned(), other.clone());
+                        }
+                    }
+                    Value::Object(r)
+                })
+                .collect::<Vec<_>>();
+            let head = format!("{name}: {} records, each named in `key`", thousands(items.len() as u64));
+            (items, head)
+        }
+        _ => return None,
+    };
+    let sample = &items[..items.len().min(SAMPLE)];
+    let mut compactor = Compactor::learn(sample);
+    compactor.learn_beyond(sample, &items[sample.len()..]);
+    let mut facets = Facets::new(&compactor);
+    for item in &items {
+        facets.add(item);
+    }
+    let left = NOTE_CHARS.saturating_sub(head.len() + 2);
+    let phrase = facets.phrase(left).filter(|p| left > 40 && !p.is_empty())?;
+    Some(format!("{head}; {phrase}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn report() -> Vec<(String, Value)> {
+        let modes = ["binary", "binary", "notApplicable", "informative", "manual"];
+        let audits: serde_json::Map<String, Value> = (0..40)
+            .map(|i| {
+                let mode = modes[i % 5];
+                (format!("audit-{i}"), json!({"id": format!("audit-{i}"), "title": format!("Audit number {i}"), "scoreDisplayMode": mode, "numericValue": (i * 37) % 101}))
+            })
+            .collect();
+        let entities: Vec<Value> =
+            (0..8).map(|i| json!({"name": format!("Site {i}"), "category": (["ad", "cdn"][i % 2])})).collect();
+        vec![
+            ("lighthouseVersion".to_owned(), json!("12.2.1")),
+            ("audits".to_owned(), Value::Object(audits)),
+            ("entities".to_owned(), Value::from(entities)),
+            ("tags".to_owned(), json!(["a", "b", "c", "d", "e", "f"])),
+        ]
+    }
+
+    #[test]
+    fn a_map_of_records_and_a_list_of_records_are_said_with_their_counts() {
+        let members = report();
+        let notes = member_notes(&members);
+        assert_eq!(notes[0], None);
+        assert_eq!(notes[3], None, "a list of plain values holds no records");
+        let audits = notes[1].as_deref().expect("the audits are records");
+        assert!(audits.starts_with("audits: 40 records, each named in `key`"), "{audits}");
+        let mode = |m: &str| {
+            (0..40).filter(|i| ["binary", "binary", "notApplicable", "informative", "manual"][i % 5] == m).count()
+        };
+        assert!(audits.contains(&format!("binary {}", mode("binary"))), "{audits}");
+        assert!(audits.contains(&format!("notApplicable {}", mode("notApplicable"))), "{audits}");
+        let entities = notes[2].as_deref().expect("the entities are records");
+        assert!(entities.starts_with("entities: 8 records"), "{entities}");
+        assert!(notes.iter().flatten().all(|n| n.len() <= NOTE_CHARS), "{notes:?}");
+    }
+
+    #[test]
+    fn only_the_members_with_the_most_records_are_said() {
+        let members: Vec<(String, Value)> = (0..6)
+            .map(|m| {
+                let list: Vec<Value> = (0..(10 + m)).map(|i| json!({"n": i, "kind": (["x", "y"][i % 2])})).collect();
+                (format!("list{m}"), Value::from(list))
+            })
+            .collect();
+        let notes = member_notes(&members);
+        let said: Vec<usize> = notes.iter().enumerate().filter(|(_, n)| n.is_some()).map(|(i, _)| i).collect();
+        assert_eq!(said, vec![3, 4, 5], "{notes:?}");
+    }
+}
