@@ -271,7 +271,10 @@ const OUTLINE_CHARS: usize = 600;
 /// first read answers "how many" and says where the bulk is. A list of plain values (a
 /// series) also gives its first and last value, and an object of such lists (columns of a
 /// table, a forecast's hours) gives each list's, while they fit [`OUTLINE_CHARS`].
-pub(crate) fn member_outline(name: &str, value: &Value) -> String {
+///
+/// `valued`: short values are said too (a number, a word; inside an object, its members'),
+/// for members the page could not reach because a larger one stands before them.
+pub(crate) fn member_outline(name: &str, value: &Value, valued: bool) -> String {
     let mut out = match value {
         Value::Object(m) => format!("{name} ({})", counted(m.len(), "member")),
         Value::Array(a) => match series_ends(a) {
@@ -279,14 +282,23 @@ pub(crate) fn member_outline(name: &str, value: &Value) -> String {
             None => format!("{name} ({})", counted(a.len(), "item")),
         },
         Value::String(t) if t.len() > 200 => format!("{name} ({})", counted(t.chars().count(), "character")),
-        _ => return name.to_owned(),
+        // A short value is said whole: a member after a large one (a report's `total`
+        // after its `entries`) is answered from the list of members not shown.
+        other => {
+            return short_scalar(other).filter(|_| valued).map_or_else(|| name.to_owned(), |v| format!("{name} {v}"));
+        }
     };
     if let Value::Object(m) = value {
         let mut inner = Vec::new();
         let mut used = out.len();
         for (k, v) in m {
-            let Some(ends) = v.as_array().and_then(|a| series_ends(a).map(|e| (a.len(), e))) else { continue };
-            let entry = format!("{k} {}: {}", counted(ends.0, "item"), ends.1);
+            let entry = match v.as_array().and_then(|a| series_ends(a).map(|e| (a.len(), e))) {
+                Some(ends) => format!("{k} {}: {}", counted(ends.0, "item"), ends.1),
+                None => match short_scalar(v).filter(|_| valued) {
+                    Some(value) => format!("{k} {value}"),
+                    None => continue,
+                },
+            };
             if used + entry.len() + 2 > OUTLINE_CHARS {
                 inner.push("…".to_owned());
                 break;
@@ -300,6 +312,28 @@ pub(crate) fn member_outline(name: &str, value: &Value) -> String {
         }
     }
     out
+}
+
+/// The longest string a member's outline says whole, in characters.
+const SHORT_CHARS: usize = 60;
+
+/// A number, a boolean or a short string that is not a link, as the outline writes it;
+/// `None` for anything else.
+fn short_scalar(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
+        // A link is left out: it reads as a name, and costs tokens for what the member's
+        // name already says (`events_url`).
+        Value::String(s)
+            if !s.is_empty()
+                && s.chars().count() <= SHORT_CHARS
+                && !s.contains(['\n', ',', ';'])
+                && !crate::compact::is_url(s) =>
+        {
+            Some(s.clone())
+        }
+        _ => None,
+    }
 }
 
 /// `n thing` or `n things`.
@@ -323,6 +357,8 @@ fn series_ends(items: &[Value]) -> Option<String> {
 /// The members after those a page shows: each one's outline, and for a few, a note that
 /// says their records ([`crate::member_records`]).
 pub(crate) struct Rest<'a> {
+    /// Each member's outline: with its short values when the first of them is too large for
+    /// a page (the members after it are then not on the next page either).
     pub(crate) outline: &'a [String],
     pub(crate) notes: &'a [Option<String>],
 }

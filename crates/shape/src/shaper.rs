@@ -595,7 +595,11 @@ impl Shaper {
             m.insert(k.clone(), v.clone());
             (Value::Object(m), Vec::new())
         };
-        let outline: Vec<String> = members.iter().map(|(k, v)| member_outline(k, v)).collect();
+        let outline: Vec<String> = members.iter().map(|(k, v)| member_outline(k, v, false)).collect();
+        // Where the page stops before a member too large for a page, the members after it
+        // are said with their short values: the next page is that member alone.
+        let valued: Vec<String> = members.iter().map(|(k, v)| member_outline(k, v, true)).collect();
+        let large = |v: &Value| v.is_object() || v.is_array() || v.as_str().is_some_and(|t| t.len() > 200);
         // The first read of a document with no mask says its largest members of records as
         // records, with their facets.
         let notes = if ctx.resume.is_none() && self.plan.decides_fields() {
@@ -606,7 +610,9 @@ impl Shaper {
         let original = self.original_size(bytes_in);
         let build = |kept: &[Value], _: Option<&Value>, fields_cut: &BTreeMap<String, u64>| -> Envelope {
             let after = (start as usize + kept.len()).min(outline.len());
-            let rest = Rest { outline: &outline[after..], notes: &notes[after..] };
+            let blocked = members.get(after).is_some_and(|(_, v)| large(v));
+            let outline = if blocked { &valued[after..] } else { &outline[after..] };
+            let rest = Rest { outline, notes: &notes[after..] };
             object_envelope(kept, rest, fields_cut, total, start, original, ctx)
         };
         let units = Units { available: total - start, start, tail: None, fetch, build, index: None };

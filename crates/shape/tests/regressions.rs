@@ -485,3 +485,24 @@ fn a_documents_map_of_records_is_counted_in_its_first_read() {
     let shaped = shape(masked, payload.as_bytes());
     assert!(!shaped.envelope.summary.contains("records, each named"), "{}", shaped.envelope.summary);
 }
+
+/// A report's `timing.total` sat after its audits, a member larger than a page, so no read
+/// short of paging past the audits showed it. The members after one too large for the page
+/// are now listed with their short values; members the next page shows anyway are not.
+#[test]
+fn short_members_behind_a_large_one_are_said_with_their_values() {
+    let big: serde_json::Map<String, serde_json::Value> =
+        (0..200).map(|i| (format!("k{i}"), serde_json::json!("padding ".repeat(20)))).collect();
+    let doc = serde_json::json!({
+        "version": "1.2",
+        "blob": big,
+        "timing": {"total": 24606.11, "note": "whole run"},
+        "finished": true,
+        "link": "https://example.com/a/report",
+    });
+    let shaped = shape(ShapePlan { budget_tokens: 1_000, ..ShapePlan::default() }, doc.to_string().as_bytes());
+    let summary = &shaped.envelope.summary;
+    assert!(summary.contains("timing (2 members: total 24606.11, note whole run)"), "{summary}");
+    assert!(summary.contains("finished true"), "{summary}");
+    assert!(summary.contains("link,") || summary.ends_with("link"), "a link is named, not said: {summary}");
+}

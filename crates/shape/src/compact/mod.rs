@@ -65,7 +65,7 @@ use self::read::at_path;
 use self::read::cut_text;
 pub(crate) use self::spans::{Span, duration_text};
 use self::stats::Node;
-pub(crate) use self::stats::{decimal_value, duration_millis, is_opaque};
+pub(crate) use self::stats::{decimal_value, duration_millis, is_opaque, is_url};
 pub(crate) use self::tuples::Place;
 
 /// Records the fields are learned from, at most.
