@@ -767,4 +767,6 @@ fn short_key(s: &str, max: usize) -> String {
 }
 
 #[cfg(test)]
+mod link_tests;
+#[cfg(test)]
 mod tests;
