@@ -363,8 +363,10 @@ fn csv_after(text: &str, skip: usize, room: usize) -> Option<String> {
 /// Whether the first line of a delimited text names its columns, judged against the rows
 /// below it: a column whose rows hold numbers (or sizes, shares and spans of time) nine in
 /// ten votes for a header when the first line's cell there is not one, and against when
-/// it is. A header unless the votes against win: a table of words alone keeps its first
-/// line as the header, as it nearly always is one.
+/// it is. A column whose rows hold the first line's cell again votes against too: a
+/// column's name is not one of its values (`lint` heading a column of job names where
+/// `lint` comes 191 times is the first row's job). A header unless the votes against win: a
+/// table of words alone keeps its first line as the header, as it nearly always is one.
 fn is_header(first: &[String], rows: &[&str], delim: char, width: usize) -> bool {
     let numeric = |v: &str| {
         let v = v.trim();
@@ -376,6 +378,8 @@ fn is_header(first: &[String], rows: &[&str], delim: char, width: usize) -> bool
         let numbers = rows.iter().filter(|r| numeric(&r[k])).count();
         if numbers * 10 >= rows.len() * 9 && !rows.is_empty() {
             votes += if numeric(cell) { -1 } else { 1 };
+        } else if !cell.is_empty() && rows.iter().any(|r| r[k] == *cell) {
+            votes -= 1;
         }
     }
     votes >= 0
@@ -534,6 +538,18 @@ mod tests {
         let words: String =
             std::iter::once("name,team\n".to_owned()).chain((0..20).map(|i| format!("ada{i},core\n"))).collect();
         assert!(csv(&words, 2_000).unwrap().contains("header on line 1: name, team"));
+    }
+
+    /// A CI log split at tabs (job, step, line) had its first line read as a header, so the
+    /// first job was a column's name and its count was one short.
+    #[test]
+    fn a_first_line_whose_cells_recur_in_their_columns_is_a_row() {
+        let jobs = ["lint", "test", "lint", "build"];
+        let log: String =
+            (0..40).map(|i| format!("{}\tRun step {}\tline {i} of the log\n", jobs[i % 4], i % 3)).collect();
+        let map = csv(&log, 2_000).unwrap();
+        assert!(map.starts_with("table of 40 rows × 3 columns, no header, first row on line 1"), "{map}");
+        assert!(map.contains("lint 20"), "every lint line is counted: {map}");
     }
 
     #[test]
