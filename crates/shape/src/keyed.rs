@@ -148,22 +148,8 @@ fn as_records<'a>(
     store: &'a mut Option<String>,
     note: impl FnOnce(&str) -> String,
 ) -> Located<'a> {
-    let has_key = m.values().filter_map(Value::as_object).any(|o| o.contains_key("key"));
-    let name = if has_key { "_key" } else { "key" };
-    let records: Vec<Value> = m
-        .into_iter()
-        .map(|(k, v)| {
-            let mut r = Map::new();
-            r.insert(name.to_owned(), Value::String(k));
-            match v {
-                Value::Object(o) => r.extend(o),
-                other => {
-                    r.insert("value".to_owned(), other);
-                }
-            }
-            Value::Object(r)
-        })
-        .collect();
+    let name = name_field(&m);
+    let records: Vec<Value> = m.into_iter().map(|(k, v)| named_record(name, k, v)).collect();
     let Ok(text) = serde_json::to_string(&records) else { return Located::Value(Value::Array(records)) };
     let text: &'a str = store.insert(text);
     match serde_json::from_str::<Vec<&'a RawValue>>(text) {
@@ -173,6 +159,27 @@ fn as_records<'a>(
         }
         Err(_) => Located::Value(Value::Array(records)),
     }
+}
+
+/// The field a map's records carry their names in: `key`, or `_key` where the records have
+/// a `key` of their own.
+pub(crate) fn name_field(m: &Map<String, Value>) -> &'static str {
+    let has_key = m.values().filter_map(Value::as_object).any(|o| o.contains_key("key"));
+    if has_key { "_key" } else { "key" }
+}
+
+/// One member `k: v` of a map of records as a record: its fields, with its name under
+/// `field` (a member that is not an object is the record's `value`).
+pub(crate) fn named_record(field: &str, k: String, v: Value) -> Value {
+    let mut r = Map::new();
+    r.insert(field.to_owned(), Value::String(k));
+    match v {
+        Value::Object(o) => r.extend(o),
+        other => {
+            r.insert("value".to_owned(), other);
+        }
+    }
+    Value::Object(r)
 }
 
 #[cfg(test)]

@@ -9,12 +9,13 @@
 //! sharing a field ([`is_keyed`]). Each note is bounded ([`NOTE_CHARS`]) and so is their
 //! number ([`MAX_NOTES`]); a member larger than [`MAX_ITEMS`] records is not read.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
-use crate::compact::Compactor;
-use crate::facets::Facets;
-use crate::keyed::is_keyed;
+use crate::keyed::{is_keyed, name_field, named_record};
 use crate::numfmt::thousands;
+use crate::sibling_lists::records_phrase;
 
 /// Records a member needs, at least, to be said this way.
 const MIN_RECORDS: usize = 5;
@@ -25,8 +26,6 @@ const MAX_ITEMS: usize = 20_000;
 const MAX_NOTES: usize = 3;
 /// Characters of one member's note, at most.
 const NOTE_CHARS: usize = 480;
-/// Records the view of a member is learnt from.
-const SAMPLE: usize = 100;
 
 /// For each of `members` (in order), the note that says it as records, for at most
 /// [`MAX_NOTES`] of them (those holding the most records); `None` for the others.
@@ -54,44 +53,23 @@ fn records_in(v: &Value) -> Option<usize> {
     }
 }
 
-/// `audits: 154 records by key; scoreDisplayMode, most first: binary 70, …` for the member
-/// `name` holding `value`, or `None` when it holds no records or nothing fits.
+/// `audits: 154 records, each named in `key`; scoreDisplayMode, most first: binary 70, …`
+/// for the member `name` holding `value`, or `None` when it holds no records or nothing
+/// fits.
 fn records_note(name: &str, value: &Value) -> Option<String> {
     let (items, head) = match value {
-        Value::Array(items) => (items.clone(), format!("{name}: {} records", thousands(items.len() as u64))),
+        Value::Array(items) => (Cow::Borrowed(items), format!("{name}: {} records", thousands(items.len() as u64))),
         Value::Object(m) => {
-            // Each member a record with its name as `key`, as a map of records is read
-            // where it is the whole result.
-            let items = m
-                .iter()
-                .map(|(k, v)| {
-                    let mut r = serde_json::Map::new();
-                    r.insert("key".to_owned(), Value::String(k.clone()));
-                    match v {
-                        Value::Object(o) => {
-                            r.extend(o.iter().filter(|(f, _)| *f != "key").map(|(f, x)| (f.clone(), x.clone())))
-                        }
-                        other => {
-                            r.insert("value".to_owned(), other.clone());
-                        }
-                    }
-                    Value::Object(r)
-                })
-                .collect::<Vec<_>>();
-            let head = format!("{name}: {} records, each named in `key`", thousands(items.len() as u64));
-            (items, head)
+            // Each member a record with its name, as a map of records is read where it is
+            // the whole result.
+            let field = name_field(m);
+            let items: Vec<Value> = m.iter().map(|(k, v)| named_record(field, k.clone(), v.clone())).collect();
+            let head = format!("{name}: {} records, each named in `{field}`", thousands(items.len() as u64));
+            (Cow::Owned(items), head)
         }
         _ => return None,
     };
-    let sample = &items[..items.len().min(SAMPLE)];
-    let mut compactor = Compactor::learn(sample);
-    compactor.learn_beyond(sample, &items[sample.len()..]);
-    let mut facets = Facets::new(&compactor);
-    for item in &items {
-        facets.add(item);
-    }
-    let left = NOTE_CHARS.saturating_sub(head.len() + 2);
-    let phrase = facets.phrase(left).filter(|p| left > 40 && !p.is_empty())?;
+    let phrase = records_phrase(&items, NOTE_CHARS.saturating_sub(head.len() + 2))?;
     Some(format!("{head}; {phrase}"))
 }
 
@@ -135,6 +113,18 @@ mod tests {
         let entities = notes[2].as_deref().expect("the entities are records");
         assert!(entities.starts_with("entities: 8 records"), "{entities}");
         assert!(notes.iter().flatten().all(|n| n.len() <= NOTE_CHARS), "{notes:?}");
+    }
+
+    /// Records with a `key` of their own keep it: the member's name goes in `_key`, as where
+    /// such a map is the whole result (an earlier form dropped the records' own `key`).
+    #[test]
+    fn records_with_a_key_of_their_own_keep_it() {
+        let map: serde_json::Map<String, Value> =
+            (0..12).map(|i| (format!("m{i}"), json!({"key": (["a", "b", "c"][i % 3]), "n": i}))).collect();
+        let notes = member_notes(&[("items".to_owned(), Value::Object(map))]);
+        let note = notes[0].as_deref().expect("a map of records");
+        assert!(note.starts_with("items: 12 records, each named in `_key`"), "{note}");
+        assert!(note.contains("a 4") && note.contains("b 4") && note.contains("c 4"), "{note}");
     }
 
     #[test]

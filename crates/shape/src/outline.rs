@@ -29,6 +29,26 @@ use crate::yaml_text::yaml_records;
 /// A map of `text`, at most `room` characters, or `None` when it has no recognised
 /// structure.
 pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
+    outline_of(text, room).map(Outlined::into_map)
+}
+
+/// What an outline is a map of: the text's syntax (a diff, a table, records), or only
+/// its Markdown headings, which a body they frame may say more than ([`crate::framed`]).
+pub(crate) enum Outlined {
+    Syntax(String),
+    Headings(String),
+}
+
+impl Outlined {
+    pub(crate) fn into_map(self) -> String {
+        match self {
+            Outlined::Syntax(m) | Outlined::Headings(m) => m,
+        }
+    }
+}
+
+/// [`outline`], saying whether the map is of the headings alone.
+pub(crate) fn outline_of(text: &str, room: usize) -> Option<Outlined> {
     if room < 40 {
         return None;
     }
@@ -36,7 +56,7 @@ pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
     // record in a `# …` comment line above it, which is not a heading.
     // Lines that begin with a place in a file (`src/cart.ts(42,17): error …`) before
     // `Key: value` records, which such a line also looks like.
-    diff(text, room)
+    let before = diff(text, room)
         .or_else(|| located_lines(text, room))
         .or_else(|| bordered_table(text, room))
         .or_else(|| csv(text, room))
@@ -44,11 +64,17 @@ pub(crate) fn outline(text: &str, room: usize) -> Option<String> {
         .or_else(|| key_blocks(text, room))
         // A table under a commented header (`perf report`'s `# Overhead  Command …`) that
         // makes up most of the text is a table, though its comment lines read as headings.
-        .or_else(|| commented_table(text, room))
-        .or_else(|| markdown(text, room))
-        .or_else(|| landmarks(text, room))
+        .or_else(|| commented_table(text, room));
+    if let Some(map) = before {
+        return Some(Outlined::Syntax(map));
+    }
+    if let Some(map) = markdown(text, room) {
+        return Some(Outlined::Headings(map));
+    }
+    landmarks(text, room)
         .or_else(|| line_fields(text, room))
         .or_else(|| aligned_table(text, room))
+        .map(Outlined::Syntax)
 }
 
 /// Entries joined with `, ` while they fit `room` (after `head`), and a count of the rest.

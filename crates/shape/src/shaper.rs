@@ -6,6 +6,7 @@
 //! so its cost follows the budget. The rendered text is then counted exactly, delimiters
 //! included, and records are dropped from the end until it fits: the budget is a guarantee.
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
 use serde_json::value::RawValue;
@@ -597,8 +598,9 @@ impl Shaper {
         };
         let outline: Vec<String> = members.iter().map(|(k, v)| member_outline(k, v, false)).collect();
         // Where the page stops before a member too large for a page, the members after it
-        // are said with their short values: the next page is that member alone.
-        let valued: Vec<String> = members.iter().map(|(k, v)| member_outline(k, v, true)).collect();
+        // are said with their short values: the next page is that member alone. Made once,
+        // when a page first stops so.
+        let valued: OnceCell<Vec<String>> = OnceCell::new();
         let large = |v: &Value| v.is_object() || v.is_array() || v.as_str().is_some_and(|t| t.len() > 200);
         // The first read of a document with no mask says its largest members of records as
         // records, with their facets.
@@ -611,7 +613,11 @@ impl Shaper {
         let build = |kept: &[Value], _: Option<&Value>, fields_cut: &BTreeMap<String, u64>| -> Envelope {
             let after = (start as usize + kept.len()).min(outline.len());
             let blocked = members.get(after).is_some_and(|(_, v)| large(v));
-            let outline = if blocked { &valued[after..] } else { &outline[after..] };
+            let outline = if blocked {
+                &valued.get_or_init(|| members.iter().map(|(k, v)| member_outline(k, v, true)).collect())[after..]
+            } else {
+                &outline[after..]
+            };
             let rest = Rest { outline, notes: &notes[after..] };
             object_envelope(kept, rest, fields_cut, total, start, original, ctx)
         };

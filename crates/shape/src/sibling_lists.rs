@@ -38,19 +38,29 @@ pub(crate) fn list_note(at: &str, raw: &RawValue, room: usize) -> Option<String>
         "{at}: {} records, counted here, not paged (a mask's records: $.{at} pages them)",
         thousands(items.len() as u64)
     );
-    let sample = &items[..items.len().min(SAMPLE)];
-    let mut compactor = Compactor::learn(sample);
-    compactor.learn_beyond(sample, &items[sample.len()..]);
-    let mut facets = Facets::new(&compactor);
-    for item in &items {
-        facets.add(item);
-    }
     let left = room.min(LIST_CHARS).saturating_sub(head.len() + 2);
-    let note = match facets.phrase(left).filter(|p| left > 40 && !p.is_empty()) {
+    let note = match records_phrase(&items, left) {
         Some(phrase) => format!("{head}; {phrase}"),
         None => head,
     };
     (note.len() <= room).then_some(note)
+}
+
+/// The facets of `items` (records), learnt from the first [`SAMPLE`] and counted over all,
+/// in at most `room` characters; `None` when nothing fits or the room is too small to say
+/// anything.
+pub(crate) fn records_phrase(items: &[Value], room: usize) -> Option<String> {
+    if room <= 40 {
+        return None;
+    }
+    let sample = &items[..items.len().min(SAMPLE)];
+    let mut compactor = Compactor::learn(sample);
+    compactor.learn_beyond(sample, &items[sample.len()..]);
+    let mut facets = Facets::new(&compactor);
+    for item in items {
+        facets.add(item);
+    }
+    facets.phrase(room).filter(|p| !p.is_empty())
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use crate::line_patterns::patterns_phrase;
 use crate::line_terms::{WORDS_HEAD, first_words, terms_phrase, words_listed};
 use crate::logs::{LevelCounts, level_counts};
 use crate::numfmt::{bytes as fmt_bytes, thousands};
-use crate::outline::{markdown, outline};
+use crate::outline::{Outlined, markdown, outline, outline_of};
 use crate::plan::{RenderMode, ShapePlan, TextKeep};
 use crate::report::{ShapeError, ShapeReport, Shaped, SnapshotHead};
 use crate::sections::sections_map;
@@ -677,50 +677,51 @@ struct BodyMaps {
     spaced: Option<String>,
 }
 
-/// The maps of `text` in `room`. A table with no header is read as one unless the text is a
-/// log (`leveled`): a log's lines are said by their levels and patterns. Sections (a heading
-/// and the lines under it) come first: a scan's blocks split at spaces too, but their first
-/// words are not a column. Sections leave room for the line patterns, which count what they
-/// hold.
-fn body_maps(text: &str, room: usize, leveled: bool) -> BodyMaps {
-    let outlined = outline(text, room);
+impl BodyMaps {
+    fn is_empty(&self) -> bool {
+        self.outlined.is_none() && self.sectioned.is_none() && self.spaced.is_none()
+    }
+
+    /// The maps with `head` said before the first of them.
+    fn after(mut self, head: Option<String>) -> BodyMaps {
+        if let Some(head) = head
+            && let Some(first) = self.outlined.as_mut().or(self.sectioned.as_mut()).or(self.spaced.as_mut())
+        {
+            *first = format!("{head}; {first}");
+        }
+        self
+    }
+}
+
+/// The maps of `text` in `room`, its outline already made. A table with no header is read
+/// as one unless the text is a log (`leveled`): a log's lines are said by their levels and
+/// patterns. Sections (a heading and the lines under it) come first: a scan's blocks split
+/// at spaces too, but their first words are not a column. Sections leave room for the line
+/// patterns, which count what they hold.
+fn body_maps(text: &str, outlined: Option<String>, room: usize, leveled: bool) -> BodyMaps {
     let plain = outlined.is_none() && !leveled;
     let sectioned = plain.then(|| sections_map(text, room / 2)).flatten();
     let spaced = (plain && sectioned.is_none()).then(|| spaced_table(text, room)).flatten();
     BodyMaps { outlined, sectioned, spaced }
 }
 
-/// The maps of `text` in `room`: its own, or when its map would be the list of a few
-/// headings that frame one body, those headings (a quarter of the room at most) and the
-/// map of the body read with its heading lines blanked.
+/// The maps of `text` in `room`: its own, or when its outline is the list of a few headings
+/// that frame one body, those headings (a quarter of the room at most) and the map of the
+/// body read with its heading lines blanked; the headings' list alone where the body has no
+/// map. A table under a commented header (`# Overhead  Command`) is read by its own reader.
 fn maps(text: &str, room: usize, leveled: bool) -> BodyMaps {
-    let own = body_maps(text, room, leveled);
-    let Some(body) = framed_body(text) else {
-        return own;
-    };
-    // Only a map that is the headings' list gives way: a table under a commented header
-    // (`# Overhead  Command`) is read by its own reader.
-    let headings = markdown(text, room / 4);
-    if own.outlined.is_none() || own.outlined != markdown(text, room) {
-        return own;
+    let outlined = outline_of(text, room);
+    if let Some(Outlined::Headings(_)) = outlined
+        && let Some(body) = framed_body(text)
+    {
+        let headings = markdown(text, room / 4);
+        let left = room.saturating_sub(headings.as_ref().map_or(0, |h| h.len() + 2));
+        let inner = body_maps(&body, outline(&body, left), left, leveled);
+        if !inner.is_empty() {
+            return inner.after(headings);
+        }
     }
-    let inner = body_maps(&body, room.saturating_sub(headings.as_ref().map_or(0, |h| h.len() + 2)), leveled);
-    let with_headings = |m: String| match &headings {
-        Some(h) => format!("{h}; {m}"),
-        None => m,
-    };
-    match inner {
-        BodyMaps { outlined: Some(o), sectioned, spaced } => {
-            BodyMaps { outlined: Some(with_headings(o)), sectioned, spaced }
-        }
-        BodyMaps { outlined: None, sectioned: Some(s), spaced } => {
-            BodyMaps { outlined: None, sectioned: Some(with_headings(s)), spaced }
-        }
-        BodyMaps { outlined: None, sectioned: None, spaced: Some(t) } => {
-            BodyMaps { outlined: None, sectioned: None, spaced: Some(with_headings(t)) }
-        }
-        BodyMaps { outlined: None, sectioned: None, spaced: None } => own,
-    }
+    body_maps(text, outlined.map(Outlined::into_map), room, leveled)
 }
 
 #[cfg(test)]

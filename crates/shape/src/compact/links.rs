@@ -9,18 +9,22 @@ use super::Compactor;
 
 impl Compactor {
     /// Leave out the columns of token-carrying links if a column of readable links is kept.
+    /// The columns of links kept stay listed ([`Compactor::holds_links`]).
     pub(super) fn drop_token_links(&mut self) {
-        let links = std::mem::take(&mut self.links);
-        let kept = |name: &str| self.columns.iter().any(|c| c.name == name);
-        let readable = links.iter().any(|(name, token)| !token && kept(name));
-        if !readable {
-            return;
-        }
-        let tokens: Vec<&String> = links.iter().filter(|(name, token)| *token && kept(name)).map(|(n, _)| n).collect();
-        if tokens.is_empty() {
-            return;
-        }
-        self.columns.retain(|c| !tokens.contains(&&c.name));
-        self.dropped.extend(tokens.into_iter().cloned());
+        let kept = |c: &Compactor, name: &str| c.columns.iter().any(|col| col.name == name);
+        let readable = self.links.iter().any(|(name, token)| !token && kept(self, name));
+        let tokens: Vec<String> = if readable {
+            self.links.iter().filter(|(name, token)| *token && kept(self, name)).map(|(n, _)| n.clone()).collect()
+        } else {
+            Vec::new()
+        };
+        self.columns.retain(|c| !tokens.contains(&c.name));
+        self.links.retain(|(name, _)| !tokens.contains(name));
+        self.dropped.extend(tokens);
+    }
+
+    /// Whether the column at `column` holds links (nine values in ten of the sample).
+    pub(crate) fn holds_links(&self, column: usize) -> bool {
+        self.columns.get(column).is_some_and(|c| self.links.iter().any(|(name, _)| *name == c.name))
     }
 }

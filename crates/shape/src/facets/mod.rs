@@ -36,7 +36,7 @@ pub(crate) const MAX_RECORDS: u64 = 1_000_000;
 const TOP: usize = 6;
 /// Records named beside a field few records hold, at most.
 const MAX_NAMED: usize = 3;
-/// Fields of free text whose links' hosts and file types are counted, at most (the first).
+/// Fields of links whose hosts and file types are counted, at most (the first).
 const MAX_LINK_FIELDS: usize = 4;
 
 /// One facet being computed.
@@ -159,10 +159,9 @@ impl<'c> Facets<'c> {
                 .collect();
             accs.extend(part::PARTS.iter().map(|&p| Acc::Counts(Counter::of_part(key, p, &within))));
         }
-        // The hosts and file types of the links in fields of free text: which site most
-        // requests went to, how many scripts a page loaded. Fields that hold no links count
-        // nothing and say nothing.
-        for (i, _) in columns().filter(|(_, c)| c.holds == Holds::Other).take(MAX_LINK_FIELDS) {
+        // The hosts and file types of the links in fields of links: which site most
+        // requests went to, how many scripts a page loaded.
+        for (i, _) in columns().filter(|&(i, _)| compactor.holds_links(i)).take(MAX_LINK_FIELDS) {
             accs.extend(part::LINK_PARTS.iter().map(|&p| Acc::Counts(Counter::of_part(i, p, &[]))));
         }
         // A number's or a time's extremes (with those within each state).
