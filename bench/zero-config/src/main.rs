@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twentyfirst|twentysecond|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twentyfirst|twentysecond|twentythird|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -31,6 +31,7 @@ mod questions_twelfth;
 mod questions_twentieth;
 mod questions_twentyfirst;
 mod questions_twentysecond;
+mod questions_twentythird;
 mod report;
 mod runner;
 mod variants;
@@ -57,7 +58,7 @@ struct Args {
     /// Which part of the catalog: `dev`, `held`, `fresh`, `unseen`, `blind`, `sixth`,
     /// `seventh`, `eighth`, `ninth`, `tenth`, `eleventh`, `twelfth`, `thirteenth`,
     /// `fourteenth`, `fifteenth`, `sixteenth`, `seventeenth`, `eighteenth`, `nineteenth`,
-    /// `twentieth`, `twentyfirst`, `twentysecond` or `all`.
+    /// `twentieth`, `twentyfirst`, `twentysecond`, `twentythird` or `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -106,10 +107,11 @@ fn main() -> Result<()> {
         "twentieth" => Some(Split::Twentieth),
         "twentyfirst" => Some(Split::TwentyFirst),
         "twentysecond" => Some(Split::TwentySecond),
+        "twentythird" => Some(Split::TwentyThird),
         "all" => None,
         other => {
             bail!(
-                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth, nineteenth, twentieth, twentyfirst, twentysecond or all, not {other}"
+                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth, nineteenth, twentieth, twentyfirst, twentysecond, twentythird or all, not {other}"
             )
         }
     };

@@ -127,6 +127,7 @@ fn half(s: Split) -> &'static str {
         Split::Twentieth => "twentieth",
         Split::TwentyFirst => "twenty-first",
         Split::TwentySecond => "twenty-second",
+        Split::TwentyThird => "twenty-third",
     }
 }
 
@@ -137,7 +138,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -161,6 +162,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::Twentieth).count(),
         shapes.values().filter(|s| **s == Split::TwentyFirst).count(),
         shapes.values().filter(|s| **s == Split::TwentySecond).count(),
+        shapes.values().filter(|s| **s == Split::TwentyThird).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -193,6 +195,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::Twentieth),
             Some(Split::TwentyFirst),
             Some(Split::TwentySecond),
+            Some(Split::TwentyThird),
             None,
         ] {
             let pick = |smart: bool| {
