@@ -235,32 +235,17 @@ fn find_tokens_in(rule: &TokenRule, re: &Regex, text: &str, start: usize, end: u
     }
 }
 
-/// Top-level domains that are really the suffixes of names other than addresses:
-/// - image extensions: `logo@2x.png` is a retina image, not a person;
-/// - systemd unit types: `getty@tty1.service` and `user@1000.service` are instances of
-///   template units, which every `systemctl` listing and system journal names. None is a
-///   delegated top-level domain; `target` is left out because it is one (a brand's), so
-///   `a@b.target` is still treated as an address.
-const NOT_DOMAINS: &[&str] = &[
-    "png",
-    "jpg",
-    "jpeg",
-    "gif",
-    "svg",
-    "webp",
-    "bmp",
-    "ico",
-    "service",
-    "socket",
-    "device",
-    "mount",
-    "automount",
-    "swap",
-    "path",
-    "timer",
-    "slice",
-    "scope",
-];
+/// Whether `tld`, the last label of an email-shaped match's domain, is one mail can be sent
+/// to: a top-level domain of IANA's root zone (the `tld` crate's copy of it), or a name set
+/// aside for private and test networks (IANA's special-use domain names, and `internal`,
+/// which ICANN reserved for private use), where internal mail lives. Anything else is the
+/// suffix of some other kind of name that happens to hold an `@`: `logo@2x.png` (a retina
+/// image), `getty@tty1.service` (a systemd template unit), `celery@worker-3.celery.pidbox`
+/// (a message queue). A delegated brand domain (`a@b.target`) is still an address.
+fn is_mail_tld(tld: &str) -> bool {
+    const SPECIAL_USE: &[&str] = &["example", "test", "invalid", "local", "localhost", "onion", "alt", "internal"];
+    tld::exist_case_insensitive(tld) || SPECIAL_USE.iter().any(|name| tld.eq_ignore_ascii_case(name))
+}
 
 /// Emails in the run `start..end` of email bytes.
 fn find_emails(text: &str, start: usize, end: usize, out: &mut Vec<Finding>) {
@@ -290,7 +275,7 @@ fn email_accepted(text: &str, start: usize, end: usize, local: &str, domain: &st
         return false;
     }
     let tld = domain.rsplit('.').next().unwrap_or_default();
-    if NOT_DOMAINS.iter().any(|suffix| tld.eq_ignore_ascii_case(suffix)) {
+    if !is_mail_tld(tld) {
         return false;
     }
     if char_at(text, end).is_some_and(|c| token_char(c) || c == '@') {

@@ -27,9 +27,11 @@
 
 //!
 //! Decisions on look-alikes (each backed by a test):
-//! - Emails need a dotted domain with an alphabetic top-level domain: `user@localhost` and
+//! - Emails need a dotted domain whose top-level domain is in IANA's root zone or is a
+//!   special-use name (`example`, `test`, `local`, `internal`, …): `user@localhost` and
 //!   `root@host` stay, as do `git@github.com` (the SSH host convention), `icon@2x.png`-style file
-//!   names, systemd template units (`getty@tty1.service`), and the `user@` of a URL
+//!   names, systemd template units (`getty@tty1.service`), queue and node names
+//!   (`celery@worker-3.celery.pidbox`, `rabbit@node-1.cluster`), and the `user@` of a URL
 //!   (`https://user@host`), whose password is `url_credentials`.
 //! - Phones are `+<country code>` numbers of 8 to 15 digits, North American 3-3-4 numbers with
 //!   parentheses, dashes or dots (not spaces alone), and Chinese mobiles `1[3-9]` + 9 digits,

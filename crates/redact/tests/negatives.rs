@@ -62,6 +62,10 @@ const LOOK_ALIKES: &[&str] = &[
     "icon@2x.png and logo@3x.svg",
     "Started getty@tty1.service, user@1000.service and modprobe@drm.service",
     "systemd-fsck@dev-disk-by-label-root.service and container-getty@1.socket",
+    // names whose last label is no top-level domain: a queue, an Erlang node, a build host
+    "celery@worker-3-31c7bde2d-5nlqm.celery.pidbox",
+    "rabbit@node-1.cluster and ejabberd@chat-2.prod.svc",
+    "deploy@ci-runner-7.build.lan is up",
     "npm i left-pad@1.3.0 @types/node",
     "@mention and a@ b",
     // URLs without credentials

@@ -23,6 +23,11 @@ fn cases() -> Vec<(&'static str, String, String)> {
     // A unit type is not a domain, but a real top-level domain that looks like one is.
     add("email", "sales@shop.services".into(), "[EMAIL]".into());
     add("email", "hr@brand.target".into(), "[EMAIL]".into());
+    // Top-level domains in any case, and the names set aside for internal and test mail.
+    add("email", "To: JANE.DOE@EXAMPLE.COM".into(), "To: [EMAIL]".into());
+    add("email", "it-desk@corp.internal".into(), "[EMAIL]".into());
+    add("email", "ci@build.test and".into(), "[EMAIL] and".into());
+    add("email", "bob@printer.local".into(), "[EMAIL]".into());
     add("email", "https://example.com/u?email=jane@example.com".into(), "https://example.com/u?email=[EMAIL]".into());
 
     // phone
