@@ -506,3 +506,34 @@ fn short_members_behind_a_large_one_are_said_with_their_values() {
     assert!(summary.contains("finished true"), "{summary}");
     assert!(summary.contains("link,") || summary.ends_with("link"), "a link is named, not said: {summary}");
 }
+
+/// A mail's headers are a list of `{name, value}` objects in which `Received` comes twice.
+/// The repeat made the list read as a list of things, so the view showed each message's
+/// header names and no subject or sender. Names may now repeat within a list for a few of
+/// its items (the first value is shown), and long values are cut as a field's would be.
+#[test]
+fn a_list_of_name_value_pairs_with_a_repeated_name_is_read_as_fields() {
+    let messages: Vec<serde_json::Value> = (0..40)
+        .map(|i| {
+            let signature = format!("v=1; a=rsa-sha256; b={}", "Zm9vYmFyYmF6cXV4".repeat(12 + i % 3));
+            serde_json::json!({
+                "id": format!("19b7{i:012x}"),
+                "payload": {"headers": [
+                    {"name": "Received", "value": format!("by 10.0.0.{i} with SMTP id x{i}")},
+                    {"name": "Received", "value": format!("from relay-{i}.mail.example.net")},
+                    {"name": "DKIM-Signature", "value": signature},
+                    {"name": "Subject", "value": format!("Order #{} arrived damaged", 1000 + i)},
+                    {"name": "Date", "value": format!("Wed, {} Dec 2025 10:31:19 -0700", 1 + i % 28)},
+                    {"name": "MIME-Version", "value": "1.0"},
+                ]},
+            })
+        })
+        .collect();
+    let payload = serde_json::Value::Array(messages).to_string();
+    let shaped = shape(ShapePlan { budget_tokens: 2_000, ..ShapePlan::default() }, payload.as_bytes());
+    let data = format!("{:?}", shaped.envelope.data);
+    assert!(data.contains("payload.headers.Subject"), "{data}");
+    assert!(data.contains("Order #1000 arrived damaged"), "{data}");
+    assert!(data.contains("by 10.0.0.0 with SMTP id x0"), "the first of a repeated name's values: {data}");
+    assert!(!data.contains(&"Zm9vYmFyYmF6cXV4".repeat(12)), "a long signature is cut: {data}");
+}

@@ -117,6 +117,9 @@ enum Extract {
         /// The member that names the value where the value is an object (a custom
         /// field's `{"name": "Major", "$type": …}`, written as `Major`).
         inner: Option<String>,
+        /// How long values are cut, as a field of the same values would be (a mail's
+        /// `DKIM-Signature` header, a custom field's long description).
+        cut: Option<Cut>,
     },
     /// Free text, cut to [`TEXT_CHARS`].
     Text,
@@ -124,6 +127,29 @@ enum Extract {
     Opaque,
     /// A long list: its first items and a count.
     Head,
+}
+
+/// How a value too long to show whole is cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cut {
+    /// Free text, to [`TEXT_CHARS`] at a word boundary.
+    Text,
+    /// A random-looking string, to half of [`OPAQUE_CHARS`].
+    Opaque,
+}
+
+impl Cut {
+    /// How the values `node` describes are cut: as text when they are long or spaced
+    /// prose, as random strings when nearly all are long random-looking strings without
+    /// words; `None` when they are shown whole.
+    pub(crate) fn of(node: &stats::Node) -> Option<Cut> {
+        if node.long_text * 4 >= node.present || (node.spaced * 2 >= node.present && node.avg_bytes() > TEXT_CHARS + 2)
+        {
+            return Some(Cut::Text);
+        }
+        let random = node.opaque * 10 >= node.present * 9 && node.worded * 2 < node.opaque;
+        (random && node.avg_bytes() > OPAQUE_CHARS + 2).then_some(Cut::Opaque)
+    }
 }
 
 /// What a field holds, for facets.
@@ -438,8 +464,7 @@ impl Compactor {
         let unique = node.distinct() == node.present && node.present == n && !node.many;
         // An id of the records that have it (a message id that bot messages lack).
         let unique_where_present = node.distinct() == node.present && node.present * 2 >= n && !node.many;
-        if node.long_text * 4 >= node.present || (node.spaced * 2 >= node.present && node.avg_bytes() > TEXT_CHARS + 2)
-        {
+        if Cut::of(node) == Some(Cut::Text) {
             self.columns.push(column(Extract::Text, Holds::Other, false));
             return;
         }

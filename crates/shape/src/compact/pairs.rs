@@ -3,23 +3,29 @@
 //! conditions (`{"type": "Ready", "status": "True", …}`), environment variables.
 //!
 //! Such a list is told from a list of things by its values, in the sample: one member names
-//! each item (a short string, different for each item of a list, from a few names that
-//! repeat across records), and another member holds the item's value (a scalar that differs
-//! between records for the same name, which an attribute of a named thing, such as a
-//! label's colour, does not). When the names are few, each becomes a field of its own
-//! (`custom_fields.Priority`), so that it is counted and ranked like any other field.
+//! each item (a short string, different for each item of a list but for a few repeats, as a
+//! mail's `Received` headers, from a few names that repeat across records), and another
+//! member holds the item's value (a scalar that differs between records for the same name,
+//! which an attribute of a named thing, such as a label's colour, does not). When the names
+//! are few, or each record holds most of them (a mail's headers), each becomes a field of
+//! its own (`custom_fields.Priority`, `payload.headers.Subject`), so that it is counted and
+//! ranked like any other field, and its long values are cut as a field's would be.
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
 use super::stats::{self, is_empty};
-use super::{Column, Compactor, Extract, Holds, LONG_LIST, at_path, holds, naming_member};
+use super::{Column, Compactor, Cut, Extract, Holds, LONG_LIST, at_path, holds, naming_member};
 
 /// Names a key member may take across the sample, at most.
 const MAX_NAMES: usize = 64;
 /// Characters of a name, at most: longer strings are text, not names.
 const NAME_CHARS: usize = 64;
+/// Items that repeat a name already given in their list: at most one in this many (a
+/// mail passed on by a few relays has a `Received` header for each; a list of things in
+/// which most items share a name is not a map).
+const MAX_REPEATED_SHARE: usize = 4;
 
 impl Compactor {
     /// Turn each list column that the sample shows to be a map into fields of their own
@@ -39,7 +45,11 @@ impl Compactor {
                 continue;
             };
             let names = names_in_order(&lists, &key);
-            if names.len() > LONG_LIST {
+            // Many names, each record holding few of them (environment variables across
+            // services): one object per record, not a column per name, most of them empty.
+            // A record that holds most of the names (a mail's headers) gets columns.
+            let held: usize = lists.iter().map(|l| l.len()).sum();
+            if names.len() > LONG_LIST && held * 2 < names.len() * lists.len() {
                 out.push(Column { extract: Extract::Pairs { key, value }, holds: Holds::Other, ..column });
                 continue;
             }
@@ -72,6 +82,8 @@ impl Compactor {
                     (None, _) => node,
                 };
                 let kind = node.map_or(Holds::Other, |node| holds(node, n));
+                // Long values are cut as a field's would be; a named object's name is short.
+                let cut = if inner.is_some() { None } else { node.and_then(Cut::of) };
                 let full_name = format!("{}.{name}", column.name);
                 // One value wherever the name is there, in at least half the records: said
                 // once, as a field's would be.
@@ -81,7 +93,7 @@ impl Compactor {
                 out.push(Column {
                     name: full_name,
                     path: column.path.clone(),
-                    extract: Extract::PairValue { key: key.clone(), name, value: value.clone(), inner },
+                    extract: Extract::PairValue { key: key.clone(), name, value: value.clone(), inner, cut },
                     holds: kind,
                     unique: false,
                     hints: column.hints.clone(),
@@ -133,8 +145,14 @@ pub(super) fn detect(lists: &[&[Value]]) -> Option<(String, String)> {
 }
 
 /// Whether `member` names the items of every list.
+///
+/// A name may come back within one list, as a mail's `Received` header or an HTTP
+/// response's `Set-Cookie` does (such a map holds a name more than once, and the first
+/// holds the value read), but only for a few items: a list whose names repeat within it
+/// more often than that is a list of things that share names.
 fn key_member(lists: &[&[Value]], member: &str, items: usize) -> bool {
     let mut names: HashSet<&str> = HashSet::new();
+    let mut repeats = 0usize;
     for list in lists {
         let mut in_list: HashSet<&str> = HashSet::new();
         for item in *list {
@@ -142,14 +160,17 @@ fn key_member(lists: &[&[Value]], member: &str, items: usize) -> bool {
             // A name a reader knows has a letter (not an id written as digits) and is short.
             let plain =
                 name.chars().any(char::is_alphabetic) && name.chars().count() <= NAME_CHARS && !name.contains('\n');
-            if !plain || stats::is_opaque(name) || stats::is_url(name) || !in_list.insert(name) {
+            if !plain || stats::is_opaque(name) || stats::is_url(name) {
                 return false;
+            }
+            if !in_list.insert(name) {
+                repeats += 1;
             }
             names.insert(name);
         }
     }
     let d = names.len();
-    (2..=MAX_NAMES).contains(&d) && d * 2 <= items
+    (2..=MAX_NAMES).contains(&d) && d * 2 <= items && repeats * MAX_REPEATED_SHARE <= items
 }
 
 /// `(items holding it, distinct values)` when `member` holds values that vary for one name;

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::member::member;
 use super::stats::is_empty;
-use super::{Column, Extract, LIST_HEAD, LONG_LIST, OPAQUE_CHARS, Step, TEXT_CHARS};
+use super::{Column, Cut, Extract, LIST_HEAD, LONG_LIST, OPAQUE_CHARS, Step, TEXT_CHARS};
 use crate::numfmt::thousands;
 
 impl Column {
@@ -43,40 +43,33 @@ impl Column {
                 }
                 Value::Object(m)
             }
-            Extract::PairValue { key, name, value, inner } => {
+            Extract::PairValue { key, name, value, inner, cut: how } => {
                 let item = cur.as_array()?.iter().find(|e| e.get(key).and_then(Value::as_str) == Some(name))?;
                 let v = item.get(value)?;
-                match (inner, v) {
-                    (Some(inner), Value::Object(o)) => o.get(inner).filter(|v| !is_empty(v))?.clone(),
-                    (Some(inner), Value::Array(a)) => {
+                match (inner, v, how) {
+                    (Some(inner), Value::Object(o), _) => o.get(inner).filter(|v| !is_empty(v))?.clone(),
+                    (Some(inner), Value::Array(a), _) => {
                         let names = names_in(a, inner);
                         if names.is_empty() {
                             return None;
                         }
                         Value::Array(names)
                     }
+                    (_, v, Some(how)) if cut_long => {
+                        let (v, was_cut) = cut_value(v, *how);
+                        cut = was_cut;
+                        v
+                    }
                     _ => v.clone(),
                 }
             }
             Extract::Text | Extract::Opaque if !cut_long => cur.clone(),
-            Extract::Text => match cur {
-                Value::String(s) if s.chars().count() > TEXT_CHARS => {
-                    cut = true;
-                    Value::String(cut_text(s, TEXT_CHARS))
-                }
-                other => other.clone(),
-            },
-            Extract::Opaque => match cur {
-                Value::String(s) if s.chars().count() > OPAQUE_CHARS => {
-                    cut = true;
-                    let head: String = s.chars().take(OPAQUE_CHARS / 2).collect();
-                    Value::String(format!(
-                        "{head}…[+{} chars]",
-                        thousands((s.chars().count() - OPAQUE_CHARS / 2) as u64)
-                    ))
-                }
-                other => other.clone(),
-            },
+            Extract::Text | Extract::Opaque => {
+                let how = if self.extract == Extract::Text { Cut::Text } else { Cut::Opaque };
+                let (v, was_cut) = cut_value(cur, how);
+                cut = was_cut;
+                v
+            }
             Extract::Head => match cur {
                 Value::Array(a) if a.len() > LONG_LIST => {
                     cut = true;
@@ -88,6 +81,22 @@ impl Column {
             },
         };
         (!is_empty(&v)).then_some((v, cut))
+    }
+}
+
+/// `v` cut as `how` says when it is a string longer than that allows, and whether it was.
+fn cut_value(v: &Value, how: Cut) -> (Value, bool) {
+    let Value::String(s) = v else {
+        return (v.clone(), false);
+    };
+    let chars = s.chars().count();
+    match how {
+        Cut::Text if chars > TEXT_CHARS => (Value::String(cut_text(s, TEXT_CHARS)), true),
+        Cut::Opaque if chars > OPAQUE_CHARS => {
+            let head: String = s.chars().take(OPAQUE_CHARS / 2).collect();
+            (Value::String(format!("{head}…[+{} chars]", thousands((chars - OPAQUE_CHARS / 2) as u64))), true)
+        }
+        _ => (v.clone(), false),
     }
 }
 
