@@ -17,6 +17,7 @@ use crate::compact::{Compactor, Holds};
 use crate::facets::Facets;
 use crate::line_fields::MAX_LINES;
 use crate::numfmt::thousands;
+use crate::totals_row;
 
 /// Rows a table needs, at least, to be counted.
 const MIN_ROWS: usize = 5;
@@ -503,7 +504,16 @@ pub(crate) fn rows_under_headers<'a>(
 
 /// The map of a text's rows read as records: `head`, then the facets of every row within
 /// `room`; `None` when the rows hold nothing to count.
+///
+/// A last row that totals the others ([`totals_row`]) is said with the head, whole, and
+/// left out of the facets: it would hold every column's largest value.
 pub(crate) fn rows_map(rows: &[Value], head: String, room: usize) -> Option<String> {
+    let (rows, head) = match rows.split_last() {
+        Some((Value::Object(last), above)) if totals_row::last_is_total(rows) => {
+            (above, format!("{head}; the last row totals the others: {}", totals_row::cells_phrase(last)))
+        }
+        _ => (rows, head),
+    };
     let sample = &rows[..rows.len().min(SAMPLE)];
     let mut compactor = learn_rows(sample);
     if !compactor.is_active() {

@@ -67,6 +67,7 @@ mod suggest;
 mod text;
 mod text_parts;
 mod time_text;
+mod totals_row;
 mod view;
 mod words;
 mod yaml_text;

@@ -537,3 +537,24 @@ fn a_list_of_name_value_pairs_with_a_repeated_name_is_read_as_fields() {
     assert!(data.contains("by 10.0.0.0 with SMTP id x0"), "the first of a repeated name's values: {data}");
     assert!(!data.contains(&"Zm9vYmFyYmF6cXV4".repeat(12)), "a long signature is cut: {data}");
 }
+
+/// coverage.py's report ends with a `TOTAL` row, which was counted as a file: every
+/// column's largest value was `TOTAL`'s. A last row whose numbers sum the rows above it is
+/// now said as the table's totals and left out of its facets.
+#[test]
+fn a_tables_totals_row_is_not_its_largest_row() {
+    let mut text = format!("{:<40}{:>8}{:>8}{:>8}\n{}\n", "Name", "Stmts", "Miss", "Cover", "-".repeat(64));
+    let (mut stmts, mut miss) = (0, 0);
+    for i in 0..300 {
+        let (s, m) = (10 + (i * 37) % 400, (i * 13) % 9);
+        stmts += s;
+        miss += m;
+        text.push_str(&format!("{:<40}{s:>8}{m:>8}{:>7}%\n", format!("app/module_{i}.py"), 100 - m));
+    }
+    text.push_str(&format!("{}\n{:<40}{stmts:>8}{miss:>8}{:>7}%\n", "-".repeat(64), "TOTAL", 97));
+    let shaped = shape(ShapePlan { budget_tokens: 2_000, ..ShapePlan::default() }, text.as_bytes());
+    let summary = &shaped.envelope.summary;
+    assert!(summary.contains(&format!("the last row totals the others: Name TOTAL, Stmts {stmts}")), "{summary}");
+    assert!(!summary.contains("(Name TOTAL)"), "{summary}");
+    assert!(summary.contains("Stmts: max 409 (Name app/module_"), "{summary}");
+}
