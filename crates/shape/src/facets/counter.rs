@@ -7,9 +7,13 @@ use serde_json::Value;
 
 use super::part::{MAX_KINDS, Part, Within};
 use super::{MAX_DISTINCT, mix, quoted_if_ambiguous, scalar_text};
-use crate::distinct::shorten_together;
+use crate::distinct::{MAX_CHARS, shorten_together};
 use crate::numfmt::thousands;
 use crate::words::same_words;
+
+/// The longest most-common value written whole, in characters: twice what the others
+/// keep, so a file's path or a rule's dotted id at the top of a ranking is named in full.
+const TOP_CHARS: usize = 2 * MAX_CHARS;
 
 /// Value counts of one column.
 pub(super) struct Counter {
@@ -338,10 +342,14 @@ impl Counter {
             .max_by(|a, b| a.1.0.total_cmp(&b.1.0))
             .map(|(w, _)| w);
         let detail = |v: &str| within.and_then(|w| w.detail(v)).map(|d| format!(" ({d})"));
+        // The most common value is what "which … has the most" asks for: written whole
+        // unless it is a document rather than a name; the others are shortened together.
         let shown: Vec<String> = shorten_together(&listed)
             .into_iter()
             .zip(&ranked)
-            .map(|(v, (full, n))| {
+            .enumerate()
+            .map(|(i, (v, (full, n)))| {
+                let v = if i == 0 && full.chars().count() <= TOP_CHARS { (*full).clone() } else { v };
                 let other = beside
                     .zip(self.counts.get(*full))
                     .and_then(|(names, (_, first))| names.get(first))

@@ -765,3 +765,27 @@ fn a_list_named_by_nothing_but_a_count_is_said_as_its_total() {
     let said = format!("reactions.count: max {most} (id {}", top["id"].as_str().unwrap());
     assert!(p.contains(&said), "{said} not in {p}");
 }
+
+/// A ranking of long paths named its top file `infra/terraform/modules/exports-bucket/…`:
+/// shortened with the others, it lost the file name that answers "which file has the most
+/// findings". The most common value is written whole; the others are still shortened.
+#[test]
+fn the_most_common_long_value_is_written_whole() {
+    let top = "infra/terraform/modules/exports-bucket/variables.tf";
+    let recs: Vec<Value> = (0..60)
+        .map(|i| {
+            let path = match i % 10 {
+                0..=3 => top.to_owned(),
+                k => format!("infra/terraform/modules/module-{k}-bucket/variables-of-module-{k}.tf"),
+            };
+            let severity = ["ERROR", "WARNING"][i % 2];
+            json!({"id": i, "path": path, "severity": severity})
+        })
+        .collect();
+    let c = Compactor::learn(&recs[..20]);
+    let mut f = Facets::new(&c);
+    recs.iter().for_each(|r| f.add(r));
+    let phrase = f.phrase(2_000).unwrap_or_default();
+    assert!(phrase.contains(&format!("{top} 24")), "{phrase}");
+    assert!(phrase.contains('…'), "the other paths are shortened: {phrase}");
+}
