@@ -14,6 +14,8 @@ use crate::words::same_words;
 /// The longest most-common value written whole, in characters: twice what the others
 /// keep, so a file's path or a rule's dotted id at the top of a ranking is named in full.
 const TOP_CHARS: usize = 2 * MAX_CHARS;
+/// The values of a field that tags records of several kinds listed, at most.
+pub(super) const TAG_VALUES: usize = 24;
 
 /// Value counts of one column.
 pub(super) struct Counter {
@@ -256,6 +258,24 @@ impl Counter {
         }
         let repeated: u64 = self.counts.values().map(|(n, _)| *n).filter(|n| *n >= 2).sum();
         repeated * 2 >= self.present
+    }
+
+    /// Whether this field is the tag of records of several kinds: at least half of its
+    /// values (and two or more) name fields of their own beside it (a Notion block's
+    /// `type: "to_do"` beside its `to_do.checked`, a payment method's `type: "card"` beside
+    /// its `card.brand`). Each value is then a kind of record, and all of them are listed
+    /// (up to [`TAG_VALUES`]), not only the most common.
+    pub(super) fn tags_kinds(&self, field: &str, columns: &[String]) -> bool {
+        let parent = field.rsplit_once('.').map_or(String::new(), |(p, _)| format!("{p}."));
+        let naming = self
+            .counts
+            .keys()
+            .filter(|v| {
+                let prefix = format!("{parent}{v}.");
+                columns.iter().any(|c| c.starts_with(&prefix))
+            })
+            .count();
+        naming >= 2 && naming * 2 >= self.counts.len()
     }
 
     /// The clause of the counts, and whether it counts patterns rather than values.

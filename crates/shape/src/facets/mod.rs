@@ -407,6 +407,7 @@ impl<'c> Facets<'c> {
         };
         // Of a number's totals, those by the first field of names whose names repeat: the
         // records' first field of names is most often what they are about.
+        let column_names: Vec<String> = self.compactor.columns.iter().map(|c| c.name.clone()).collect();
         let mut best_totals: Vec<(usize, usize)> = Vec::new();
         for acc in &self.accs {
             if let Acc::Totals(t) = acc
@@ -432,6 +433,11 @@ impl<'c> Facets<'c> {
                         Some(part) if parts_said < part::MAX_SAID && counter.sorts(self.records) => part.label(field),
                         Some(_) => continue,
                         None => field.clone(),
+                    };
+                    let top = if counter.part.is_none() && counter.tags_kinds(field, &column_names) {
+                        top.max(counter::TAG_VALUES)
+                    } else {
+                        top
                     };
                     let Some((c, by_pattern)) = counter.clause(&name, self.records, top) else {
                         continue;
@@ -767,5 +773,7 @@ fn short_key(s: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod link_tests;
+#[cfg(test)]
+mod tag_tests;
 #[cfg(test)]
 mod tests;
