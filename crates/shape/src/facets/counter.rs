@@ -265,16 +265,24 @@ impl Counter {
     /// `type: "to_do"` beside its `to_do.checked`, a payment method's `type: "card"` beside
     /// its `card.brand`). Each value is then a kind of record, and all of them are listed
     /// (up to [`TAG_VALUES`]), not only the most common.
+    ///
+    /// A field of more than twice as many values as are listed is not looked at: it could
+    /// not be listed whole, and a field of ids would cost a look-up per value and column on
+    /// every first read. Each column is looked at once, for the value its first step after
+    /// the field's parent names.
     pub(super) fn tags_kinds(&self, field: &str, columns: &[String]) -> bool {
-        let parent = field.rsplit_once('.').map_or(String::new(), |(p, _)| format!("{p}."));
-        let naming = self
-            .counts
-            .keys()
-            .filter(|v| {
-                let prefix = format!("{parent}{v}.");
-                columns.iter().any(|c| c.starts_with(&prefix))
+        if self.counts.len() > 2 * TAG_VALUES {
+            return false;
+        }
+        let parent = field.rsplit_once('.').map_or("", |(p, _)| p);
+        let named: std::collections::HashSet<&str> = columns
+            .iter()
+            .filter_map(|c| {
+                let own = if parent.is_empty() { c.as_str() } else { c.strip_prefix(parent)?.strip_prefix('.')? };
+                own.split_once('.').map(|(first, _)| first)
             })
-            .count();
+            .collect();
+        let naming = self.counts.keys().filter(|v| named.contains(v.as_str())).count();
         naming >= 2 && naming * 2 >= self.counts.len()
     }
 
