@@ -11,6 +11,8 @@
 //! answered within three reads and in the first, per kind, with tokens read per answer.
 
 mod check;
+#[cfg(test)]
+mod half_checks;
 mod question;
 mod questions;
 mod questions_blind;

@@ -4,12 +4,12 @@
 //! checks in `questions_twentysecond` cover both halves together.
 
 use serde_json::json;
-use toolshape_fixtures::apis::{CATALOG, Generated, Split};
+use toolshape_fixtures::apis::Split;
 
 use super::network::requests;
 use super::*;
-use crate::question::{Check, Kind};
-use crate::questions::questions;
+use crate::half_checks::check_half;
+use crate::question::Check;
 use crate::questions::tests::checks;
 
 /// This half's shapes.
@@ -19,72 +19,9 @@ const SHAPES: [&str; 4] =
 /// The seeds each shape's questions are checked at.
 const SEEDS: [u64; 3] = [1, 2, 5];
 
-/// Where in `raw` the strings a question needs are, as a share of its length: for a tail
-/// question the earliest of their last occurrences, for any other the latest of their
-/// first; `None` for counts, whose answer is not a string of the result, and when a
-/// string is missing.
-fn place(raw: &str, json: bool, q: &Question) -> Option<f64> {
-    let must = match &q.check {
-        Check::Together(must) => must.clone(),
-        Check::Extreme { id, .. } => vec![id.clone()],
-        Check::Count { .. } => return None,
-    };
-    let tail = q.kind == Kind::Tail;
-    let mut at = if tail { raw.len() } else { 0 };
-    for m in must {
-        let written = if json { serde_json::to_string(&m).unwrap_or_default() } else { m.clone() };
-        let written = written.trim_matches('"');
-        let i = if tail {
-            raw.rfind(&m).or_else(|| raw.rfind(written))
-        } else {
-            raw.find(&m).or_else(|| raw.find(written))
-        }?;
-        at = if tail { at.min(i) } else { at.max(i) };
-    }
-    Some(at as f64 / raw.len() as f64)
-}
-
 #[test]
 fn every_shape_of_the_half_asks_nine_questions_of_every_kind_answered_from_the_raw_result() {
-    for name in SHAPES {
-        let shape = CATALOG.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name} is not in the catalog"));
-        assert_eq!(shape.split, Split::TwentySecond);
-        for seed in SEEDS {
-            let result = shape.generate(seed);
-            let raw = String::from_utf8_lossy(&result.bytes()).into_owned();
-            let json = matches!(result, Generated::Json(_));
-            let qs = questions(shape, &result);
-            for kind in Kind::ALL {
-                let n = qs.iter().filter(|q| q.kind == kind).count();
-                assert!(n >= 9, "{name} at seed {seed} asks {n} {} questions", kind.name());
-            }
-            for q in &qs {
-                let where_ = place(&raw, json, q);
-                if !matches!(q.check, Check::Count { .. }) {
-                    assert!(where_.is_some(), "{name} at seed {seed}: {} needs {:?}", q.text, q.check);
-                }
-                if q.kind == Kind::Lookup {
-                    let needle = q.needle.as_deref().unwrap_or_default();
-                    assert!(
-                        !needle.is_empty() && raw.contains(needle),
-                        "{name}: {} has no needle in the result",
-                        q.text
-                    );
-                }
-                // Head questions are about the first part of the result, tail questions
-                // about its last part.
-                match (q.kind, where_) {
-                    (Kind::Head, Some(p)) => {
-                        assert!(p < 0.2, "{name} at seed {seed}: {} is answered at {p:.2}", q.text)
-                    }
-                    (Kind::Tail, Some(p)) => {
-                        assert!(p > 0.7, "{name} at seed {seed}: {} is answered at {p:.2}", q.text)
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
+    check_half(&SHAPES, Split::TwentySecond, &SEEDS);
 }
 
 #[test]
