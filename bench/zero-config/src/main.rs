@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twentyfirst|twentysecond|twentythird|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twentyfirst|twentysecond|twentythird|twentyfourth|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -32,6 +32,7 @@ mod questions_thirteenth;
 mod questions_twelfth;
 mod questions_twentieth;
 mod questions_twentyfirst;
+mod questions_twentyfourth;
 mod questions_twentysecond;
 mod questions_twentythird;
 mod report;
@@ -60,7 +61,7 @@ struct Args {
     /// Which part of the catalog: `dev`, `held`, `fresh`, `unseen`, `blind`, `sixth`,
     /// `seventh`, `eighth`, `ninth`, `tenth`, `eleventh`, `twelfth`, `thirteenth`,
     /// `fourteenth`, `fifteenth`, `sixteenth`, `seventeenth`, `eighteenth`, `nineteenth`,
-    /// `twentieth`, `twentyfirst`, `twentysecond`, `twentythird` or `all`.
+    /// `twentieth`, `twentyfirst`, `twentysecond`, `twentythird`, `twentyfourth` or `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -110,10 +111,11 @@ fn main() -> Result<()> {
         "twentyfirst" => Some(Split::TwentyFirst),
         "twentysecond" => Some(Split::TwentySecond),
         "twentythird" => Some(Split::TwentyThird),
+        "twentyfourth" => Some(Split::TwentyFourth),
         "all" => None,
         other => {
             bail!(
-                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth, nineteenth, twentieth, twentyfirst, twentysecond, twentythird or all, not {other}"
+                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth, nineteenth, twentieth, twentyfirst, twentysecond, twentythird, twentyfourth or all, not {other}"
             )
         }
     };

@@ -128,6 +128,7 @@ fn half(s: Split) -> &'static str {
         Split::TwentyFirst => "twenty-first",
         Split::TwentySecond => "twenty-second",
         Split::TwentyThird => "twenty-third",
+        Split::TwentyFourth => "twenty-fourth",
     }
 }
 
@@ -138,7 +139,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -163,6 +164,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::TwentyFirst).count(),
         shapes.values().filter(|s| **s == Split::TwentySecond).count(),
         shapes.values().filter(|s| **s == Split::TwentyThird).count(),
+        shapes.values().filter(|s| **s == Split::TwentyFourth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -196,6 +198,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::TwentyFirst),
             Some(Split::TwentySecond),
             Some(Split::TwentyThird),
+            Some(Split::TwentyFourth),
             None,
         ] {
             let pick = |smart: bool| {

@@ -1,0 +1,97 @@
+//! The questions asked of the twenty-fourth part's first half: results of MCP servers and
+//! of the services behind them. What a user of each tool asks of its result: which
+//! operation a span is, how long it took and what it returned, how many spans failed and
+//! which query was slowest (a Jaeger trace); how much traffic a service had, its latency
+//! percentiles, its busiest hour and which services returned 5xx (Elasticsearch
+//! aggregations); an item's status, estimate and assignee and how many items are in a
+//! status (a GitHub project board); a search's clicks and position, how many rows a
+//! country or device has and which search or page gets the most (Search Console).
+//! Records are named from the middle and the end of each result as well as its start,
+//! and every answer is computed from the generated data.
+
+mod elasticsearch;
+mod github_project;
+mod jaeger;
+mod search_console;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::Value;
+
+use crate::question::{Kind, Question, value};
+use crate::questions_blind::together;
+
+/// The array at `path` of `v` (the root for `""`), or nothing.
+fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
+    value(v, path).and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
+}
+
+/// A question about the record `k` from the start of `items` (or from the end when
+/// `from_end`), answered by every string `answer` gives, together.
+fn end<T>(
+    items: &[T],
+    k: usize,
+    from_end: bool,
+    q: &str,
+    answer: impl Fn(&T) -> Option<Vec<String>>,
+) -> Option<Question> {
+    let i = if from_end { items.len().checked_sub(k + 1)? } else { k };
+    let must = answer(items.get(i)?)?;
+    if must.is_empty() || must.iter().any(String::is_empty) {
+        return None;
+    }
+    let must: Vec<&str> = must.iter().map(String::as_str).collect();
+    Some(together(if from_end { Kind::Tail } else { Kind::Head }, q.to_owned(), None, &must))
+}
+
+/// A lookup of the record `f` (0..1) of the way down `items`, or the next after it whose
+/// key (what `key` gives) names no other record and that `answer` answers: "{q}" with
+/// `{key}` replaced, answered by the key's strings and the answer's, together. The first
+/// of the key's strings is what a model searches for.
+fn find<T>(
+    items: &[T],
+    f: f64,
+    q: &str,
+    key: impl Fn(&T) -> Option<Vec<String>>,
+    answer: impl Fn(&T) -> Option<Vec<String>>,
+) -> Option<Question> {
+    let n = items.len();
+    let start = ((n as f64 * f) as usize).min(n.saturating_sub(1));
+    (start..n).chain(0..start).find_map(|i| {
+        let k = key(&items[i]).filter(|k| !k.is_empty() && k.iter().all(|s| !s.is_empty()))?;
+        if items.iter().filter(|x| key(x).as_ref() == Some(&k)).count() != 1 {
+            return None;
+        }
+        let mut must = k.clone();
+        must.extend(answer(&items[i])?);
+        if must.iter().any(String::is_empty) {
+            return None;
+        }
+        let mut text = q.to_owned();
+        for (j, part) in k.iter().enumerate() {
+            text = text.replace(&format!("{{key{j}}}"), part);
+        }
+        let text = text.replace("{key}", &k[0]);
+        let must: Vec<&str> = must.iter().map(String::as_str).collect();
+        Some(together(Kind::Lookup, text, Some(&k[0]), &must))
+    })
+}
+
+/// Every question about one of this half's JSON results; `None` for other shapes.
+pub(super) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {
+    let qs = match name {
+        "jaeger_trace" => jaeger::jaeger_questions(v),
+        "elasticsearch_aggs" => elasticsearch::elasticsearch_questions(v),
+        "github_graphql_project_items" => github_project::project_questions(v),
+        "search_console_query" => search_console::search_console_questions(v),
+        _ => return None,
+    };
+    Some(qs.into_iter().flatten().collect())
+}
+
+/// Every question about one of this half's text results; `None` for other shapes.
+pub(super) fn text_questions(name: &str, _t: &str) -> Option<Vec<Question>> {
+    let _ = name;
+    None
+}
