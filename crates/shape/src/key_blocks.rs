@@ -1,5 +1,6 @@
 //! Text written as records of `Key: value` lines, one block per record: `kubectl describe`,
-//! `git log` as some tools print it (`Commit: …`, `Author: …`), Debian's `apt show`, LDIF.
+//! `git log` as some tools print it (`Commit: …`, `Author: …`), Debian's `apt show`, LDIF;
+//! or of `key=value` lines (`ffprobe -show_frames`, INI-style sections).
 //! The blocks are read as records and counted like a list of records' fields, so the first
 //! read says how many records there are and answers "who wrote most of the commits".
 //!
@@ -47,6 +48,9 @@ fn key_value_within(line: &str, max_chars: usize, max_words: usize) -> Option<(&
             return Some((word, hash));
         }
     }
+    if let Some(pair) = key_equals_value(line) {
+        return Some(pair);
+    }
     let colon = line.find(':')?;
     let key = &line[..colon];
     let rest = &line[colon + 1..];
@@ -56,6 +60,24 @@ fn key_value_within(line: &str, max_chars: usize, max_words: usize) -> Option<(&
         && key.split(' ').count() <= max_words
         && (rest.is_empty() || rest.starts_with([' ', '\t']));
     well_formed.then(|| (key, trim_quotes(rest.trim())))
+}
+
+/// A `key=value` line, as `ffprobe -show_frames`, INI sections and `udevadm info` write
+/// records: the key one word of letters, digits, `_`, `-` and `.` starting with a letter,
+/// the `=` before any `:`, and no second ` word=` pair after it (a `logfmt` line holds
+/// several, and is a log line with fields, not a record's line).
+fn key_equals_value(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once('=')?;
+    let well_formed = (1..=MAX_KEY).contains(&key.len())
+        && key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        && !value.split(' ').skip(1).any(|w| w.split_once('=').is_some_and(|(k, _)| is_word(k)));
+    well_formed.then(|| (key, trim_quotes(value.trim())))
+}
+
+/// Whether `w` is a word a `key=` pair may start with.
+fn is_word(w: &str) -> bool {
+    !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 /// A name written with its address (`Ada Berg <ada@example.org>`, as git and mail headers
@@ -200,8 +222,11 @@ pub(crate) fn key_blocks(text: &str, room: usize) -> Option<String> {
     let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
     let Blocks { start, first_lines, records } = blocks(&lines)?;
     let (first, last) = (first_lines.first()? + 1, first_lines.last()? + 1);
+    // Said as the text writes it: `key=value` records open at `key=`.
+    let equals = lines[first - 1].trim_start().strip_prefix(start).is_some_and(|rest| rest.starts_with('='));
+    let (form, opens) = if equals { ("key=value", format!("{start}=")) } else { ("Key: value", format!("{start}:")) };
     let head = format!(
-        "{} records of `Key: value` lines, each from a \"{start}:\" line (lines {}, {} … {})",
+        "{} records of `{form}` lines, each from a \"{opens}\" line (lines {}, {} … {})",
         thousands(records.len() as u64),
         thousands(first as u64),
         first_lines.get(1).map_or_else(String::new, |l| thousands(*l as u64 + 1)),
@@ -325,6 +350,32 @@ mod tests {
         let map = key_blocks(&t, 2_000).unwrap();
         assert!(map.starts_with("8 records of `Key: value` lines, each from a \"Table:\" line"), "{map}");
         assert!(map.contains("SSTable count: max 7 (Table t13)"), "{map}");
+    }
+
+    #[test]
+    fn blocks_of_key_equals_value_lines_are_records() {
+        // `ffprobe -show_frames`: `[FRAME]` sections of `key=value` lines.
+        let mut t = String::new();
+        for i in 0..8 {
+            t.push_str(&format!(
+                "[FRAME]\nmedia_type=video\nkey_frame={}\npts={}\npkt_size={}\npict_type={}\n[/FRAME]\n",
+                u8::from(i % 4 == 0),
+                i * 1001,
+                1000 + (i * 7919) % 5000,
+                ["I", "B", "B", "P"][i % 4]
+            ));
+        }
+        let map = key_blocks(&t, 2_000).unwrap();
+        assert!(
+            map.starts_with("8 records of `key=value` lines, each from a \"media_type=\" line (lines 2, 9 … 51)"),
+            "{map}"
+        );
+        assert!(map.contains("pict_type, most first: B 4, I 2, P 2"), "{map}");
+        // A `logfmt` log holds several pairs a line: log lines with fields, not records.
+        let log: String = (0..20)
+            .map(|i| format!("time=2025-12-31T10:00:{i:02}Z level=info msg=\"request done\" status={}\n", 200 + i % 3))
+            .collect();
+        assert_eq!(key_blocks(&log, 2_000), None, "{log}");
     }
 
     #[test]
