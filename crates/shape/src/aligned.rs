@@ -293,8 +293,14 @@ fn report_column(c: &Compactor, rows: &[Value], key: usize) -> Option<usize> {
 /// A cell as a number when it is one (not a code written with a leading zero, and not
 /// an exponent: a hexadecimal id such as `7086201030e0` reads as one). A number with a note
 /// in brackets after it is that number: `kubectl` writes a pod's restarts as
-/// `327 (4m37s ago)`, and "which pod restarted most" compares the 327s.
+/// `327 (4m37s ago)`, and "which pod restarted most" compares the 327s. SQL clients
+/// write a missing value as `NULL` (MySQL, SQLite's `.nullvalue`) or `\N` (`COPY`, dumps):
+/// it is no value, so facets count the records that have one and never rank `NULL` as
+/// the most common.
 pub(crate) fn cell_value(v: &str) -> Value {
+    if matches!(v, "NULL" | "\\N") {
+        return Value::Null;
+    }
     if let Some((number, note)) = v.split_once(" (")
         && note.ends_with(')')
         && !note[..note.len() - 1].contains(['(', ')'])
@@ -505,12 +511,14 @@ pub(crate) fn rows_under_headers<'a>(
 /// The map of a text's rows read as records: `head`, then the facets of every row within
 /// `room`; `None` when the rows hold nothing to count.
 ///
-/// A last row that totals the others ([`totals_row`]) is said with the head, whole, and
-/// left out of the facets: it would hold every column's largest value.
+/// A last row that totals the others ([`totals_row`]) is said with the head, whole, with
+/// how many rows it totals (the head counted it among the rows), and left out of the
+/// facets: it would hold every column's largest value.
 pub(crate) fn rows_map(rows: &[Value], head: String, room: usize) -> Option<String> {
     let (rows, head) = match rows.split_last() {
         Some((Value::Object(last), above)) if totals_row::last_is_total(rows) => {
-            (above, format!("{head}; the last row totals the others: {}", totals_row::cells_phrase(last)))
+            let phrase = totals_row::cells_phrase(last);
+            (above, format!("{head}; the last row totals the {} above it: {phrase}", thousands(above.len() as u64)))
         }
         _ => (rows, head),
     };

@@ -554,7 +554,35 @@ fn a_tables_totals_row_is_not_its_largest_row() {
     text.push_str(&format!("{}\n{:<40}{stmts:>8}{miss:>8}{:>7}%\n", "-".repeat(64), "TOTAL", 97));
     let shaped = shape(ShapePlan { budget_tokens: 2_000, ..ShapePlan::default() }, text.as_bytes());
     let summary = &shaped.envelope.summary;
-    assert!(summary.contains(&format!("the last row totals the others: Name TOTAL, Stmts {stmts}")), "{summary}");
+    assert!(summary.contains(&format!("the last row totals the 300 above it: Name TOTAL, Stmts {stmts}")), "{summary}");
     assert!(!summary.contains("(Name TOTAL)"), "{summary}");
     assert!(summary.contains("Stmts: max 409 (Name app/module_"), "{summary}");
+}
+
+/// The MySQL client's vertical rows write a missing value as `NULL`: it was counted as the
+/// most common coupon (`NULL 264`). `NULL` is now no value, and the records without one
+/// are counted.
+#[test]
+fn sql_nulls_are_missing_values() {
+    let mut text = String::from("mysql> SELECT * FROM orders\\G\n");
+    let (mut without, mut rows) = (0, 0);
+    for i in 0..120u64 {
+        let coupon = if i % 3 == 0 { ["WINTER15", "VIP30", "WELCOME10"][(i % 9 / 3) as usize] } else { "NULL" };
+        without += usize::from(coupon == "NULL");
+        rows += 1;
+        text.push_str(&format!(
+            "*************************** {}. row ***************************\n         id: {}\ncustomer_id: {}\n    country: {}\n      total: {}.{:02}\ncoupon_code: {coupon}\n",
+            i + 1,
+            9000 - i,
+            1000 + (i * 37) % 50,
+            ["US", "GB", "DE", "FR", "NL", "CA", "AU", "SE"][(i * 5 % 8) as usize],
+            10 + (i * 13) % 90,
+            i % 100
+        ));
+    }
+    text.push_str(&format!("{rows} rows in set (0.01 sec)\n"));
+    let shaped = shape(ShapePlan { budget_tokens: 2_000, ..ShapePlan::default() }, text.as_bytes());
+    let summary = &shaped.envelope.summary;
+    assert!(summary.contains(&format!("without coupon_code: {without}")), "{summary}");
+    assert!(summary.contains("coupon_code, most first: WINTER15 14, VIP30 13, WELCOME10 13;"), "{summary}");
 }

@@ -23,7 +23,9 @@ use self::extremes::Extremes;
 use self::totals::{MAX_GROUP_FIELDS, MAX_NUMBERS, Totals};
 use self::within::{MAX_STATES, Within};
 use crate::aggregate::timestamp_millis;
-use crate::compact::{Compactor, Holds, MAX_GROUPS, Span, decimal_value, duration_millis, duration_text, quantity};
+use crate::compact::{
+    Compactor, Holds, MAX_GROUPS, Span, decimal_value, duration_millis, duration_text, names_an_id, quantity,
+};
 use crate::distinct::head_and_tail;
 use crate::numfmt::thousands;
 use crate::words::name_words;
@@ -201,13 +203,15 @@ impl<'c> Facets<'c> {
                 accs.push(Acc::Presence { column: i, present: 0, holders: Vec::new() });
             }
         }
-        // Numbers totalled per name, for a few fields of names that repeat.
+        // Numbers totalled per name, for a few fields of names that repeat. A number whose
+        // name says it is an identifier (`customer_id`) has no meaningful sum.
         let groups: Vec<usize> = columns()
             .filter(|(_, c)| c.holds == Holds::Categories && !c.unique)
             .map(|(i, _)| i)
             .take(MAX_GROUP_FIELDS)
             .collect();
-        let numbers = columns().filter(|(_, c)| c.holds == Holds::Numbers && !c.unique).map(|(i, _)| i);
+        let numbers =
+            columns().filter(|(_, c)| c.holds == Holds::Numbers && !c.unique && !names_an_id(&c.name)).map(|(i, _)| i);
         for n in numbers.take(MAX_NUMBERS) {
             accs.extend(groups.iter().filter(|&&g| g != n).map(|&g| Acc::Totals(Totals::new(g, n))));
         }
@@ -771,6 +775,8 @@ fn short_key(s: &str, max: usize) -> String {
     if s.chars().count() <= max { s.to_owned() } else { head_and_tail(s) }
 }
 
+#[cfg(test)]
+mod id_totals_tests;
 #[cfg(test)]
 mod link_tests;
 #[cfg(test)]
