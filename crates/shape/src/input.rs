@@ -17,8 +17,11 @@ use crate::sibling_lists;
 
 pub(crate) use crate::keyed::keyed_records;
 
-/// How deep automatic record location looks into wrapper objects.
-const AUTO_DEPTH: usize = 4;
+/// How deep automatic record location looks into wrapper objects. Each level down must hold
+/// at least half of its object's bytes (or be its only object or list), so looking deep
+/// finds only a chain of wrappers: a GraphQL answer nests its records five levels down
+/// (`data.organization.projectV2.items.nodes`).
+const AUTO_DEPTH: usize = 8;
 
 /// What the result turned out to be.
 pub(crate) enum Located<'a> {
@@ -465,6 +468,23 @@ mod tests {
         if let Located::Records { wrapper, .. } = l {
             assert_eq!(wrapper.notes, vec!["total_count=1412", "incomplete_results=false"]);
         }
+    }
+
+    /// A GraphQL answer's records five objects down (`data.organization.projectV2.items.nodes`)
+    /// were past the four levels looked into: the whole answer was one object, its one field
+    /// too large for a page, and `next` ended there.
+    #[test]
+    fn a_graphql_answers_records_five_levels_down_are_found() {
+        let nodes: Vec<Value> =
+            (0..30).map(|i| serde_json::json!({"id": format!("PVTI_{i}"), "type": "ISSUE"})).collect();
+        let text = serde_json::json!({"data": {"organization": {"projectV2": {"title": "Roadmap", "items": {
+            "totalCount": 146, "pageInfo": {"hasNextPage": true, "endCursor": "Y3Vyc29y"}, "nodes": nodes
+        }}}}})
+        .to_string();
+        let l = locate(&text, None, how(true));
+        assert_eq!(records_len(&l), Some(30));
+        let Located::Records { wrapper, .. } = l else { panic!("records") };
+        assert!(wrapper.notes.contains(&"totalCount=146".to_owned()), "{:?}", wrapper.notes);
     }
 
     #[test]
