@@ -35,6 +35,7 @@ mod questions_twentyfirst;
 mod questions_twentyfourth;
 mod questions_twentysecond;
 mod questions_twentythird;
+mod record_questions;
 mod report;
 mod runner;
 mod variants;

@@ -16,40 +16,8 @@ mod tests;
 
 use serde_json::Value;
 
-use crate::question::{Kind, Question, text, value};
-use crate::questions_blind::{at, together};
-
-/// The values of `fields` of a record, each present and not empty, or `None`.
-fn fields_of(x: &Value, fields: &[&str]) -> Option<Vec<String>> {
-    fields.iter().map(|f| value(x, f).map(text).filter(|s| !s.is_empty())).collect()
-}
-
-/// A question about one record (at an end of a list, for `kind` head or tail), answered by
-/// the values of `fields` together.
-fn about_record(x: Option<&Value>, kind: Kind, q: &str, fields: &[&str]) -> Option<Question> {
-    let must = fields_of(x?, fields)?;
-    let must: Vec<&str> = must.iter().map(String::as_str).collect();
-    Some(together(kind, q.to_owned(), None, &must))
-}
-
-/// A lookup of the record about `f` (0..1) of the way down `list` whose `key` no other
-/// record shares: `q` with `{key}` replaced, answered by the key and the values of
-/// `answers` together. Records lacking an answer are passed over.
-fn lookup(list: &[Value], f: f64, q: &str, key: &str, answers: &[&str]) -> Option<Question> {
-    let n = list.len();
-    let start = at(n, f);
-    let key_of = |x: &Value| value(x, key).map(text).filter(|s| !s.is_empty());
-    (start..n).chain(0..start).find_map(|i| {
-        let k = key_of(&list[i])?;
-        if list.iter().filter(|x| key_of(x).as_deref() == Some(k.as_str())).count() != 1 {
-            return None;
-        }
-        let mut must = vec![k.clone()];
-        must.extend(fields_of(&list[i], answers)?);
-        let must: Vec<&str> = must.iter().map(String::as_str).collect();
-        Some(together(Kind::Lookup, q.replace("{key}", &k), Some(&k), &must))
-    })
-}
+use crate::question::Question;
+use crate::record_questions::{about_record, lookup};
 
 /// The record `back` places before the last of a list (0 is the last).
 fn from_end(list: &[Value], back: usize) -> Option<&Value> {

@@ -20,6 +20,7 @@ use serde_json::Value;
 
 use crate::question::{Kind, Question, value};
 use crate::questions_blind::together;
+use crate::record_questions::end;
 
 /// The array at `path` of `v` (the root for `""`), or nothing.
 fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
@@ -28,24 +29,6 @@ fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
 
 /// The ordinal words of the first records, for questions about either end.
 const ORDINALS: [&str; 3] = ["", "second ", "third "];
-
-/// A question about the record `k` from the start of `items` (or from the end when
-/// `from_end`), answered by every string `answer` gives, together.
-fn end<T>(
-    items: &[T],
-    k: usize,
-    from_end: bool,
-    q: &str,
-    answer: impl Fn(&T) -> Option<Vec<String>>,
-) -> Option<Question> {
-    let i = if from_end { items.len().checked_sub(k + 1)? } else { k };
-    let must = answer(items.get(i)?)?;
-    if must.iter().any(String::is_empty) {
-        return None;
-    }
-    let must: Vec<&str> = must.iter().map(String::as_str).collect();
-    Some(together(if from_end { Kind::Tail } else { Kind::Head }, q.to_owned(), None, &must))
-}
 
 /// A lookup of the record `f` (0..1) of the way down `items`, or the next after it whose
 /// key `key` gives no other record: "{q}" with `{key}` replaced, answered by the key and
