@@ -541,6 +541,16 @@ pub(crate) mod tests {
         }
     }
 
+    /// Asserts a whole part written blind at every seed of `seeds`: nine questions of every
+    /// shape, every kind asked, every answer in the raw result.
+    pub(crate) fn check_part(split: Split, seeds: &[u64]) {
+        asks_nine_of_every_shape(split, seeds);
+        for &seed in seeds {
+            asks_every_kind_at(split, seed);
+            answers_are_in_the_raw_result_at(split, seed);
+        }
+    }
+
     /// The checks of `qs`, in order: what the parts' reader tests compare.
     pub(crate) fn checks(qs: &[Question]) -> Vec<&crate::question::Check> {
         qs.iter().map(|q| &q.check).collect()

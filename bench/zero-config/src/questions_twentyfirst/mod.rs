@@ -23,23 +23,13 @@ pub(crate) fn text_questions(name: &str, t: &str) -> Option<Vec<Question>> {
 mod tests {
     use toolshape_fixtures::apis::Split;
 
-    use crate::questions::tests::{answers_are_in_the_raw_result_at, asks_every_kind_at, asks_nine_of_every_shape};
+    use crate::questions::tests::check_part;
 
     /// The seeds each shape's questions are checked at.
     const SEEDS: [u64; 3] = [1, 2, 5];
 
     #[test]
-    fn the_twenty_first_part_asks_at_least_nine_questions_of_every_shape_and_kind() {
-        asks_nine_of_every_shape(Split::TwentyFirst, &SEEDS);
-        for seed in SEEDS {
-            asks_every_kind_at(Split::TwentyFirst, seed);
-        }
-    }
-
-    #[test]
-    fn every_answer_of_the_twenty_first_part_is_in_the_raw_result() {
-        for seed in SEEDS {
-            answers_are_in_the_raw_result_at(Split::TwentyFirst, seed);
-        }
+    fn the_twenty_first_part_asks_nine_questions_of_every_shape_and_kind_answered_from_the_raw_result() {
+        check_part(Split::TwentyFirst, &SEEDS);
     }
 }
