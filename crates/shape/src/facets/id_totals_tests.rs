@@ -16,11 +16,11 @@ fn phrase_of(recs: &[Value]) -> String {
 
 #[test]
 fn numbers_named_as_ids_are_not_totalled_but_amounts_are() {
-    let countries = ["Ada", "Lin", "Kofi", "Mia", "Noor", "Ravi", "Zoe"];
+    let owners = ["Ada", "Lin", "Kofi", "Mia", "Noor", "Ravi", "Zoe"];
     let recs: Vec<Value> = (0..42)
         .map(|i| {
             json!({
-                "owner": countries[i % countries.len()],
+                "owner": owners[i % owners.len()],
                 "customer_id": 1000 + (i * 37) % 11,
                 "amount": 5 + (i * 13) % 20,
             })
