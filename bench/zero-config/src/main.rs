@@ -11,6 +11,9 @@
 //! answered within three reads and in the first, per kind, with tokens read per answer.
 
 mod check;
+// Before the parts whose `mod.rs` calls its macro.
+#[macro_use]
+mod halves;
 #[cfg(test)]
 mod half_checks;
 mod question;

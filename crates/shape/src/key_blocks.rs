@@ -70,12 +70,12 @@ fn key_equals_value(line: &str) -> Option<(&str, &str)> {
     let (key, value) = line.split_once('=')?;
     let well_formed = (1..=MAX_KEY).contains(&key.len())
         && key.starts_with(|c: char| c.is_ascii_alphabetic())
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        && is_word(key)
         && !value.split(' ').skip(1).any(|w| w.split_once('=').is_some_and(|(k, _)| is_word(k)));
     well_formed.then(|| (key, trim_quotes(value.trim())))
 }
 
-/// Whether `w` is a word a `key=` pair may start with.
+/// Whether `w` is one word a `key=` pair's key may be: letters, digits, `_`, `-`, `.`.
 fn is_word(w: &str) -> bool {
     !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }

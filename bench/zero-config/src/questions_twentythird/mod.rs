@@ -5,31 +5,4 @@
 mod cli;
 mod mcp;
 
-use serde_json::Value;
-
-use crate::question::Question;
-
-/// Every question about a twenty-third-part shape's JSON result; `None` for other shapes.
-pub(crate) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {
-    mcp::json_questions(name, v).or_else(|| cli::json_questions(name, v))
-}
-
-/// Every question about a twenty-third-part shape's text result; `None` for other shapes.
-pub(crate) fn text_questions(name: &str, t: &str) -> Option<Vec<Question>> {
-    mcp::text_questions(name, t).or_else(|| cli::text_questions(name, t))
-}
-
-#[cfg(test)]
-mod tests {
-    use toolshape_fixtures::apis::Split;
-
-    use crate::questions::tests::check_part;
-
-    /// The seeds each shape's questions are checked at.
-    const SEEDS: [u64; 3] = [1, 2, 5];
-
-    #[test]
-    fn the_twenty_third_part_asks_nine_questions_of_every_shape_and_kind_answered_from_the_raw_result() {
-        check_part(Split::TwentyThird, &SEEDS);
-    }
-}
+two_halves!(TwentyThird);
