@@ -32,6 +32,33 @@ fn singular(noun: &str) -> Cow<'_, str> {
     Cow::Borrowed(noun.strip_suffix('s').filter(|n| !n.is_empty()).unwrap_or(noun))
 }
 
+/// A list's name as the noun for its records, when it is a plural word or two: `spans`,
+/// `line_items` → `line items`, `pullRequests` → `pull requests`. Anything else (`data`,
+/// `status`, `x1`) names nothing.
+fn list_noun(name: &str) -> Option<String> {
+    if !(3..=32).contains(&name.len()) || !name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_') {
+        return None;
+    }
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    for c in name.chars() {
+        let starts_word =
+            c == '_' || (c.is_ascii_uppercase() && word.chars().last().is_some_and(|l| l.is_ascii_lowercase()));
+        if starts_word && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c != '_' {
+            word.push(c.to_ascii_lowercase());
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    let last = words.last()?;
+    let plural = last.len() >= 3 && last.ends_with('s') && !["ss", "us", "is"].iter().any(|e| last.ends_with(e));
+    (plural && words.len() <= 3).then(|| words.join(" "))
+}
+
 pub(crate) fn kind_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -63,7 +90,18 @@ pub(crate) struct Describe<'a> {
     pub(crate) index: Option<&'a LazyIndex<'a>>,
 }
 
-impl Describe<'_> {
+impl<'a> Describe<'a> {
+    /// What the records are called: the plan's noun; when the data decides the view, the
+    /// name of the list they were found in if that is a plural word (`515 spans`); else
+    /// `records`.
+    pub(crate) fn noun(&self) -> Cow<'a, str> {
+        if let Some(noun) = &self.plan.noun {
+            return Cow::Borrowed(noun);
+        }
+        let named = self.auto.and(self.wrapper.list_name.as_deref()).and_then(list_noun);
+        named.map_or(Cow::Borrowed("records"), Cow::Owned)
+    }
+
     /// What the summary adds after the count; `paging`: a next page of records follows.
     fn qualifiers_for(&self, paging: bool) -> String {
         let mut q = String::new();
@@ -102,7 +140,8 @@ impl Describe<'_> {
     }
 
     pub(crate) fn complete(&self, shown: u64) -> String {
-        let noun = if self.total == 1 { singular(self.plan.noun()) } else { Cow::Borrowed(self.plan.noun()) };
+        let noun = self.noun();
+        let noun = if self.total == 1 { singular(&noun) } else { Cow::Borrowed(noun.as_ref()) };
         if self.start > 0 {
             format!(
                 "{noun} {} of {}{}",
@@ -116,7 +155,7 @@ impl Describe<'_> {
     }
 
     pub(crate) fn empty(&self) -> String {
-        let noun = self.plan.noun();
+        let noun = self.noun();
         match &self.plan.filter {
             Some(f) => format!(
                 "no {noun} match `{}` ({} before the filter); loosen the criteria",
@@ -131,7 +170,7 @@ impl Describe<'_> {
         format!(
             "{} {} stored ({}){}; open them with next, adding a query to pick what you need",
             thousands(self.total),
-            self.plan.noun(),
+            self.noun(),
             fmt_bytes(bytes_in),
             self.qualifiers_for(false)
         )
@@ -147,7 +186,7 @@ impl Describe<'_> {
         ctx: &ShapeContext<'_>,
     ) -> Envelope {
         let shown = kept.len() as u64;
-        let noun = self.plan.noun();
+        let noun = self.noun();
         let original = Original { bytes: bytes_in, records: Some(self.total), lines: None };
         if ambiguous {
             let left = self.total - self.start - shown;
@@ -437,7 +476,24 @@ pub(crate) fn object_envelope(
 
 #[cfg(test)]
 mod singular_tests {
-    use super::singular;
+    use super::{list_noun, singular};
+
+    #[test]
+    fn plural_list_names_name_their_records() {
+        for (name, noun) in [
+            ("spans", Some("spans")),
+            ("line_items", Some("line items")),
+            ("pullRequests", Some("pull requests")),
+            ("data", None),
+            ("status", None),
+            ("analysis", None),
+            ("address", None),
+            ("x1s", None),
+            ("a_b_c_items", None),
+        ] {
+            assert_eq!(list_noun(name).as_deref(), noun, "{name}");
+        }
+    }
 
     #[test]
     fn plural_nouns_become_singular() {

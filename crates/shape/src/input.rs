@@ -47,6 +47,16 @@ pub(crate) struct Wrapper {
     /// Other lists of records beside the records, each said with its count and facets
     /// ([`sibling_lists::list_note`]).
     pub(crate) lists: Vec<String>,
+    /// The name of the list the records were found in (`spans` for `data[0].spans`), which
+    /// may say what they are.
+    pub(crate) list_name: Option<String>,
+}
+
+/// The last member name of a path (`spans` in `data[0].spans`), without its indexes.
+fn last_name(at: &str) -> Option<String> {
+    let last = at.rsplit('.').next()?;
+    let name = last.split('[').next().unwrap_or_default();
+    (!name.is_empty()).then(|| name.to_owned())
 }
 
 /// Decode `bytes` as UTF-8, replacing invalid sequences.
@@ -254,6 +264,7 @@ fn inner_records<'a>(
         wrapper.notes.extend(found.notes);
         wrapper.dropped.extend(found.dropped);
         wrapper.headers.extend(found.headers);
+        wrapper.list_name = found.list_name;
         return Located::Records { items: inner, wrapper };
     }
     let inner = |raw: &'a RawValue| -> Option<(String, &'a RawValue)> {
@@ -273,6 +284,7 @@ fn inner_records<'a>(
         (body.starts_with("[{") && !cells && !richer_outside && body.len() * 100 >= raw.get().len() * INNER_SHARE)
             .then_some((name, list))
     };
+    wrapper.list_name = last_name(at);
     if items.len() < 2 || !items.iter().all(|i| i.get().starts_with('{')) {
         return Located::Records { items, wrapper };
     }
@@ -288,6 +300,7 @@ fn inner_records<'a>(
         }
     }
     wrapper.notes.push(format!("records={at}[].{}[]", found[0].0));
+    wrapper.list_name = Some(found[0].0.clone());
     Located::Records { items: records, wrapper }
 }
 
@@ -326,6 +339,7 @@ fn grouped_records<'a>(members: &[(String, &'a RawValue)], wrapper: &mut Wrapper
     }
     let at = if at.is_empty() { String::new() } else { format!("{at}.") };
     wrapper.notes.push(format!("records={at}*.{name}[] ({} groups of {})", lists.len(), members.len()));
+    wrapper.list_name = Some(name);
     Some(Located::Records { items: records, wrapper: std::mem::take(wrapper) })
 }
 

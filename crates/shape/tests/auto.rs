@@ -289,6 +289,23 @@ fn the_full_view_is_off_switchable() {
     assert_eq!(off.envelope.data, Data::Records(records));
 }
 
+/// Records found in a list with a plural name are counted by that name (`40 spans`), so a
+/// question about how many there are finds its word; a plan's own noun still comes first,
+/// and a list with no such name keeps `records`.
+#[test]
+fn records_are_named_by_their_lists_name() {
+    let spans: Vec<Value> =
+        (0..40).map(|i| json!({"spanID": format!("{i:016x}"), "operationName": "GET", "duration": i})).collect();
+    let input = serde_json::to_vec(&json!({"data": [{"traceID": "t1", "spans": spans}]})).unwrap();
+    let summary = |plan: ShapePlan| shape(&Shaper::new(plan).unwrap(), &input, None).envelope.summary;
+    assert!(summary(plan(300)).contains(" of 40 spans"), "{}", summary(plan(300)));
+    let named = summary(ShapePlan { noun: Some("calls".into()), ..plan(300) });
+    assert!(named.contains(" of 40 calls"), "{named}");
+    let plain = serde_json::to_vec(&json!({"data": spans})).unwrap();
+    let plain = shape(&Shaper::new(plan(300)).unwrap(), &plain, None).envelope.summary;
+    assert!(plain.contains(" of 40 records"), "{plain}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
 

@@ -37,7 +37,7 @@ fn cells_are_named_by_the_schema_on_every_page() {
     let next = OffsetContinuation { tool: "result_read".into(), base: Map::new() };
     let first = shaper.shape(input.as_bytes(), &ctx(&next, None)).unwrap();
     let summary = &first.envelope.summary;
-    assert!(summary.contains("of 600 records"), "rows, not cells, are the records: {summary}");
+    assert!(summary.contains("of 600 rows"), "rows, not cells, are the records: {summary}");
     assert!(summary.contains("channel, most first: email 200, organic 200, paid 200"), "{summary}");
     assert!(summary.contains("revenue: max 399.5 (order_id ord_00057)"), "{summary}");
     let Data::Table { columns, .. } = &first.envelope.data else { panic!("a table: {}", first.text) };

@@ -317,7 +317,7 @@ fn a_list_of_one_large_object_is_read_by_the_records_inside_it() {
     assert_eq!(rows[0][name], "task 0", "{}", shaped.text);
     let summary = &shaped.envelope.summary;
     assert!(payload.len() > 4000 * 8, "{}", payload.len());
-    assert!(summary.contains("of 900 records"), "{summary}");
+    assert!(summary.contains("of 900 items"), "{summary}");
     assert!(summary.contains("name=\"Relaunch\""), "{summary}");
     assert!(summary.contains("done 300"), "the items' states are counted: {summary}");
 }
