@@ -49,10 +49,6 @@ impl Compactor {
             // services): one object per record, not a column per name, most of them empty.
             // A record that holds most of the names (a mail's headers) gets columns.
             let held: usize = lists.iter().map(|l| l.len()).sum();
-            if names.len() > LONG_LIST && held * 2 < names.len() * lists.len() {
-                out.push(Column { extract: Extract::Pairs { key, value }, holds: Holds::Other, ..column });
-                continue;
-            }
             // What each name's values hold, measured as if they were fields of the record.
             let as_objects: Vec<Value> = lists
                 .iter()
@@ -65,6 +61,14 @@ impl Compactor {
                 })
                 .collect();
             let measured = stats::learn(&as_objects);
+            if names.len() > LONG_LIST && held * 2 < names.len() * lists.len() {
+                // The names whose values repeat (a span's `span.kind`, `db.system`,
+                // `error`) are still counted over every record, as members the view does
+                // not show.
+                self.members.extend(counted_names(&measured, &names, &column, &key, &value, n));
+                out.push(Column { extract: Extract::Pairs { key, value }, holds: Holds::Other, ..column });
+                continue;
+            }
             for name in names {
                 let node = measured.child(&name);
                 // A value that is an object is written, counted and ranked as the member
@@ -103,6 +107,54 @@ impl Compactor {
         self.columns = out;
     }
 }
+
+/// Names of a map too sparse for columns whose values a reader counts: in at least
+/// [`MIN_HOLDERS`] records of the sample, a short scalar that is not a link, a random id or
+/// text, taking few values that repeat (a flag's one value too). The most held first, at
+/// most [`MAX_COUNTED_NAMES`].
+fn counted_names(
+    measured: &stats::Node,
+    names: &[String],
+    column: &Column,
+    key: &str,
+    value: &str,
+    n: usize,
+) -> Vec<Column> {
+    let mut found: Vec<(usize, Column)> = Vec::new();
+    for name in names {
+        let Some(node) = measured.child(name) else { continue };
+        let plain = node.urls == 0 && node.opaque * 2 < node.present && node.long_text == 0 && node.avg_bytes() <= 64;
+        let repeats = node.distinct() <= 30 && !node.many && node.distinct() * 2 <= node.present;
+        if !plain || !repeats || node.present < MIN_HOLDERS || node.scalars * 10 < node.present * 9 || n < 4 {
+            continue;
+        }
+        let extract = Extract::PairValue {
+            key: key.to_owned(),
+            name: name.clone(),
+            value: value.to_owned(),
+            inner: None,
+            cut: None,
+        };
+        found.push((
+            node.present,
+            Column {
+                name: format!("{}.{name}", column.name),
+                path: column.path.clone(),
+                extract,
+                holds: Holds::Categories,
+                unique: false,
+                hints: column.hints.clone(),
+            },
+        ));
+    }
+    found.sort_by_key(|(present, _)| std::cmp::Reverse(*present));
+    found.into_iter().take(MAX_COUNTED_NAMES).map(|(_, c)| c).collect()
+}
+
+/// Records of the sample that must hold a sparse map's name for its values to be counted.
+const MIN_HOLDERS: usize = 4;
+/// Names of one sparse map counted, at most.
+const MAX_COUNTED_NAMES: usize = 12;
 
 /// The member naming each item and the member holding its value, if the lists are maps.
 ///
