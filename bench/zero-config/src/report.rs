@@ -129,6 +129,7 @@ fn half(s: Split) -> &'static str {
         Split::TwentySecond => "twenty-second",
         Split::TwentyThird => "twenty-third",
         Split::TwentyFourth => "twenty-fourth",
+        Split::TwentyFifth => "twenty-fifth",
     }
 }
 
@@ -139,7 +140,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth, {} twenty-fifth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -165,6 +166,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::TwentySecond).count(),
         shapes.values().filter(|s| **s == Split::TwentyThird).count(),
         shapes.values().filter(|s| **s == Split::TwentyFourth).count(),
+        shapes.values().filter(|s| **s == Split::TwentyFifth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -199,6 +201,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::TwentySecond),
             Some(Split::TwentyThird),
             Some(Split::TwentyFourth),
+            Some(Split::TwentyFifth),
             None,
         ] {
             let pick = |smart: bool| {

@@ -1,0 +1,79 @@
+//! The questions asked of the twenty-fifth part's first half: results of MCP servers and of
+//! the services behind them. What a user of each tool asks of its result: which alerts
+//! fire and since when, a rule's state, `for` and severity, how many rules are unhealthy
+//! and which group evaluates slowest (Prometheus rules); a file's size, sha or mode, how
+//! many Go files a folder holds and which blob is largest (a GitHub git tree); an issue's
+//! rule, severity, line and effort, how many BLOCKER bugs there are and which file, author
+//! and rule have the most issues (SonarQube issues); a role's attached policies, trust and
+//! last use, a user's groups, how many roles trust a service and which user is in the most
+//! groups (IAM authorization details). Records are named from the middle and the end of
+//! each result as well as its start, and every answer is computed from the generated data.
+
+mod git_tree;
+mod iam;
+mod prometheus;
+mod sonarqube;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::Value;
+
+use crate::question::{Kind, Question, text, value};
+use crate::questions_blind::together;
+
+/// The array at `path` of `v` (the root for `""`), or nothing.
+fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
+    value(v, path).and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
+}
+
+/// The string (or number, as JSON writes it) at `field` of `x`, or an empty string.
+fn field(x: &Value, name: &str) -> String {
+    x.get(name).filter(|v| !v.is_null()).map(text).unwrap_or_default()
+}
+
+/// A lookup of the record `f` (0..1) of the way down `items`, or the next after it whose
+/// key names no other record and that `answer` answers: `q` with `{key}` replaced by the
+/// key, answered by the key and the answer's strings together.
+fn lookup<T>(
+    items: &[T],
+    f: f64,
+    q: &str,
+    key: impl Fn(&T) -> String,
+    answer: impl Fn(&T) -> Option<Vec<String>>,
+) -> Option<Question> {
+    let n = items.len();
+    let start = ((n as f64 * f) as usize).min(n.saturating_sub(1));
+    (start..n).chain(0..start).find_map(|i| {
+        let k = key(&items[i]);
+        if k.is_empty() || items.iter().filter(|x| key(x) == k).count() != 1 {
+            return None;
+        }
+        let mut must = vec![k.clone()];
+        must.extend(answer(&items[i])?);
+        if must.iter().any(String::is_empty) {
+            return None;
+        }
+        let must: Vec<&str> = must.iter().map(String::as_str).collect();
+        Some(together(Kind::Lookup, q.replace("{key}", &k), Some(&k), &must))
+    })
+}
+
+/// Every question about one of this half's JSON results; `None` for other shapes.
+pub(super) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {
+    let qs = match name {
+        "prometheus_rules" => prometheus::prometheus_questions(v),
+        "github_git_tree" => git_tree::git_tree_questions(v),
+        "sonarqube_issues" => sonarqube::sonarqube_questions(v),
+        "aws_iam_authorization_details" => iam::iam_questions(v),
+        _ => return None,
+    };
+    Some(qs.into_iter().flatten().collect())
+}
+
+/// Every question about one of this half's text results; `None` for other shapes.
+pub(super) fn text_questions(name: &str, _t: &str) -> Option<Vec<Question>> {
+    // This half's shapes are all JSON.
+    let _ = name;
+    None
+}
