@@ -91,6 +91,8 @@ enum Step {
     Tag(String),
     /// The one item of a list.
     First,
+    /// The item at this place of a list whose places mean different things ([`tuples`]).
+    Place(usize),
 }
 
 /// How a field's value is written in the compact record.
@@ -187,6 +189,7 @@ impl Column {
         for step in &self.path {
             match step {
                 Step::First => out.push_str("[0]"),
+                Step::Place(i) => out.push_str(&format!("[{i}]")),
                 Step::Key(k) | Step::Tag(k) if k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') => {
                     if !out.is_empty() {
                         out.push('.');
@@ -294,6 +297,7 @@ impl Compactor {
         let mut opaque_keys: Vec<String> = Vec::new();
         c.object(&root, &[], "", sample.len(), &mut opaque_keys);
         c.read_lists_as_maps(sample);
+        c.split_tuples(sample, &mut opaque_keys);
         c.drop_duplicates(sample);
         c.drop_second_ids(&opaque_keys, sample);
         c.drop_token_links();
@@ -778,3 +782,5 @@ fn holds(node: &Node, n: usize) -> Holds {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tuple_tests;

@@ -123,6 +123,7 @@ impl Column {
         self.path.iter().enumerate().try_fold(record, |cur, (i, step)| match step {
             Step::Key(k) | Step::Tag(k) => member(cur, k, self.hints.at(i)),
             Step::First => cur.as_array()?.first(),
+            Step::Place(p) => cur.as_array()?.get(*p),
         })
     }
 }
@@ -132,6 +133,7 @@ pub(super) fn at_path<'v>(record: &'v Value, path: &[Step]) -> Option<&'v Value>
     path.iter().try_fold(record, |cur, step| match step {
         Step::Key(k) | Step::Tag(k) => cur.get(k),
         Step::First => cur.as_array()?.first(),
+        Step::Place(p) => cur.as_array()?.get(*p),
     })
 }
 
