@@ -157,5 +157,26 @@ fn an_object_key_is_counted_by_folder_and_by_type() {
     let by_folder = stated(&s, "kinds of Key (before \"/\")").unwrap_or_default();
     assert_eq!(by_folder.get("logs").map(|k| k.0), Some(40), "{s}");
     let by_type = stated(&s, "kinds of Key (after the last \".\")").unwrap_or_default();
-    assert_eq!(by_type.get("parquet").map(|k| k.0), Some(30), "{s}");
+    assert_eq!(by_type.get(".parquet").map(|k| k.0), Some(30), "{s}");
+}
+
+/// A tree of files and their folders: the folders have no type, the files' types are
+/// counted all the same, each written with its dot (`.go 40`), so "how many Go files"
+/// finds `.go` next to its count.
+#[test]
+fn files_among_their_folders_are_counted_by_type() {
+    let types = ["go", "md", "yaml"];
+    let mut records: Vec<Value> = Vec::new();
+    for f in 0..40 {
+        records.push(json!({"path": format!("services/svc{f}"), "type": "tree"}));
+        for (t, kind) in types.iter().enumerate().take(1 + f % 3) {
+            records.push(
+                json!({"path": format!("services/svc{f}/file{t}.{kind}"), "type": "blob", "size": 100 + f * 7 + t}),
+            );
+        }
+    }
+    let s = summary(&records);
+    let by_type = stated(&s, "kinds of path (after the last \".\")").unwrap_or_default();
+    assert_eq!(by_type.get(".go").map(|k| k.0), Some(40), "{s}");
+    assert_eq!(by_type.get(".yaml").map(|k| k.0), Some(13), "{s}");
 }

@@ -102,10 +102,16 @@ impl Counter {
         all > 0 && words * 2 > all
     }
 
-    /// Whether a part's counts sort the records: nearly every record has the part, and it
-    /// takes a few kinds.
+    /// Whether a part's counts sort the records: nearly every record has the part (half, for
+    /// a file's type), and it takes a few kinds.
     pub(super) fn sorts(&self, records: u64) -> bool {
-        self.present * 10 >= records * 9 && self.other == 0 && (2..=MAX_KINDS).contains(&self.counts.len())
+        // A type after the last `.` is a file's, which half the records may have (files
+        // among their folders); other parts name what nearly every record is.
+        let held = match self.part {
+            Some(Part::After(_)) => self.present * 2 >= records,
+            _ => self.present * 10 >= records * 9,
+        };
+        held && self.other == 0 && (2..=MAX_KINDS).contains(&self.counts.len())
     }
 
     /// Whether a link's part is held by enough records to be said: a host by nine in ten

@@ -25,7 +25,8 @@ use crate::numfmt::thousands;
 pub(crate) enum Part {
     /// The part before the first separator (a domain, a folder).
     Before(char),
-    /// The part after the last separator (a type, an extension).
+    /// The part after the last separator, with it (a type, an extension: `.go`), so that it
+    /// reads as the kind it is.
     After(char),
     /// The host of a link (`cdn.example.com`): which site a request or a result is from.
     Host,
@@ -59,8 +60,9 @@ impl Part {
                 (!part.is_empty() && part.len() <= MAX_BEFORE).then_some(part)
             }
             Part::After(separator) => {
-                let (_, part) = name.trim_start_matches(separator).rsplit_once(separator)?;
-                is_type(part).then_some(part)
+                let name = name.trim_start_matches(separator);
+                let at = name.rfind(separator)?;
+                is_type(&name[at + separator.len_utf8()..]).then_some(&name[at..])
             }
             Part::Host => link_parts(name).map(|(host, _)| host),
             Part::LinkType => {
