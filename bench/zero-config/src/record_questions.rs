@@ -57,3 +57,36 @@ pub(crate) fn lookup(list: &[Value], f: f64, q: &str, key: &str, answers: &[&str
         Some(together(Kind::Lookup, q.replace("{key}", &k), Some(&k), &must))
     })
 }
+
+/// A lookup of the record `f` (0..1) of the way down `items`, or the next after it whose
+/// key (what `key` gives) names no other record and that `answer` answers: "{q}" with
+/// `{key}` replaced, answered by the key's strings and the answer's, together (`{key0}`, `{key1}`… are
+/// replaced by each of them). The first of the key's strings is what a model searches for.
+pub(crate) fn lookup_by<T>(
+    items: &[T],
+    f: f64,
+    q: &str,
+    key: impl Fn(&T) -> Option<Vec<String>>,
+    answer: impl Fn(&T) -> Option<Vec<String>>,
+) -> Option<Question> {
+    let n = items.len();
+    let start = ((n as f64 * f) as usize).min(n.saturating_sub(1));
+    (start..n).chain(0..start).find_map(|i| {
+        let k = key(&items[i]).filter(|k| !k.is_empty() && k.iter().all(|s| !s.is_empty()))?;
+        if items.iter().filter(|x| key(x).as_ref() == Some(&k)).count() != 1 {
+            return None;
+        }
+        let mut must = k.clone();
+        must.extend(answer(&items[i])?);
+        if must.iter().any(String::is_empty) {
+            return None;
+        }
+        let mut text = q.to_owned();
+        for (j, part) in k.iter().enumerate() {
+            text = text.replace(&format!("{{key{j}}}"), part);
+        }
+        let text = text.replace("{key}", &k[0]);
+        let must: Vec<&str> = must.iter().map(String::as_str).collect();
+        Some(together(Kind::Lookup, text, Some(&k[0]), &must))
+    })
+}

@@ -19,8 +19,8 @@ mod tests;
 
 use serde_json::Value;
 
-use crate::question::{Kind, Question, text, value};
-use crate::questions_blind::together;
+use crate::question::{Question, text, value};
+use crate::record_questions::lookup_by;
 
 /// The array at `path` of `v` (the root for `""`), or nothing.
 fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
@@ -42,21 +42,7 @@ fn lookup<T>(
     key: impl Fn(&T) -> String,
     answer: impl Fn(&T) -> Option<Vec<String>>,
 ) -> Option<Question> {
-    let n = items.len();
-    let start = ((n as f64 * f) as usize).min(n.saturating_sub(1));
-    (start..n).chain(0..start).find_map(|i| {
-        let k = key(&items[i]);
-        if k.is_empty() || items.iter().filter(|x| key(x) == k).count() != 1 {
-            return None;
-        }
-        let mut must = vec![k.clone()];
-        must.extend(answer(&items[i])?);
-        if must.iter().any(String::is_empty) {
-            return None;
-        }
-        let must: Vec<&str> = must.iter().map(String::as_str).collect();
-        Some(together(Kind::Lookup, q.replace("{key}", &k), Some(&k), &must))
-    })
+    lookup_by(items, f, q, |x| Some(vec![key(x)]), answer)
 }
 
 /// Every question about one of this half's JSON results; `None` for other shapes.

@@ -18,9 +18,8 @@ mod tests;
 
 use serde_json::Value;
 
-use crate::question::{Kind, Question, value};
-use crate::questions_blind::together;
-use crate::record_questions::end;
+use crate::question::{Question, value};
+use crate::record_questions::{end, lookup_by};
 
 /// The array at `path` of `v` (the root for `""`), or nothing.
 fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
@@ -40,21 +39,7 @@ fn find<T>(
     key: impl Fn(&T) -> Option<String>,
     answer: impl Fn(&T) -> Option<Vec<String>>,
 ) -> Option<Question> {
-    let n = items.len();
-    let start = ((n as f64 * f) as usize).min(n.saturating_sub(1));
-    (start..n).chain(0..start).find_map(|i| {
-        let k = key(&items[i]).filter(|k| !k.is_empty())?;
-        if items.iter().filter(|x| key(x).as_deref() == Some(k.as_str())).count() != 1 {
-            return None;
-        }
-        let mut must = vec![k.clone()];
-        must.extend(answer(&items[i])?);
-        if must.iter().any(String::is_empty) {
-            return None;
-        }
-        let must: Vec<&str> = must.iter().map(String::as_str).collect();
-        Some(together(Kind::Lookup, q.replace("{key}", &k), Some(&k), &must))
-    })
+    lookup_by(items, f, q, |x| key(x).map(|k| vec![k]), answer)
 }
 
 /// Every question about one of this half's JSON results; `None` for other shapes.

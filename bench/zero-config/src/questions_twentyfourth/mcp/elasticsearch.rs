@@ -10,9 +10,10 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{end, find, list};
+use super::{end, list};
 use crate::question::{Kind, Question, text};
 use crate::questions_blind::{count, extreme, together};
+use crate::record_questions::lookup_by;
 
 /// One hour of a service: when it starts, its requests and its status codes.
 pub(super) struct Hour {
@@ -147,18 +148,22 @@ pub(super) fn elasticsearch_questions(v: &Value) -> Vec<Option<Question>> {
         end(&all, 2, true, "Which service is third to last?", key),
     ];
     for at in [0.3, 0.5, 0.7, 0.9] {
-        qs.push(find(&all, at, "How many requests did {key} get?", key, |s| Some(vec![s.docs.to_string()])));
+        qs.push(lookup_by(&all, at, "How many requests did {key} get?", key, |s| Some(vec![s.docs.to_string()])));
     }
     for at in [0.4, 0.8] {
-        qs.push(find(&all, at, "What is the 95th percentile of event.duration for {key}?", key, |s| {
+        qs.push(lookup_by(&all, at, "What is the 95th percentile of event.duration for {key}?", key, |s| {
             Some(vec![s.percentiles[1].clone()])
         }));
     }
-    qs.push(find(&all, 0.6, "What is the 99th percentile of event.duration for {key}?", key, |s| {
+    qs.push(lookup_by(&all, 0.6, "What is the 99th percentile of event.duration for {key}?", key, |s| {
         Some(vec![s.percentiles[2].clone()])
     }));
-    qs.push(find(&all, 0.25, "What is the longest request duration of {key}?", key, |s| Some(vec![s.stat("max")?])));
-    qs.push(find(&all, 0.95, "What is the average request duration of {key}?", key, |s| Some(vec![s.stat("avg")?])));
+    qs.push(lookup_by(&all, 0.25, "What is the longest request duration of {key}?", key, |s| {
+        Some(vec![s.stat("max")?])
+    }));
+    qs.push(lookup_by(&all, 0.95, "What is the average request duration of {key}?", key, |s| {
+        Some(vec![s.stat("avg")?])
+    }));
     qs.push(hour_lookup(&all, 0.45, 14));
     qs.push(hour_lookup(&all, 0.85, 5));
     // How many, and which holds the most.

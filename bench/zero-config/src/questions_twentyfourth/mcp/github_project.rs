@@ -10,9 +10,10 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{end, find, list};
+use super::{end, list};
 use crate::question::{Kind, Question, text, value};
 use crate::questions_blind::{count, extreme, most_frequent, together};
+use crate::record_questions::lookup_by;
 
 /// An item with what the questions read of it.
 #[derive(Default)]
@@ -123,21 +124,23 @@ pub(super) fn project_questions(v: &Value) -> Vec<Option<Question>> {
         end(&all, 2, true, "What is the status of the third to last item?", status),
     ];
     for at in [0.25, 0.55, 0.85] {
-        qs.push(find(&all, at, "What is the status of \"{key}\"?", title, |x| Some(vec![x.field("Status")?])));
+        qs.push(lookup_by(&all, at, "What is the status of \"{key}\"?", title, |x| Some(vec![x.field("Status")?])));
     }
     for at in [0.4, 0.95] {
-        qs.push(find(&all, at, "Who is assigned to \"{key}\"?", title, |x| {
+        qs.push(lookup_by(&all, at, "Who is assigned to \"{key}\"?", title, |x| {
             Some(x.assignees.clone()).filter(|a| !a.is_empty())
         }));
     }
-    qs.push(find(&all, 0.7, "Which sprint is \"{key}\" in?", title, |x| Some(vec![x.field("Sprint")?])));
-    qs.push(find(&all, 0.5, "What is the target date of \"{key}\"?", title, |x| Some(vec![x.field("Target date")?])));
+    qs.push(lookup_by(&all, 0.7, "Which sprint is \"{key}\" in?", title, |x| Some(vec![x.field("Sprint")?])));
+    qs.push(lookup_by(&all, 0.5, "What is the target date of \"{key}\"?", title, |x| {
+        Some(vec![x.field("Target date")?])
+    }));
     for at in [0.35, 0.65, 0.9] {
-        qs.push(find(&all, at, "What is the estimate of #{key0} in {key1}?", numbered, |x| {
+        qs.push(lookup_by(&all, at, "What is the estimate of #{key0} in {key1}?", numbered, |x| {
             Some(vec![x.field("Estimate")?])
         }));
     }
-    qs.push(find(&all, 0.8, "Which labels does #{key0} in {key1} have?", numbered, |x| {
+    qs.push(lookup_by(&all, 0.8, "Which labels does #{key0} in {key1} have?", numbered, |x| {
         Some(x.labels.clone()).filter(|l| !l.is_empty())
     }));
     // How many, and which holds the most.

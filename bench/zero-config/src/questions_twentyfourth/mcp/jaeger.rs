@@ -10,9 +10,10 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{end, find, list};
+use super::{end, list};
 use crate::question::{Question, text};
 use crate::questions_blind::{count, extreme, most_frequent};
+use crate::record_questions::lookup_by;
 
 /// A span with what the questions read of it.
 pub(super) struct Span {
@@ -131,13 +132,13 @@ pub(super) fn jaeger_questions(v: &Value) -> Vec<Option<Question>> {
     ];
     let id = |s: &Span| Some(vec![s.id.clone()]);
     for at in [0.15, 0.35, 0.55, 0.75, 0.92] {
-        qs.push(find(&all, at, "Which operation is span {key}, and how long did it take?", id, |s| {
+        qs.push(lookup_by(&all, at, "Which operation is span {key}, and how long did it take?", id, |s| {
             Some(vec![s.op.clone(), s.duration.to_string()])
         }));
     }
     let http: Vec<&Span> = all.iter().filter(|s| s.tags.contains_key("http.status_code")).collect();
     for at in [0.3, 0.65, 0.9] {
-        qs.push(find(
+        qs.push(lookup_by(
             &http,
             at,
             "What HTTP status code did span {key} get?",
@@ -147,7 +148,7 @@ pub(super) fn jaeger_questions(v: &Value) -> Vec<Option<Question>> {
     }
     let db: Vec<&Span> = all.iter().filter(|s| s.tags.contains_key("db.statement")).collect();
     for at in [0.45, 0.85] {
-        qs.push(find(
+        qs.push(lookup_by(
             &db,
             at,
             "Which statement did span {key} run, and in which process?",
@@ -156,7 +157,7 @@ pub(super) fn jaeger_questions(v: &Value) -> Vec<Option<Question>> {
         ));
     }
     let logged: Vec<&Span> = all.iter().filter(|s| !s.events.is_empty()).collect();
-    qs.push(find(
+    qs.push(lookup_by(
         &logged,
         0.6,
         "What event did span {key} log first?",

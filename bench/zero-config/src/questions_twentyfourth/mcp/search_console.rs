@@ -9,9 +9,10 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{end, find, list};
+use super::{end, list};
 use crate::question::{Kind, Question, text};
 use crate::questions_blind::{count, extreme, most_frequent, together};
+use crate::record_questions::lookup_by;
 
 /// A row: its four keys and its metrics as the response writes them.
 pub(super) struct Row {
@@ -111,7 +112,7 @@ pub(super) fn search_console_questions(v: &Value) -> Vec<Option<Question>> {
         }),
     ];
     for at in [0.1, 0.4, 0.7] {
-        qs.push(find(
+        qs.push(lookup_by(
             &all,
             at,
             "How many clicks did \"{key0}\" get on {key1} from {key3} users in {key2}?",
@@ -120,7 +121,7 @@ pub(super) fn search_console_questions(v: &Value) -> Vec<Option<Question>> {
         ));
     }
     for at in [0.3, 0.6, 0.9] {
-        qs.push(find(
+        qs.push(lookup_by(
             &all,
             at,
             "How many impressions did \"{key0}\" get from {key2} users in {key1}?",
@@ -129,7 +130,7 @@ pub(super) fn search_console_questions(v: &Value) -> Vec<Option<Question>> {
         ));
     }
     for at in [0.2, 0.5, 0.8] {
-        qs.push(find(
+        qs.push(lookup_by(
             &all,
             at,
             "What is the average position of \"{key0}\" on {key1} for {key3} users in {key2}?",
@@ -137,7 +138,7 @@ pub(super) fn search_console_questions(v: &Value) -> Vec<Option<Question>> {
             |r| Some(vec![r.position.clone()]),
         ));
     }
-    qs.push(find(
+    qs.push(lookup_by(
         &all,
         0.95,
         "How many clicks did \"{key0}\" get from {key2} users in {key1}?",
