@@ -652,8 +652,7 @@ impl Compactor {
         }
         for (path, name, child) in found {
             // Values a reader counts: no links, random ids or long text.
-            let plain =
-                child.urls == 0 && child.opaque * 2 < child.present && child.long_text == 0 && child.avg_bytes() <= 64;
+            let plain = child.is_plain();
             if plain && child.scalars * 10 >= child.present * 9 && holds(child, n) == Holds::Categories {
                 self.members.push(Column {
                     name,
@@ -681,7 +680,7 @@ fn naming_member(node: &Node) -> Option<String> {
     node.children
         .iter()
         .filter(|(_, c)| c.present * 10 >= node.present * 9 && c.scalars * 10 >= c.present * 9)
-        .filter(|(_, c)| c.urls == 0 && c.opaque * 2 < c.present && c.long_text == 0 && c.avg_bytes() <= 64)
+        .filter(|(_, c)| c.is_plain())
         .filter(|(_, c)| c.distinct() > 1 || objects == 1)
         .max_by_key(|(k, c)| {
             let one_to_one = c.distinct() >= objects;

@@ -123,7 +123,7 @@ fn counted_names(
     let mut found: Vec<(usize, Column)> = Vec::new();
     for name in names {
         let Some(node) = measured.child(name) else { continue };
-        let plain = node.urls == 0 && node.opaque * 2 < node.present && node.long_text == 0 && node.avg_bytes() <= 64;
+        let plain = node.is_plain();
         let repeats = node.distinct() <= 30 && !node.many && node.distinct() * 2 <= node.present;
         if !plain || !repeats || node.present < MIN_HOLDERS || node.scalars * 10 < node.present * 9 || n < 4 {
             continue;

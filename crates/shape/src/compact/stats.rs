@@ -119,6 +119,12 @@ impl Node {
         self.bytes / self.present.max(1)
     }
 
+    /// Whether its values are ones a reader names or counts things by: no links, random
+    /// ids in fewer than half, no long text, short.
+    pub(crate) fn is_plain(&self) -> bool {
+        self.urls == 0 && self.opaque * 2 < self.present && self.long_text == 0 && self.avg_bytes() <= 64
+    }
+
     /// Add one occurrence of `v`; `scope` gives the record's other short values, taken out
     /// of URLs to tell a link made from them.
     ///
