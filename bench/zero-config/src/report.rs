@@ -130,6 +130,7 @@ fn half(s: Split) -> &'static str {
         Split::TwentyThird => "twenty-third",
         Split::TwentyFourth => "twenty-fourth",
         Split::TwentyFifth => "twenty-fifth",
+        Split::TwentySixth => "twenty-sixth",
     }
 }
 
@@ -140,7 +141,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth, {} twenty-fifth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth, {} twenty-fifth, {} twenty-sixth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -167,6 +168,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::TwentyThird).count(),
         shapes.values().filter(|s| **s == Split::TwentyFourth).count(),
         shapes.values().filter(|s| **s == Split::TwentyFifth).count(),
+        shapes.values().filter(|s| **s == Split::TwentySixth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -202,6 +204,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::TwentyThird),
             Some(Split::TwentyFourth),
             Some(Split::TwentyFifth),
+            Some(Split::TwentySixth),
             None,
         ] {
             let pick = |smart: bool| {

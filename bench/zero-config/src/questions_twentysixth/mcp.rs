@@ -1,0 +1,72 @@
+//! The questions asked of the twenty-sixth part's first half: results of MCP servers and of
+//! the services behind them. What a user of each tool asks of its result: which
+//! environments a flag is on in, what it serves by default and who maintains it, how many
+//! flags are on in production and which was modified last (LaunchDarkly flags); a
+//! pipeline's branch, trigger actor and commit, which job failed in a workflow, how many
+//! workflows failed and which job took longest (CircleCI pipelines); a match's source,
+//! section and score, how many matches come from a source and which chunk of a document
+//! scores highest (a Pinecone query); a subscription's customer, price and quantity, how
+//! many are past due and which has the largest monthly amount (Stripe subscriptions).
+//! Records are named from the middle and the end of each result as well as its start, and
+//! every answer is computed from the generated data.
+
+mod circleci;
+mod launchdarkly;
+mod pinecone;
+mod stripe;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::Value;
+
+use crate::question::{Question, text, value};
+use crate::record_questions::lookup_by;
+
+/// The array at `path` of `v` (the root for `""`), or nothing.
+fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
+    value(v, path).and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
+}
+
+/// The string (or number, as JSON writes it) at `path` of `x`, or an empty string.
+fn field(x: &Value, path: &str) -> String {
+    value(x, path).map(text).unwrap_or_default()
+}
+
+/// `first` followed by `rest`, or `None` when `rest` is empty (a question about a list
+/// that has nothing in it is not asked).
+fn with_all(first: String, rest: Vec<String>) -> Option<Vec<String>> {
+    (!rest.is_empty()).then(|| std::iter::once(first).chain(rest).collect())
+}
+
+/// A lookup of the record `f` (0..1) of the way down `items`, or the next after it whose
+/// key names no other record and that `answer` answers: `q` with `{key}` replaced by the
+/// key, answered by the key and the answer's strings together.
+fn lookup<T>(
+    items: &[T],
+    f: f64,
+    q: &str,
+    key: impl Fn(&T) -> String,
+    answer: impl Fn(&T) -> Option<Vec<String>>,
+) -> Option<Question> {
+    lookup_by(items, f, q, |x| Some(vec![key(x)]), answer)
+}
+
+/// Every question about one of this half's JSON results; `None` for other shapes.
+pub(super) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {
+    let qs = match name {
+        "launchdarkly_flags" => launchdarkly::launchdarkly_questions(v),
+        "circleci_pipelines" => circleci::circleci_questions(v),
+        "pinecone_query" => pinecone::pinecone_questions(v),
+        "stripe_subscriptions" => stripe::stripe_questions(v),
+        _ => return None,
+    };
+    Some(qs.into_iter().flatten().collect())
+}
+
+/// Every question about one of this half's text results; `None` for other shapes.
+pub(super) fn text_questions(name: &str, _t: &str) -> Option<Vec<Question>> {
+    // This half's shapes are all JSON.
+    let _ = name;
+    None
+}
