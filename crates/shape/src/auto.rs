@@ -16,6 +16,7 @@ use toolshape_tokens::Tokenizer;
 use crate::compact::{Beyond, Compactor, SAMPLE_BYTES, SAMPLE_RECORDS};
 use crate::envelope::{Data, RecordIndex};
 use crate::facets::{Facets, FacetsPart};
+use crate::nested_records::NestedLists;
 use crate::record_index::{IndexColumns, WIDTH_SAMPLE, choose_columns};
 use crate::records::{RecordShaper, parse};
 
@@ -117,15 +118,36 @@ impl AutoView {
             compactor.learn_beyond(&as_sent, later);
         }
         let facets = wants_facets.then(|| {
+            // Records two lists down are said on a first read only: later pages go on with
+            // the records' own facets.
+            let first_read = facets_from == Some(0);
             let mut beyond = Beyond::new(&compactor, &sample_as_sent);
-            let mut part = facet_pass(&compactor, auto.states, &sample_as_sent, items, order, Some(&mut beyond));
+            let (mut part, mut nested) =
+                facet_pass(&compactor, auto.states, &sample_as_sent, items, order, Some(&mut beyond), first_read);
             if beyond.found() {
                 drop(part);
                 beyond.apply(&mut compactor);
-                part = facet_pass(&compactor, auto.states, &sample_as_sent, items, order, None);
+                (part, nested) = facet_pass(&compactor, auto.states, &sample_as_sent, items, order, None, first_read);
             }
             let room = plan.budget_tokens * 4 * FACET_BUDGET_PERCENT / 100;
-            let mut part = part?.phrase_from(facets_from.unwrap_or(0), room)?;
+            let mut part = match part {
+                Some(f) => f.phrase_from(facets_from.unwrap_or(0), room),
+                None => None,
+            };
+            if first_read && part.as_ref().is_none_or(|p| p.left == 0) {
+                let used = part.as_ref().map_or(0, |p| p.text.len() + 2);
+                if let Some(note) = nested.as_mut().and_then(|n| n.note(room.saturating_sub(used))) {
+                    match part.as_mut() {
+                        Some(p) if !p.text.is_empty() => {
+                            p.text.push_str("; ");
+                            p.text.push_str(&note);
+                        }
+                        Some(p) => p.text = note,
+                        None => part = Some(FacetsPart::alone(note)),
+                    }
+                }
+            }
+            let mut part = part?;
             // Facet values come from records before redaction: redact what is shown.
             part.text = redactor.redact_text(&part.text, &mut RedactionCounts::default()).into_owned();
             Some(part)
@@ -283,7 +305,8 @@ impl AutoView {
 
 /// Every record counted for facets, the sample's first (already parsed, as sent), each
 /// parsed once; with `beyond`, each record past the sample is also read for what the
-/// sample did not teach ([`Beyond`]).
+/// sample did not teach ([`Beyond`]). With `nested`, the lists of objects inside the
+/// records are gathered too ([`NestedLists`]).
 fn facet_pass<'c>(
     compactor: &'c Compactor,
     states: bool,
@@ -291,22 +314,30 @@ fn facet_pass<'c>(
     items: &[&RawValue],
     order: &[usize],
     mut beyond: Option<&mut Beyond>,
-) -> Option<Facets<'c>> {
+    nested: bool,
+) -> (Option<Facets<'c>>, Option<NestedLists>) {
     let mut f = if states { Facets::with_states(compactor) } else { Facets::new(compactor) };
-    if f.is_empty() && beyond.is_none() {
-        return None;
+    if f.is_empty() && beyond.is_none() && !nested {
+        return (None, None);
     }
+    let mut lists = nested.then(NestedLists::default);
     for record in sample_as_sent {
         f.add(record);
+        if let Some(lists) = lists.as_mut() {
+            lists.copy(record);
+        }
     }
     for idx in order.iter().skip(sample_as_sent.len()) {
-        let record = parse(items[*idx]);
+        let mut record = parse(items[*idx]);
         if let Some(beyond) = beyond.as_deref_mut() {
             beyond.check(compactor, &record);
         }
         f.add(&record);
+        if let Some(lists) = lists.as_mut() {
+            lists.take(&mut record);
+        }
     }
-    (!f.is_empty()).then_some(f)
+    ((!f.is_empty()).then_some(f), lists)
 }
 
 /// The longest field name listed as left out; a longer one keeps its start.

@@ -51,6 +51,7 @@ mod line_terms;
 mod located;
 mod logs;
 mod member_records;
+mod nested_records;
 mod numfmt;
 mod outline;
 mod path;

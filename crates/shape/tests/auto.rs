@@ -306,6 +306,32 @@ fn records_are_named_by_their_lists_name() {
     assert!(plain.contains(" of 40 records"), "{plain}");
 }
 
+#[test]
+fn records_two_lists_down_are_counted_in_the_first_read() {
+    // Rule groups, each holding a dozen rules: the groups are the records, the rules what
+    // a reader asks about.
+    let groups: Vec<Value> = (0..25)
+        .map(|g| {
+            let rules: Vec<Value> = (0..12)
+                .map(|r| {
+                    let i = g * 12 + r;
+                    json!({"name": format!("Rule{i}"), "health": if i % 30 == 7 { "err" } else { "ok" },
+                           "type": if r < 8 { "alerting" } else { "recording" }, "evaluationTime": i})
+                })
+                .collect();
+            // A group's own fields are more than a fifth of it, so the groups stay the
+            // records (a wrapper around nothing but its list would be entered instead).
+            let notes = format!("Rules of team {g}, evaluated every 30 seconds. ").repeat(12);
+            json!({"name": format!("group-{g}.rules"), "interval": 30, "notes": notes, "rules": rules})
+        })
+        .collect();
+    let input = serde_json::to_vec(&json!({"status": "success", "data": {"groups": groups}})).unwrap();
+    let summary = shape(&Shaper::new(plan(4000)).unwrap(), &input, None).envelope.summary;
+    assert!(summary.contains("300 rules inside the records"), "{summary}");
+    assert!(summary.contains("err 10"), "{summary}");
+    assert!(summary.contains("alerting 200, recording 100"), "{summary}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
 

@@ -701,6 +701,12 @@ pub(crate) struct FacetsPart {
 }
 
 impl FacetsPart {
+    /// A part of one note and no counted clause (records two lists down, said when the
+    /// records themselves have no facets).
+    pub(crate) fn alone(text: String) -> FacetsPart {
+        FacetsPart { text, shown: 0, next: 0, left: 0, over: String::new() }
+    }
+
     /// The clauses with the note of how many are left and where to find them (`how`: "next",
     /// "a larger budget").
     pub(crate) fn with_note(&self, how: &str) -> String {
