@@ -434,9 +434,9 @@ pub(crate) fn object_envelope(
             if outline.len() > named {
                 s.push_str(&format!(" and {} more", thousands((outline.len() - named) as u64)));
             }
-            for note in rest.notes.iter().flatten() {
-                s.push_str(&format!("; {note}"));
-            }
+        }
+        for note in rest.notes.iter().flatten() {
+            s.push_str(&format!("; {note}"));
         }
         s
     } else {

@@ -39,14 +39,37 @@ pub(crate) fn member_notes(members: &[(String, Value)]) -> Vec<Option<String>> {
     let mut notes = vec![None; members.len()];
     for &(i, _) in sizes.iter().take(MAX_NOTES) {
         let (name, value) = &members[i];
-        notes[i] = records_note(name, value);
+        let (path, inner) = unwrapped(name, value);
+        notes[i] = records_note(&path, inner);
     }
     notes
 }
 
-/// How many records `v` holds when it is a list of objects or a map of records.
+/// Objects of one member each that a member's records may sit inside, at most: Ansible's
+/// `_meta: {hostvars: {…}}`.
+const MAX_WRAPPERS: usize = 3;
+
+/// `value` without the objects of one member around it (up to [`MAX_WRAPPERS`]), and its
+/// path from `name` (`_meta.hostvars`).
+fn unwrapped<'v>(name: &str, value: &'v Value) -> (String, &'v Value) {
+    let (mut path, mut inner) = (name.to_owned(), value);
+    for _ in 0..MAX_WRAPPERS {
+        match inner {
+            Value::Object(m) if m.len() == 1 => {
+                let Some((k, v)) = m.iter().next() else { break };
+                path = format!("{path}.{k}");
+                inner = v;
+            }
+            _ => break,
+        }
+    }
+    (path, inner)
+}
+
+/// How many records `v` holds when it is a list of objects or a map of records, itself or
+/// inside objects of one member ([`unwrapped`]).
 fn records_in(v: &Value) -> Option<usize> {
-    match v {
+    match unwrapped("", v).1 {
         Value::Array(items) if items.iter().all(Value::is_object) => Some(items.len()),
         Value::Object(m) if is_keyed(m) => Some(m.len()),
         _ => None,
@@ -138,5 +161,22 @@ mod tests {
         let notes = member_notes(&members);
         let said: Vec<usize> = notes.iter().enumerate().filter(|(_, n)| n.is_some()).map(|(i, _)| i).collect();
         assert_eq!(said, vec![3, 4, 5], "{notes:?}");
+    }
+
+    #[test]
+    fn records_inside_objects_of_one_member_are_said_with_their_path() {
+        // An inventory's groups beside `_meta: {hostvars: {host: {…}}}`.
+        let hosts: serde_json::Map<String, Value> = (0..30)
+            .map(|i| (format!("web-{i:02}"), json!({"datacenter": (["ams3", "fra1", "fra1"][i % 3]), "cpu_cores": 4 + i})))
+            .collect();
+        let members = vec![
+            ("webservers".to_owned(), json!({"hosts": ["web-00", "web-01"]})),
+            ("_meta".to_owned(), json!({"hostvars": hosts})),
+        ];
+        let notes = member_notes(&members);
+        assert_eq!(notes[0], None);
+        let note = notes[1].as_deref().expect("the hosts are said");
+        assert!(note.starts_with("_meta.hostvars: 30 records, each named in `key`"), "{note}");
+        assert!(note.contains("fra1 20, ams3 10"), "{note}");
     }
 }

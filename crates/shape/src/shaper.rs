@@ -618,7 +618,13 @@ impl Shaper {
             } else {
                 &outline[after..]
             };
-            let rest = Rest { outline, notes: &notes[after..] };
+            // The notes of the members not shown, and of those shown cut (too large for the
+            // page: their records are what the note says).
+            let first = (start as usize).min(after);
+            let cut = members[first..after].iter().zip(&notes[first..after]).filter(|((k, _), _)| fields_cut.contains_key(k));
+            let said: Vec<Option<String>> =
+                cut.map(|(_, note)| note.clone()).chain(notes[after..].iter().cloned()).collect();
+            let rest = Rest { outline, notes: &said };
             object_envelope(kept, rest, fields_cut, total, start, original, ctx)
         };
         let units = Units { available: total - start, start, tail: None, fetch, build, index: None };
