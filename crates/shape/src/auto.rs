@@ -130,21 +130,22 @@ impl AutoView {
                 (part, nested) = facet_pass(&compactor, auto.states, &sample_as_sent, items, order, None, first_read);
             }
             let room = plan.budget_tokens * 4 * FACET_BUDGET_PERCENT / 100;
+            // The records two lists down get their room first (a third at most): the
+            // records' own facets left out go on in the next page's summary, theirs do not.
+            let note = nested.as_ref().filter(|_| first_read).and_then(|n| n.note(room / 3));
+            let used = note.as_ref().map_or(0, |n| n.len() + 2);
             let mut part = match part {
-                Some(f) => f.phrase_from(facets_from.unwrap_or(0), room),
+                Some(f) => f.phrase_from(facets_from.unwrap_or(0), room.saturating_sub(used)),
                 None => None,
             };
-            if first_read && part.as_ref().is_none_or(|p| p.left == 0) {
-                let used = part.as_ref().map_or(0, |p| p.text.len() + 2);
-                if let Some(note) = nested.as_mut().and_then(|n| n.note(room.saturating_sub(used))) {
-                    match part.as_mut() {
-                        Some(p) if !p.text.is_empty() => {
-                            p.text.push_str("; ");
-                            p.text.push_str(&note);
-                        }
-                        Some(p) => p.text = note,
-                        None => part = Some(FacetsPart::alone(note)),
+            if let Some(note) = note {
+                match part.as_mut() {
+                    Some(p) if !p.text.is_empty() => {
+                        p.text.push_str("; ");
+                        p.text.push_str(&note);
                     }
+                    Some(p) => p.text = note,
+                    None => part = Some(FacetsPart::alone(note)),
                 }
             }
             let mut part = part?;

@@ -167,7 +167,9 @@ mod tests {
     fn records_inside_objects_of_one_member_are_said_with_their_path() {
         // An inventory's groups beside `_meta: {hostvars: {host: {…}}}`.
         let hosts: serde_json::Map<String, Value> = (0..30)
-            .map(|i| (format!("web-{i:02}"), json!({"datacenter": (["ams3", "fra1", "fra1"][i % 3]), "cpu_cores": 4 + i})))
+            .map(|i| {
+                (format!("web-{i:02}"), json!({"datacenter": (["ams3", "fra1", "fra1"][i % 3]), "cpu_cores": 4 + i}))
+            })
             .collect();
         let members = vec![
             ("webservers".to_owned(), json!({"hosts": ["web-00", "web-01"]})),

@@ -7,8 +7,10 @@
 //! facets (`412 rules inside the records; state, most first: inactive 371, …`).
 //!
 //! Judged from the values alone: a field whose values are lists of objects and that holds
-//! more objects in all than there are records (the records are then groups of them, not
-//! things with a few tags). What is gathered is bounded ([`MAX_ITEMS`]); a field past it
+//! more objects in all than there are records, and either two per record or most of them
+//! different from each other (the records are then groups of them, not things with a label
+//! or two from a small vocabulary). Objects under the same field inside those objects (a tree of
+//! `children`) are gathered with them. What is gathered is bounded ([`MAX_ITEMS`]); a field past it
 //! is not said, so the cost of a first read stays bounded whatever the records hold.
 
 use serde_json::Value;
@@ -20,6 +22,12 @@ use crate::sibling_lists::records_phrase;
 const MIN_ITEMS: usize = 20;
 /// Objects gathered per field, at most: a field holding more is not said.
 const MAX_ITEMS: usize = 20_000;
+/// Objects a field's lists must hold per record, on average, unless most of them differ:
+/// records that are groups of them hold several each, records with a label or two (a pull
+/// request's `labels`, the same few objects again and again) do not.
+const PER_RECORD: usize = 2;
+/// Levels of a tree read under one field name, at most.
+const MAX_DEPTH: usize = 8;
 /// Characters of the note, at most.
 pub(crate) const NOTE_CHARS: usize = 1_000;
 /// Fewest characters worth a note: its head and one clause.
@@ -85,7 +93,30 @@ impl NestedLists {
             field.items = Vec::new();
             return;
         }
-        field.items.extend(list.into_iter().filter(Value::is_object));
+        // A tree (lsblk's `children` holding `children`): the objects at every depth under
+        // the same name are records of the same field.
+        let mut pending = list;
+        let mut depth = 0;
+        while !pending.is_empty() && depth < MAX_DEPTH {
+            let mut deeper = Vec::new();
+            for mut item in pending {
+                if let Some(Value::Array(inner)) = item.get_mut(name)
+                    && inner.first().is_some_and(Value::is_object)
+                {
+                    deeper.append(inner);
+                }
+                if item.is_object() {
+                    field.items.push(item);
+                }
+            }
+            if field.items.len() + deeper.len() > MAX_ITEMS {
+                field.overflowed = true;
+                field.items = Vec::new();
+                return;
+            }
+            pending = deeper;
+            depth += 1;
+        }
     }
 
     /// The note of the field whose lists hold the most objects, when they outnumber the
@@ -99,12 +130,25 @@ impl NestedLists {
             .fields
             .iter()
             .filter(|f| !f.overflowed && f.items.len() >= MIN_ITEMS && f.items.len() > self.records)
+            .filter(|f| f.items.len() >= PER_RECORD * self.records || mostly_distinct(&f.items))
             .max_by_key(|f| f.items.len())?;
         let head = format!("{} {} inside the records", thousands(field.items.len() as u64), field.name);
         let phrase = records_phrase(&field.items, room.saturating_sub(head.len() + 2))?;
         let note = format!("{head}; {phrase}");
         (note.len() <= room).then_some(note)
     }
+}
+
+/// Objects compared to tell records from a vocabulary, at most: the first ones.
+const DISTINCT_SAMPLE: usize = 1_000;
+
+/// Whether most of the first [`DISTINCT_SAMPLE`] objects differ from each other: records
+/// each say something of their own (a pipeline's workflows), while labels repeat a few
+/// objects (sixteen labels over four hundred uses), whose counts the records' facets give.
+fn mostly_distinct(items: &[Value]) -> bool {
+    let sample = &items[..items.len().min(DISTINCT_SAMPLE)];
+    let distinct: std::collections::HashSet<String> = sample.iter().map(Value::to_string).collect();
+    distinct.len() * 2 >= sample.len()
 }
 
 #[cfg(test)]

@@ -53,6 +53,14 @@ fn a_few_tags_per_record_and_small_or_huge_lists_are_not_said() {
         tags.take(&mut json!({"id": i, "labels": [{"name": "bug", "color": "red"}]}));
     }
     assert_eq!(tags.note(600), None);
+    // A label or two per record: more objects than records, but not groups of them.
+    let mut labels = NestedLists::default();
+    for i in 0..40 {
+        let pick = |n: usize| json!({"name": format!("label-{}", n % 4), "color": "red"});
+        let labels_of = if i % 2 == 0 { vec![pick(i), pick(i + 1)] } else { vec![pick(i)] };
+        labels.take(&mut json!({"id": i, "labels": labels_of}));
+    }
+    assert_eq!(labels.note(600), None);
     // Fewer than twenty objects in all.
     let mut few = NestedLists::default();
     for g in 0..3 {
@@ -80,4 +88,23 @@ fn lists_of_scalars_are_not_records() {
         lists.take(&mut json!({"id": i, "values": [1, 2, 3, 4, 5]}));
     }
     assert_eq!(lists.note(600), None);
+}
+
+#[test]
+fn a_tree_under_one_name_is_gathered_at_every_depth() {
+    // Disks holding partitions holding logical volumes, each level under `children`.
+    let mut lists = NestedLists::default();
+    for d in 0..8 {
+        let parts: Vec<Value> = (0..2)
+            .map(|p| {
+                let volumes: Vec<Value> =
+                    (0..3).map(|v| json!({"name": format!("vg{d}-lv{p}{v}"), "type": "lvm"})).collect();
+                json!({"name": format!("sd{d}{p}"), "type": "part", "children": volumes})
+            })
+            .collect();
+        lists.take(&mut json!({"name": format!("sd{d}"), "type": "disk", "children": parts}));
+    }
+    let note = lists.note(600).expect("the tree is said");
+    assert!(note.starts_with("64 children inside the records; "), "{note}");
+    assert!(note.contains("lvm 48, part 16"), "{note}");
 }

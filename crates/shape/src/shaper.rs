@@ -621,7 +621,8 @@ impl Shaper {
             // The notes of the members not shown, and of those shown cut (too large for the
             // page: their records are what the note says).
             let first = (start as usize).min(after);
-            let cut = members[first..after].iter().zip(&notes[first..after]).filter(|((k, _), _)| fields_cut.contains_key(k));
+            let cut =
+                members[first..after].iter().zip(&notes[first..after]).filter(|((k, _), _)| fields_cut.contains_key(k));
             let said: Vec<Option<String>> =
                 cut.map(|(_, note)| note.clone()).chain(notes[after..].iter().cloned()).collect();
             let rest = Rest { outline, notes: &said };

@@ -59,3 +59,26 @@ fn a_series_left_for_next_gives_its_first_and_last_value() {
         "{summary}"
     );
 }
+
+#[test]
+fn a_member_shown_cut_still_says_its_records() {
+    // An inventory: `_meta.hostvars` comes first and is too large for the page, so it is
+    // shown cut; the groups follow.
+    let hosts: Map<String, Value> = (0..120)
+        .map(|i| {
+            let dc = if i % 4 == 0 { "ams3" } else { "fra1" };
+            (format!("host-{i:03}.example.net"), json!({"datacenter": dc, "notes": "n ".repeat(60)}))
+        })
+        .collect();
+    let mut inventory = Map::new();
+    inventory.insert("_meta".into(), json!({"hostvars": hosts}));
+    // Groups of hosts and groups of groups, as many of each: not a map of records.
+    for g in 0..6 {
+        inventory.insert(format!("group{g}"), json!({"hosts": [format!("host-{g:03}.example.net")]}));
+        inventory.insert(format!("parent{g}"), json!({"children": [format!("group{g}")]}));
+    }
+    let (status, summary) = first_read(&Value::Object(inventory), 1_500);
+    assert_eq!(status, Status::Partial);
+    assert!(summary.contains("_meta.hostvars: 120 records"), "{summary}");
+    assert!(summary.contains("fra1 90, ams3 30"), "{summary}");
+}
