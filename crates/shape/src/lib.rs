@@ -36,6 +36,7 @@ mod context;
 mod counted;
 mod describe;
 mod distinct;
+mod dotted_keys;
 mod envelope;
 mod facets;
 mod failure;

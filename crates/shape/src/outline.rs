@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 use crate::aligned::{aligned_table, cell_value, commented_table, learn_rows};
 use crate::bordered::{bordered_table, is_rule};
 use crate::compact::{duration_millis, quantity};
+use crate::dotted_keys::dotted_keys;
 use crate::facets::Facets;
 use crate::heading_fields::heading_fields;
 use crate::key_blocks::key_blocks;
@@ -62,6 +63,7 @@ pub(crate) fn outline_of(text: &str, room: usize) -> Option<Outlined> {
         .or_else(|| csv(text, room))
         .or_else(|| yaml_records(text, room))
         .or_else(|| key_blocks(text, room))
+        .or_else(|| dotted_keys(text, room))
         // A table under a commented header (`perf report`'s `# Overhead  Command …`) that
         // makes up most of the text is a table, though its comment lines read as headings.
         .or_else(|| commented_table(text, room));
