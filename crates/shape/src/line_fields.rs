@@ -109,7 +109,11 @@ fn logfmt_record(line: &str) -> Option<Value> {
             line.get(start..i)
         };
         if let Some(v) = value.filter(|v| !v.is_empty()) {
-            m.insert(key.to_owned(), Value::from(v));
+            // A key said again on the line (conntrack's reply `src=…` after the original's)
+            // keeps its first value: the line is about what it says first.
+            if !m.contains_key(key) {
+                m.insert(key.to_owned(), Value::from(v));
+            }
         }
     }
     let pairs = m.len() - usize::from(m.contains_key(ELEMENT));
@@ -283,6 +287,20 @@ mod tests {
             .collect();
         let map = line_fields(&text, 2_000).unwrap();
         assert!(map.contains("level: info 40, error 20"), "{map}");
+    }
+
+    #[test]
+    fn a_key_said_again_on_a_line_keeps_its_first_value() {
+        // conntrack: the original direction, then the reply's addresses and ports.
+        let text: String = (0..60)
+            .map(|i| {
+                let (to, port) = [("10.96.0.1", 443), ("10.96.0.10", 53), ("10.96.0.10", 53)][i % 3];
+                format!("tcp 6 86400 ESTABLISHED src=10.244.1.{i} dst={to} sport={} dport={port} src=10.0.3.{i} dst=10.244.1.{i} sport={port} dport={} mark=0 use=1\n", 40_000 + i, 40_000 + i)
+            })
+            .collect();
+        let map = line_fields(&text, 2_000).unwrap();
+        assert!(map.contains("dport: 53 40, 443 20"), "{map}");
+        assert!(map.contains("dst: 10.96.0.10 40, 10.96.0.1 20"), "{map}");
     }
 
     #[test]
