@@ -58,6 +58,18 @@ pub(crate) fn lookup(list: &[Value], f: f64, q: &str, key: &str, answers: &[&str
     })
 }
 
+/// [`lookup_by`] with a key of one string: a lookup of the record `f` (0..1) of the way
+/// down `items` by `key`, answered by the key and the answer's strings together.
+pub(crate) fn lookup_one<T>(
+    items: &[T],
+    f: f64,
+    q: &str,
+    key: impl Fn(&T) -> String,
+    answer: impl Fn(&T) -> Option<Vec<String>>,
+) -> Option<Question> {
+    lookup_by(items, f, q, |x| Some(vec![key(x)]), answer)
+}
+
 /// A lookup of the record `f` (0..1) of the way down `items`, or the next after it whose
 /// key (what `key` gives) names no other record and that `answer` answers: "{q}" with
 /// `{key}` replaced, answered by the key's strings and the answer's, together (`{key0}`, `{key1}`… are

@@ -21,7 +21,7 @@ mod tests;
 use serde_json::Value;
 
 use crate::question::{Question, text, value};
-use crate::record_questions::lookup_by;
+use crate::record_questions::lookup_one as lookup;
 
 /// The array at `path` of `v` (the root for `""`), or nothing.
 fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
@@ -37,19 +37,6 @@ fn field(x: &Value, path: &str) -> String {
 /// that has nothing in it is not asked).
 fn with_all(first: String, rest: Vec<String>) -> Option<Vec<String>> {
     (!rest.is_empty()).then(|| std::iter::once(first).chain(rest).collect())
-}
-
-/// A lookup of the record `f` (0..1) of the way down `items`, or the next after it whose
-/// key names no other record and that `answer` answers: `q` with `{key}` replaced by the
-/// key, answered by the key and the answer's strings together.
-fn lookup<T>(
-    items: &[T],
-    f: f64,
-    q: &str,
-    key: impl Fn(&T) -> String,
-    answer: impl Fn(&T) -> Option<Vec<String>>,
-) -> Option<Question> {
-    lookup_by(items, f, q, |x| Some(vec![key(x)]), answer)
 }
 
 /// Every question about one of this half's JSON results; `None` for other shapes.
