@@ -16,6 +16,7 @@ use toolshape_tokens::Tokenizer;
 use crate::compact::{Beyond, Compactor, SAMPLE_BYTES, SAMPLE_RECORDS};
 use crate::envelope::{Data, RecordIndex};
 use crate::facets::{Facets, FacetsPart};
+use crate::list_lengths::ListLengths;
 use crate::nested_records::NestedLists;
 use crate::record_index::{IndexColumns, WIDTH_SAMPLE, choose_columns};
 use crate::records::{RecordShaper, parse};
@@ -31,6 +32,9 @@ const CONSTANTS_BUDGET_PERCENT: usize = 5;
 /// 25%: by then every facet fits); the records the page has less room for are a `next` or
 /// a `pattern` read away, and facets left out go on in the next page's summary.
 const FACET_BUDGET_PERCENT: usize = 25;
+
+/// Characters the longest and shortest lists per record may take in the summary.
+const LENGTHS_CHARS: usize = 400;
 
 /// The learned view of one result's records.
 pub(crate) struct AutoView {
@@ -132,7 +136,13 @@ impl AutoView {
             let room = plan.budget_tokens * 4 * FACET_BUDGET_PERCENT / 100;
             // The records two lists down get their room first (a third at most): the
             // records' own facets left out go on in the next page's summary, theirs do not.
-            let note = nested.as_ref().filter(|_| first_read).and_then(|n| n.note(room / 3));
+            let lists = nested.as_ref().filter(|_| first_read);
+            let note = lists.and_then(|(n, _)| n.note(room / 3));
+            let lengths = lists.and_then(|(_, l)| l.phrase(LENGTHS_CHARS));
+            let note = match (note, lengths) {
+                (Some(n), Some(l)) => Some(format!("{l}; {n}")),
+                (n, l) => n.or(l),
+            };
             let used = note.as_ref().map_or(0, |n| n.len() + 2);
             let mut part = match part {
                 Some(f) => f.phrase_from(facets_from.unwrap_or(0), room.saturating_sub(used)),
@@ -307,7 +317,8 @@ impl AutoView {
 /// Every record counted for facets, the sample's first (already parsed, as sent), each
 /// parsed once; with `beyond`, each record past the sample is also read for what the
 /// sample did not teach ([`Beyond`]). With `nested`, the lists of objects inside the
-/// records are gathered too ([`NestedLists`]).
+/// records are gathered too ([`NestedLists`]), and every list's longest and shortest
+/// ([`ListLengths`]).
 fn facet_pass<'c>(
     compactor: &'c Compactor,
     states: bool,
@@ -316,15 +327,16 @@ fn facet_pass<'c>(
     order: &[usize],
     mut beyond: Option<&mut Beyond>,
     nested: bool,
-) -> (Option<Facets<'c>>, Option<NestedLists>) {
+) -> (Option<Facets<'c>>, Option<(NestedLists, ListLengths)>) {
     let mut f = if states { Facets::with_states(compactor) } else { Facets::new(compactor) };
     if f.is_empty() && beyond.is_none() && !nested {
         return (None, None);
     }
-    let mut lists = nested.then(NestedLists::default);
+    let mut lists = nested.then(|| (NestedLists::default(), ListLengths::default()));
     for record in sample_as_sent {
         f.add(record);
-        if let Some(lists) = lists.as_mut() {
+        if let Some((lists, lengths)) = lists.as_mut() {
+            lengths.add(compactor, record);
             lists.copy(record);
         }
     }
@@ -334,7 +346,8 @@ fn facet_pass<'c>(
             beyond.check(compactor, &record);
         }
         f.add(&record);
-        if let Some(lists) = lists.as_mut() {
+        if let Some((lists, lengths)) = lists.as_mut() {
+            lengths.add(compactor, &record);
             lists.take(&mut record);
         }
     }

@@ -49,6 +49,7 @@ mod keyed;
 mod line_fields;
 mod line_patterns;
 mod line_terms;
+mod list_lengths;
 mod located;
 mod logs;
 mod member_records;

@@ -332,6 +332,20 @@ fn records_two_lists_down_are_counted_in_the_first_read() {
     assert!(summary.contains("alerting 200, recording 100"), "{summary}");
 }
 
+#[test]
+fn the_record_with_the_longest_list_is_named_in_the_first_read() {
+    let packages: Vec<Value> = (0..60)
+        .map(|i| {
+            let deps: Vec<String> = (0..(i * 7) % 17).map(|d| format!("lib{d}")).collect();
+            json!({"name": format!("pkg{i:02}"), "version": format!("1.{i}.0"), "dependencies": deps})
+        })
+        .collect();
+    let input = serde_json::to_vec(&json!({"formulae": packages})).unwrap();
+    let summary = shape(&Shaper::new(plan(4000)).unwrap(), &input, None).envelope.summary;
+    // 7·i mod 17 is 16 first at i = 12.
+    assert!(summary.contains("dependencies per record: most 16 (name pkg12), least 0 (name pkg00)"), "{summary}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
 
