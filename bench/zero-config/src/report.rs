@@ -131,6 +131,7 @@ fn half(s: Split) -> &'static str {
         Split::TwentyFourth => "twenty-fourth",
         Split::TwentyFifth => "twenty-fifth",
         Split::TwentySixth => "twenty-sixth",
+        Split::TwentySeventh => "twenty-seventh",
     }
 }
 
@@ -141,7 +142,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth, {} twenty-fifth, {} twenty-sixth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth, {} twenty-fifth, {} twenty-sixth, {} twenty-seventh), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -169,6 +170,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::TwentyFourth).count(),
         shapes.values().filter(|s| **s == Split::TwentyFifth).count(),
         shapes.values().filter(|s| **s == Split::TwentySixth).count(),
+        shapes.values().filter(|s| **s == Split::TwentySeventh).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -205,6 +207,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::TwentyFourth),
             Some(Split::TwentyFifth),
             Some(Split::TwentySixth),
+            Some(Split::TwentySeventh),
             None,
         ] {
             let pick = |smart: bool| {
