@@ -238,25 +238,25 @@ impl AutoView {
     }
 
     /// The data of a page of units, with the index of the records after them and the last
-    /// record when the page shows them.
-    pub(crate) fn data(&self, kept: &[Value], index: Option<RecordIndex>, last: Option<&Value>) -> Data {
+    /// records when the page shows them.
+    pub(crate) fn data(&self, kept: &[Value], index: Option<RecordIndex>, last: &[Value]) -> Data {
         let row = |r: &Value| r.as_array().cloned().unwrap_or_else(|| vec![r.clone()]);
-        match (&self.table, last) {
-            (Some(columns), _) => Data::Table {
+        match &self.table {
+            Some(columns) => Data::Table {
                 columns: columns.clone(),
                 rows: kept.iter().map(row).collect(),
                 index,
-                last: last.map(row).into_iter().collect(),
+                last: last.iter().map(row).collect(),
             },
-            (None, None) if index.is_none() => Data::Records(kept.to_vec()),
-            (None, last) => {
+            None if index.is_none() && last.is_empty() => Data::Records(kept.to_vec()),
+            None => {
                 let mut m = Map::new();
                 m.insert("records".into(), Value::Array(kept.to_vec()));
                 if let Some(index) = index.and_then(|i| serde_json::to_value(i).ok()) {
                     m.insert("index".into(), index);
                 }
-                if let Some(l) = last {
-                    m.insert("last".into(), Value::Array(vec![l.clone()]));
+                if !last.is_empty() {
+                    m.insert("last".into(), Value::Array(last.to_vec()));
                 }
                 Data::Value(Value::Object(m))
             }

@@ -179,7 +179,7 @@ impl<'a> Describe<'a> {
     pub(crate) fn records_envelope(
         &self,
         kept: &[Value],
-        last: Option<&Value>,
+        last: &[Value],
         fields_cut: &BTreeMap<String, u64>,
         ambiguous: bool,
         bytes_in: u64,
@@ -217,9 +217,9 @@ impl<'a> Describe<'a> {
                 }),
             };
         }
-        // Where this run of pages stops: before the last record when the first read showed
-        // it, or where the resume point says.
-        let stop = if last.is_some() { self.total - 1 } else { self.end };
+        // Where this run of pages stops: before the last records when the first read showed
+        // them, or where the resume point says.
+        let stop = if last.is_empty() { self.end } else { self.total - last.len() as u64 };
         let left = stop.saturating_sub(self.start + shown);
         let end_arg = (stop < self.total).then_some(stop);
         let dropped = self.auto.map(AutoView::dropped).unwrap_or_default();
@@ -229,8 +229,10 @@ impl<'a> Describe<'a> {
         let summary = if left > 0 {
             let mut range = if self.start > 0 {
                 format!("{noun} {} of {}", member_range(self.start, shown), thousands(self.total))
-            } else if last.is_some() {
+            } else if last.len() == 1 {
                 format!("{} and the last of {} {noun}", thousands(shown), thousands(self.total))
+            } else if !last.is_empty() {
+                format!("{} and the last {} of {} {noun}", thousands(shown), last.len(), thousands(self.total))
             } else {
                 format!("{} of {} {noun}", thousands(shown), thousands(self.total))
             };
@@ -283,13 +285,13 @@ impl<'a> Describe<'a> {
         Envelope {
             status: if partial { Status::Partial } else { Status::Ok },
             summary,
-            data: match (self.auto, last) {
-                (Some(a), _) => a.data(kept, index, last),
-                (None, None) => Data::Records(kept.to_vec()),
-                (None, Some(l)) => {
+            data: match self.auto {
+                Some(a) => a.data(kept, index, last),
+                None if last.is_empty() => Data::Records(kept.to_vec()),
+                None => {
                     let mut m = serde_json::Map::new();
                     m.insert("records".into(), Value::Array(kept.to_vec()));
-                    m.insert("last".into(), Value::Array(vec![l.clone()]));
+                    m.insert("last".into(), Value::Array(last.to_vec()));
                     Data::Value(Value::Object(m))
                 }
             },

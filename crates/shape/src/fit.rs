@@ -29,18 +29,24 @@ const SLACK_TOKENS: usize = 6;
 /// rendering and its count, which stops at the budget, cost a bounded multiple of it.
 pub(crate) const WHOLE_BYTES_PER_TOKEN: usize = 8;
 
+/// The records before the last that a first read shows at the end of the result take at
+/// most this part of the room with it (one over the divisor): the end is read as often as
+/// the start, and the start keeps most of the page.
+const TAIL_SHARE_DIVISOR: usize = 4;
+
 /// The units a page is fitted from.
 pub(crate) struct Units<'i, F, B> {
     /// How many units there are from `start` on.
     pub(crate) available: u64,
     /// The position of the first unit of this page.
     pub(crate) start: u64,
-    /// A unit past `available` to show after the others (the last record), if it fits.
+    /// The last unit, to show after the others with a few before it (the end of the
+    /// result), as far as they fit.
     pub(crate) tail: Option<u64>,
     /// Unit `pos`, redacted and projected, with the fields its view cut; redactions are
     /// added to the counts given.
     pub(crate) fetch: F,
-    /// The envelope around the kept units and the tail unit, with the count of units each
+    /// The envelope around the kept units and the tail units, with the count of units each
     /// field was cut in.
     pub(crate) build: B,
     /// An index of the units after the kept ones ([`IndexRows`]), which `build` shows in
@@ -63,14 +69,16 @@ struct Filled {
     used: usize,
     kept: Vec<Value>,
     cut_per_unit: Vec<Vec<String>>,
-    /// The tail unit, with its cuts, while it is still shown.
-    tail: Option<(Value, Vec<String>)>,
+    /// The tail units, in order, while they are still shown; the last is the tail position.
+    tail: Vec<Value>,
+    /// The fields each tail unit had cut.
+    tail_cuts: Vec<Vec<String>>,
 }
 
 impl<F, B> Fit<'_, '_, F, B>
 where
     F: FnMut(u64, &mut RedactionCounts) -> (Value, Vec<String>),
-    B: Fn(&[Value], Option<&Value>, &BTreeMap<String, u64>) -> Envelope,
+    B: Fn(&[Value], &[Value], &BTreeMap<String, u64>) -> Envelope,
 {
     fn budget(&self) -> usize {
         self.shaper.plan().budget_tokens
@@ -87,13 +95,15 @@ where
         tail.filter(|t| *t >= start && *t < start + available)
     }
 
-    /// Units the first units may take: all, or all before the tail.
-    fn head_available(&self) -> u64 {
-        self.tail_in_range().map_or(self.units.available, |t| t - self.units.start)
+    /// Units the first units may take when `shown` tail units are shown: all, or all
+    /// before the tail (before its last unit when none of it is shown).
+    fn head_available(&self, shown: usize) -> u64 {
+        self.tail_in_range()
+            .map_or(self.units.available, |t| (t + 1).saturating_sub(shown.max(1) as u64) - self.units.start)
     }
 
     fn empty_envelope(&self) -> Envelope {
-        (self.units.build)(&[], None, &BTreeMap::new())
+        (self.units.build)(&[], &[], &BTreeMap::new())
     }
 
     /// Keep the longest prefix of units from `start` whose rendering fits the budget.
@@ -103,7 +113,7 @@ where
             return Ok(shaped);
         }
         // The envelope around the units, drawn with the longest numbers it can carry.
-        let skeleton = self.render(&(self.units.build)(&[], None, &worst_case_cuts(self.shaper.plan())));
+        let skeleton = self.render(&(self.units.build)(&[], &[], &worst_case_cuts(self.shaper.plan())));
         let overhead = self.ctx.tokenizer.count(&skeleton) + SLACK_TOKENS;
         if overhead >= self.budget() {
             return self.shaper.minimal(self.empty_envelope(), self.bytes_in, counts, self.ctx, overhead);
@@ -156,7 +166,7 @@ where
             }
             kept.push(unit);
         }
-        let env = (self.units.build)(&kept, None, &cut_by_field);
+        let env = (self.units.build)(&kept, &[], &cut_by_field);
         let text = self.render(&env);
         // Not counted when its bytes prove the fit: counted once, on the text the model reads
         // (see `Shaper::with_fitting_nonce`).
@@ -184,22 +194,32 @@ where
         let tok = &self.ctx.tokenizer;
         let caps = self.shaper.caps();
         let mut used = 0usize;
-        let mut filled = Filled { used: 0, kept: Vec::new(), cut_per_unit: Vec::new(), tail: None };
-        // The tail is counted first, within a third of the room, so the first units do not
-        // crowd it out; it is given back before any unit is shrunk.
-        if let Some(t) = self.units.tail {
-            let (mut unit, mut cut) = (self.units.fetch)(t, counts);
-            if !caps.is_empty() {
-                merge_cuts(&mut cut, caps.apply(&mut unit, tok));
-            }
-            if let Some(cost) = tok.count_till_limit(&to_neutral_json(&unit), room / 3) {
+        let mut filled =
+            Filled { used: 0, kept: Vec::new(), cut_per_unit: Vec::new(), tail: Vec::new(), tail_cuts: Vec::new() };
+        // The tail is counted first, so the first units do not crowd it out: the last unit
+        // within a third of the room, the ones before it while the tail takes no more than
+        // its share; it is given back before any unit is shrunk.
+        if let Some(last) = self.units.tail.filter(|t| *t > self.units.start) {
+            let share = room / TAIL_SHARE_DIVISOR;
+            let mut pos = last;
+            while pos > self.units.start {
+                let (mut unit, mut cut) = (self.units.fetch)(pos, counts);
+                if !caps.is_empty() {
+                    merge_cuts(&mut cut, caps.apply(&mut unit, tok));
+                }
+                let limit = if filled.tail.is_empty() { room / 3 } else { share.saturating_sub(used) };
+                let Some(cost) = tok.count_till_limit(&to_neutral_json(&unit), limit) else { break };
                 used += cost + 1;
-                filled.tail = Some((unit, cut));
+                filled.tail.push(unit);
+                filled.tail_cuts.push(cut);
+                pos -= 1;
             }
+            filled.tail.reverse();
+            filled.tail_cuts.reverse();
         }
-        // The tail's third is of the whole room: the index's reserve comes out of the rest.
+        // The tail's share is of the whole room: the index's reserve comes out of the rest.
         let room = room - reserve;
-        for i in 0..self.head_available() {
+        for i in 0..self.head_available(filled.tail.len()) {
             let (mut unit, mut cut) = (self.units.fetch)(self.units.start + i, counts);
             if !caps.is_empty() {
                 merge_cuts(&mut cut, caps.apply(&mut unit, tok));
@@ -234,14 +254,11 @@ where
         loop {
             let cuts = &filled.cut_per_unit[..filled.kept.len()];
             let mut all_cuts = cuts.to_vec();
-            if let Some((_, c)) = &filled.tail {
-                all_cuts.push(c.clone());
-            }
-            let env = (self.units.build)(&filled.kept, filled.tail.as_ref().map(|t| &t.0), &count_by_field(&all_cuts));
+            all_cuts.extend(filled.tail_cuts.iter().cloned());
+            let env = (self.units.build)(&filled.kept, &filled.tail, &count_by_field(&all_cuts));
             let text = self.render(&env);
             if let Some(tokens) = tok.count_till_limit(&text, self.budget()) {
-                let tail_shown = filled.tail.is_some();
-                return Ok(self.page(env, text, tokens, cuts, tail_shown, counts));
+                return Ok(self.page(env, text, tokens, cuts, filled.tail.len(), counts));
             }
             // The index gives way first, by what the page is over (and a little more, so
             // the loop ends), before any unit does; an index that shows nothing has no room
@@ -258,7 +275,10 @@ where
                 filled.kept.pop();
                 continue;
             }
-            if filled.tail.take().is_some() {
+            // The tail gives way from its first unit: the last is kept longest.
+            if !filled.tail.is_empty() {
+                filled.tail.remove(0);
+                filled.tail_cuts.remove(0);
                 continue;
             }
             match self.shrink_last(&mut filled) {
@@ -275,19 +295,19 @@ where
         text: String,
         tokens: usize,
         cuts: &[Vec<String>],
-        tail_shown: bool,
+        tail_shown: usize,
         redactions: RedactionCounts,
     ) -> Shaped {
         let Units { available, start, .. } = self.units;
         let kept = cuts.len() as u64;
-        let tail_left = self.tail_in_range().is_some() && !tail_shown;
-        let omitted = self.head_available() - kept + u64::from(tail_left);
+        let tail_left = self.tail_in_range().is_some() && tail_shown == 0;
+        let omitted = self.head_available(tail_shown) - kept + u64::from(tail_left);
         let report = ShapeReport {
             bytes_in: self.bytes_in,
             bytes_out: text.len() as u64,
             tokens_out: Some(tokens as u64),
             records_total: Some(start + available),
-            records_kept: kept + u64::from(tail_shown),
+            records_kept: kept + tail_shown as u64,
             records_omitted: omitted,
             cut_at: (omitted > 0).then(|| format!("record {}", start + kept)),
             redactions,
@@ -308,7 +328,7 @@ where
             for f in prior_cuts.iter().chain(cuts) {
                 by_field.insert(f.clone(), 1);
             }
-            let env = (self.units.build)(std::slice::from_ref(candidate), None, &by_field);
+            let env = (self.units.build)(std::slice::from_ref(candidate), &[], &by_field);
             self.ctx.tokenizer.fits(&self.render(&env), self.budget())
         };
         let (small, fields) = shrink_to_fit(&one, &self.ctx.tokenizer, &envelope_fits)?;

@@ -536,7 +536,7 @@ impl Shaper {
         });
         describe.index = Some(&index);
         let original = self.original_size(bytes_in);
-        let build = |kept: &[Value], last: Option<&Value>, fields_cut: &BTreeMap<String, u64>| -> Envelope {
+        let build = |kept: &[Value], last: &[Value], fields_cut: &BTreeMap<String, u64>| -> Envelope {
             describe.records_envelope(kept, last, fields_cut, ambiguous, original, ctx)
         };
         let units = Units { available: units, start, tail, fetch: &fetch, build, index: Some(&index) };
@@ -610,7 +610,7 @@ impl Shaper {
             vec![None; members.len()]
         };
         let original = self.original_size(bytes_in);
-        let build = |kept: &[Value], _: Option<&Value>, fields_cut: &BTreeMap<String, u64>| -> Envelope {
+        let build = |kept: &[Value], _: &[Value], fields_cut: &BTreeMap<String, u64>| -> Envelope {
             let after = (start as usize + kept.len()).min(outline.len());
             let blocked = members.get(after).is_some_and(|(_, v)| large(v));
             let outline = if blocked {

@@ -1,5 +1,5 @@
 //! Properties of the view a plan without fields gets (compact records, tables, facets, the
-//! last record in the first read), over arbitrary records:
+//! last records in the first read), over arbitrary records:
 //!
 //! - every field listed as left out is absent from every record shown, and comes back with
 //!   the full records;
@@ -470,4 +470,39 @@ fn a_field_only_a_late_record_holds_is_shown_where_it_is() {
         let holder = read.iter().find(|r| r[field] == want);
         assert!(holder.is_some(), "{field} not shown at {offset}: {}", page.text);
     }
+}
+
+#[test]
+fn the_first_read_shows_a_few_records_at_the_end_and_the_pages_stop_before_them() {
+    // 300 small records, far more than a page: the end of the result is shown as its last
+    // few records in order, and the pages from `next` stop just before them.
+    let records: Vec<Value> = (0..300)
+        .map(|i| {
+            let note =
+                format!("entry {i} of the ledger, reconciled against batch {} on day {}", i * 7919 % 1000, i % 28);
+            json!({"id": format!("rec-{i}"), "seq": i, "kind": (["a", "b", "c"][i % 3]), "note": note})
+        })
+        .collect();
+    let input = serde_json::to_vec(&records).unwrap();
+    let shaper = Shaper::new(plan(4000)).unwrap();
+    let first = shape(&shaper, &input, None);
+    let seqs = |page: &Shaped| -> Vec<u64> {
+        shown(&page.envelope.data).iter().filter_map(|r| r.get("seq").and_then(Value::as_u64)).collect()
+    };
+    let seen = seqs(&first);
+    let tail: Vec<u64> = seen.iter().copied().skip_while(|s| *s < 150).collect();
+    assert!(tail.len() > 1, "more than the last record is shown: {seen:?}");
+    let from = 300 - tail.len() as u64;
+    assert_eq!(tail, (from..300).collect::<Vec<_>>(), "the end, in order");
+    assert!(
+        first.envelope.summary.contains(&format!("and the last {} of 300", tail.len())),
+        "{}",
+        first.envelope.summary
+    );
+    let head = seen.len() - tail.len();
+    assert!(head > tail.len(), "the start keeps most of the page: {head} against {}", tail.len());
+    let pages = pages_after(&shaper, &input, &first);
+    let after: Vec<u64> = pages.iter().flat_map(seqs).collect();
+    assert_eq!(after.first().copied(), Some(head as u64), "the pages go on after the head");
+    assert_eq!(after.last().copied(), Some(from - 1), "and stop before the end already shown");
 }
