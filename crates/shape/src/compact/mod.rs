@@ -179,6 +179,9 @@ pub(crate) struct Column {
     pub(crate) unique: bool,
     /// Where the path's members were found last (see [`member`]).
     hints: member::Hints,
+    /// Shown whole though its values are random-looking strings the view otherwise cuts:
+    /// the one id a record keeps ([`Compactor::drop_second_ids`]).
+    whole: bool,
 }
 
 impl Column {
@@ -356,6 +359,7 @@ impl Compactor {
             holds,
             unique,
             hints: member::Hints::default(),
+            whole: false,
         };
         // A value wrapped in an object of one member that wraps other fields' values too (a
         // type tag: `{"S": "PAID"}`, `{"$oid": "…"}`, `{"stringValue": "…"}`): the value,
@@ -390,6 +394,7 @@ impl Compactor {
                     holds,
                     unique: false,
                     hints: member::Hints::default(),
+                    whole: false,
                 });
                 if let Some(title) = title_member(node, &id) {
                     let mut p = path.clone();
@@ -401,6 +406,7 @@ impl Compactor {
                         holds: Holds::Other,
                         unique: false,
                         hints: member::Hints::default(),
+                        whole: false,
                     });
                 }
                 return;
@@ -661,6 +667,7 @@ impl Compactor {
                     holds: Holds::Categories,
                     unique: false,
                     hints: member::Hints::default(),
+                    whole: false,
                 });
             }
         }
@@ -779,6 +786,8 @@ fn holds(node: &Node, n: usize) -> Holds {
     Holds::Other
 }
 
+#[cfg(test)]
+mod second_id_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

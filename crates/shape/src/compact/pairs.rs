@@ -101,6 +101,7 @@ impl Compactor {
                     holds: kind,
                     unique: false,
                     hints: column.hints.clone(),
+                    whole: false,
                 });
             }
         }
@@ -144,6 +145,7 @@ fn counted_names(
                 holds: Holds::Categories,
                 unique: false,
                 hints: column.hints.clone(),
+                whole: false,
             },
         ));
     }

@@ -63,7 +63,7 @@ impl Column {
                     _ => v.clone(),
                 }
             }
-            Extract::Text | Extract::Opaque if !cut_long => cur.clone(),
+            Extract::Text | Extract::Opaque if !cut_long || self.whole => cur.clone(),
             Extract::Text | Extract::Opaque => {
                 let how = if self.extract == Extract::Text { Cut::Text } else { Cut::Opaque };
                 let (v, was_cut) = cut_value(cur, how);

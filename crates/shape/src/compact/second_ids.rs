@@ -3,7 +3,12 @@
 
 use serde_json::Value;
 
-use super::{Column, Compactor, Holds};
+use super::{Column, Compactor, Extract, Holds};
+
+/// The id a record keeps is shown whole up to this many characters, though random-looking
+/// strings are otherwise cut: it is what names the record, and a reader who asks for the
+/// record (or searches for it) needs all of it. Longer ones (a signed token) stay cut.
+const WHOLE_ID_CHARS: usize = 100;
 
 impl Compactor {
     /// Keep one random-looking id per record: the first, unless a readable unique field
@@ -22,7 +27,7 @@ impl Compactor {
         let mut kept_one = false;
         let mut dropped = Vec::new();
         let mut index = 0;
-        self.columns.retain(|c| {
+        self.columns.retain_mut(|c| {
             let here = index;
             index += 1;
             if !opaque_names.contains(&c.name) {
@@ -35,6 +40,7 @@ impl Compactor {
             };
             if chosen && !readable_before {
                 kept_one = true;
+                c.whole = c.extract == Extract::Opaque && fits_whole(c, sample);
                 return true;
             }
             dropped.push(c.name.clone());
@@ -42,6 +48,14 @@ impl Compactor {
         });
         self.dropped.extend(dropped);
     }
+}
+
+/// Whether every value of `id` in the sample is short enough to show whole.
+fn fits_whole(id: &Column, sample: &[Value]) -> bool {
+    sample.iter().all(|r| match id.read_with(r, false).map(|v| v.0) {
+        Some(Value::String(s)) => s.chars().count() <= WHOLE_ID_CHARS,
+        _ => true,
+    })
 }
 
 /// Whether `other`'s values are built from `id`'s: in (nearly) every record of the sample
