@@ -506,3 +506,23 @@ fn the_first_read_shows_a_few_records_at_the_end_and_the_pages_stop_before_them(
     assert_eq!(after.first().copied(), Some(head as u64), "the pages go on after the head");
     assert_eq!(after.last().copied(), Some(from - 1), "and stop before the end already shown");
 }
+
+#[test]
+fn a_list_written_as_names_lists_its_other_members_as_left_out_and_offers_them() {
+    // `tree -J`: a folder and a report, the folder's `contents` written as names: what the
+    // folders hold is not in the compact view, so the first read says so and `next` offers
+    // the full records, though the view fits.
+    let folder = |name: &str| {
+        let contents: Vec<Value> =
+            (0..6).map(|i| json!({"type": "file", "name": format!("{name}-{i}.txt"), "size": 1000 + i * 37})).collect();
+        json!({"type": "directory", "name": name, "contents": contents})
+    };
+    let mut home = folder(".");
+    home["contents"] = json!([folder("docs"), folder("src"), folder("notes")]);
+    let input = serde_json::to_vec(&json!([home, {"type": "report", "directories": 4, "files": 18}])).unwrap();
+    let first = shape(&Shaper::new(plan(4000)).unwrap(), &input, None);
+    let left_out = first.envelope.omitted.as_ref().and_then(|o| o.fields.clone()).unwrap_or_default();
+    assert!(left_out.iter().any(|f| f == "contents[].contents"), "{left_out:?} in {}", first.text);
+    let next = first.envelope.next.as_ref().expect("the full records are offered");
+    assert_eq!(next.arguments.get("full_fields"), Some(&json!(true)), "{next:?}");
+}

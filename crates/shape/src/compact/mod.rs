@@ -440,6 +440,10 @@ impl Compactor {
                     } else {
                         Holds::Other
                     };
+                    // The objects' other members are left out: listed, so the full records
+                    // are offered (a tree's `contents` written as names keeps no sizes).
+                    let others = el.children.iter().filter(|(k, c)| *k != id && c.present > 0);
+                    self.dropped.extend(others.map(|(k, _)| format!("{name}[].{k}")));
                     self.columns.push(column(Extract::Names(id), holds, false));
                 } else {
                     self.dropped.push(name);
