@@ -1,6 +1,7 @@
 //! A number whose name says it is an identifier (`customer_id`, `issue_number`) is never
 //! totalled per name: a sum of ids means nothing, and it took a place among the few
-//! numbers totalled that an amount needs.
+//! numbers totalled that an amount needs. Names of several words (an ad group's) group
+//! totals as names of one word do.
 
 use serde_json::json;
 
@@ -29,4 +30,23 @@ fn numbers_named_as_ids_are_not_totalled_but_amounts_are() {
     let p = phrase_of(&recs);
     assert!(!p.contains("customer_id total by"), "{p}");
     assert!(p.contains("amount total by owner, largest first:"), "{p}");
+}
+
+#[test]
+fn numbers_are_totalled_by_names_of_several_words() {
+    // A report of rows per ad group and day: which ad group got the most clicks over the
+    // period is a sum over its rows. The names read as words, not as a few categories.
+    let groups =
+        ["Rain Jackets Men", "Rain Jackets Women", "Tents 2 Person", "Brand Core", "Camping Stoves", "Boots Wide Fit"];
+    let recs: Vec<Value> = (0..60)
+        .map(|i| {
+            json!({
+                "ad_group": groups[i % groups.len()],
+                "date": format!("2025-12-{:02}", 1 + i / groups.len()),
+                "clicks": (40 + (i * 7) % 50).to_string(),
+            })
+        })
+        .collect();
+    let p = phrase_of(&recs);
+    assert!(p.contains("clicks total by ad_group, largest first:"), "{p}");
 }

@@ -206,7 +206,7 @@ impl<'c> Facets<'c> {
         // Numbers totalled per name, for a few fields of names that repeat. A number whose
         // name says it is an identifier (`customer_id`) has no meaningful sum.
         let groups: Vec<usize> = columns()
-            .filter(|(_, c)| c.holds == Holds::Categories && !c.unique)
+            .filter(|(_, c)| (c.holds == Holds::Categories || (c.holds == Holds::Other && c.countable())) && !c.unique)
             .map(|(i, _)| i)
             .take(MAX_GROUP_FIELDS)
             .collect();
