@@ -1,11 +1,21 @@
 //! Questions about one record of a list, shared by the parts written blind: the values of
 //! a record's fields, a question about a record at either end, a question about the record
-//! `k` from either end, and a lookup of a record by a key no other record shares.
+//! `k` from either end (with the words for places from either end), and a lookup of a
+//! record by a key no other record shares.
 
 use serde_json::Value;
 
 use crate::question::{Kind, Question, text, value};
 use crate::questions_blind::{at, together};
+
+/// Ordinal words for questions about the records at either end of a list.
+pub(crate) const ORDINALS: [&str; 9] =
+    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"];
+
+/// "last", "second to last", "third to last"… for `back` places before the last.
+pub(crate) fn to_last(back: usize) -> String {
+    if back == 0 { "last".to_owned() } else { format!("{} to last", ORDINALS[back]) }
+}
 
 /// The values of `fields` of a record, each present and not empty, or `None`.
 pub(crate) fn fields_of(x: &Value, fields: &[&str]) -> Option<Vec<String>> {

@@ -34,14 +34,7 @@ mod tests;
 use serde_json::Value;
 
 use crate::question::Question;
-
-/// Ordinal words for questions about the records at either end of a list.
-const ORDINALS: [&str; 9] = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"];
-
-/// "last", "second to last", "third to last"… for `back` places before the last.
-fn to_last(back: usize) -> String {
-    if back == 0 { "last".to_owned() } else { format!("{} to last", ORDINALS[back]) }
-}
+use crate::record_questions::{ORDINALS, to_last};
 
 /// Every question about this half's JSON results; `None` for other shapes.
 pub(super) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {

@@ -33,18 +33,11 @@ mod tests;
 use serde_json::Value;
 
 use crate::question::Question;
-
-/// Ordinal words for questions about the records at either end of a list.
-const ORDINALS: [&str; 9] = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"];
+use crate::record_questions::{ORDINALS, to_last};
 
 /// The record `back` places before the last of a list (0 is the last).
 fn from_end(list: &[Value], back: usize) -> Option<&Value> {
     list.len().checked_sub(back + 1).and_then(|i| list.get(i))
-}
-
-/// "last", "second to last", "third to last"… for `back` places before the last.
-fn to_last(back: usize) -> String {
-    if back == 0 { "last".to_owned() } else { format!("{} to last", ORDINALS[back]) }
 }
 
 /// Every question about this half's JSON results; `None` for other shapes.
