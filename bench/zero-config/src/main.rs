@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twentyfirst|twentysecond|twentythird|twentyfourth|twentyfifth|twentysixth|twentyseventh|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twentyfirst|twentysecond|twentythird|twentyfourth|twentyfifth|twentysixth|twentyseventh|twentyeighth|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -34,6 +34,7 @@ mod questions_tenth;
 mod questions_thirteenth;
 mod questions_twelfth;
 mod questions_twentieth;
+mod questions_twentyeighth;
 mod questions_twentyfifth;
 mod questions_twentyfirst;
 mod questions_twentyfourth;
@@ -69,7 +70,7 @@ struct Args {
     /// `seventh`, `eighth`, `ninth`, `tenth`, `eleventh`, `twelfth`, `thirteenth`,
     /// `fourteenth`, `fifteenth`, `sixteenth`, `seventeenth`, `eighteenth`, `nineteenth`,
     /// `twentieth`, `twentyfirst`, `twentysecond`, `twentythird`, `twentyfourth`,
-    /// `twentyfifth`, `twentysixth`, `twentyseventh` or `all`.
+    /// `twentyfifth`, `twentysixth`, `twentyseventh`, `twentyeighth` or `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -123,10 +124,11 @@ fn main() -> Result<()> {
         "twentyfifth" => Some(Split::TwentyFifth),
         "twentysixth" => Some(Split::TwentySixth),
         "twentyseventh" => Some(Split::TwentySeventh),
+        "twentyeighth" => Some(Split::TwentyEighth),
         "all" => None,
         other => {
             bail!(
-                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth, nineteenth, twentieth, twentyfirst, twentysecond, twentythird, twentyfourth, twentyfifth, twentysixth, twentyseventh or all, not {other}"
+                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth, nineteenth, twentieth, twentyfirst, twentysecond, twentythird, twentyfourth, twentyfifth, twentysixth, twentyseventh, twentyeighth or all, not {other}"
             )
         }
     };

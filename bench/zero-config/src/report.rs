@@ -132,6 +132,7 @@ fn half(s: Split) -> &'static str {
         Split::TwentyFifth => "twenty-fifth",
         Split::TwentySixth => "twenty-sixth",
         Split::TwentySeventh => "twenty-seventh",
+        Split::TwentyEighth => "twenty-eighth",
     }
 }
 
@@ -142,7 +143,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth, {} twenty-fifth, {} twenty-sixth, {} twenty-seventh), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth, {} twenty-fifth, {} twenty-sixth, {} twenty-seventh, {} twenty-eighth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -171,6 +172,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::TwentyFifth).count(),
         shapes.values().filter(|s| **s == Split::TwentySixth).count(),
         shapes.values().filter(|s| **s == Split::TwentySeventh).count(),
+        shapes.values().filter(|s| **s == Split::TwentyEighth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -208,6 +210,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::TwentyFifth),
             Some(Split::TwentySixth),
             Some(Split::TwentySeventh),
+            Some(Split::TwentyEighth),
             None,
         ] {
             let pick = |smart: bool| {
