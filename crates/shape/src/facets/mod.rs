@@ -12,7 +12,9 @@
 
 mod counter;
 mod extremes;
+mod facets_part;
 mod part;
+mod state_counts;
 mod totals;
 mod within;
 
@@ -20,6 +22,8 @@ use serde_json::Value;
 
 use self::counter::Counter;
 use self::extremes::Extremes;
+pub(crate) use self::facets_part::FacetsPart;
+use self::state_counts::StateCounts;
 use self::totals::{MAX_GROUP_FIELDS, MAX_NUMBERS, Totals};
 use self::within::{MAX_STATES, Within};
 use crate::aggregate::timestamp_millis;
@@ -34,6 +38,8 @@ use crate::words::name_words;
 pub(crate) const MAX_DISTINCT: usize = 1_000;
 /// Records read for facets at most; past it the summary says over how many.
 pub(crate) const MAX_RECORDS: u64 = 1_000_000;
+/// Fields of few values followed as states for [`StateCounts`], at most: the first.
+const MAX_STATE_CANDIDATES: usize = 4;
 /// Values shown per counted field.
 const TOP: usize = 6;
 /// Records named beside a field few records hold, at most.
@@ -71,6 +77,8 @@ enum Acc {
     },
     /// A number's totals per value of a field of names ([`totals`]).
     Totals(Totals),
+    /// A field's value counts within each value of a state ([`state_counts`]).
+    StateCounts(StateCounts),
 }
 
 /// What a range reads of its column's value.
@@ -101,6 +109,8 @@ enum Order {
     Members,
     Patterns,
     Within,
+    /// Value counts within a state's values ([`StateCounts`]): after the extremes within.
+    StateCounts,
 }
 
 /// Facets over a stream of records.
@@ -185,6 +195,22 @@ impl<'c> Facets<'c> {
                 accs.push(Acc::Counts(Counter::new(i, false)));
             }
         }
+        // Each counted field's values within the values of a state, said after the rest:
+        // every field of few values is followed, and the one whose uncommon values are
+        // rarest is said ([`StateCounts::rarity`]).
+        if within_states {
+            let candidates: Vec<usize> = columns()
+                .filter(|(_, c)| c.holds == Holds::Categories && !c.unique)
+                .map(|(i, _)| i)
+                .take(MAX_STATE_CANDIDATES)
+                .collect();
+            for &s in &candidates {
+                let counted = columns()
+                    .filter(|&(i, c)| i != s && !c.unique && (c.holds == Holds::Categories || c.countable()))
+                    .map(|(i, _)| Acc::StateCounts(StateCounts::new(i, s)));
+                accs.extend(counted.collect::<Vec<_>>());
+            }
+        }
         accs.extend(compactor.spans.iter().map(|&span| Acc::Span { span, min: None, max: None }));
         for (i, c) in columns() {
             if c.holds == Holds::Times {
@@ -262,6 +288,11 @@ impl<'c> Facets<'c> {
                     if held && holders.len() < MAX_NAMED {
                         holders.push(holder());
                     }
+                }
+                Acc::StateCounts(counts) => {
+                    let state = read(&mut values, self.compactor, counts.state, record).cloned();
+                    let value = read(&mut values, self.compactor, counts.column, record);
+                    counts.add(state.as_ref(), value, self.records);
                 }
                 Acc::Totals(totals) => {
                     let Some(v) = read(&mut values, self.compactor, totals.number, record) else { continue };
@@ -421,6 +452,15 @@ impl<'c> Facets<'c> {
                 best_totals.push((t.number, t.group));
             }
         }
+        let state = self
+            .accs
+            .iter()
+            .filter_map(|a| match a {
+                Acc::StateCounts(c) => c.rarity(self.records).map(|r| (c.state, r)),
+                _ => None,
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(state, _)| state);
         for acc in &self.accs {
             let clause = match acc {
                 Acc::Totals(t) if best_totals.contains(&(t.number, t.group)) => {
@@ -430,6 +470,15 @@ impl<'c> Facets<'c> {
                     clause
                 }
                 Acc::Totals(_) => continue,
+                Acc::StateCounts(counts) if Some(counts.state) == state => {
+                    let name = |i: usize| self.compactor.column_at(i).map_or("", |c| c.name.as_str());
+                    for clause in counts.clauses(name(counts.column), name(counts.state), self.records, TOP) {
+                        clauses.push(clause);
+                        sparse.push(Order::StateCounts);
+                    }
+                    continue;
+                }
+                Acc::StateCounts(_) => continue,
                 Acc::Counts(counter) => {
                     let Some(field) = self.compactor.column_at(counter.column).map(|c| &c.name) else { continue };
                     let name = match counter.part {
@@ -684,41 +733,6 @@ impl Alike<'_> {
 
 /// What ends a clause cut to its page's room.
 const CUT_MARK: &str = " …";
-
-/// Part of the facets phrase: the clauses one page holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct FacetsPart {
-    /// The clauses shown, joined (no note of what is left).
-    pub(crate) text: String,
-    /// Clauses shown.
-    pub(crate) shown: usize,
-    /// The position of the first clause not shown, for the next page's `skip`.
-    pub(crate) next: usize,
-    /// Clauses left for later pages.
-    pub(crate) left: usize,
-    /// The note that the facets were counted over the first records only, if they were.
-    pub(crate) over: String,
-}
-
-impl FacetsPart {
-    /// A part of one note and no counted clause (records two lists down, said when the
-    /// records themselves have no facets).
-    pub(crate) fn alone(text: String) -> FacetsPart {
-        FacetsPart { text, shown: 0, next: 0, left: 0, over: String::new() }
-    }
-
-    /// The clauses with the note of how many are left and where to find them (`how`: "next",
-    /// "a larger budget").
-    pub(crate) fn with_note(&self, how: &str) -> String {
-        let mut out = self.text.clone();
-        if self.left > 0 {
-            let sep = if out.is_empty() { "" } else { "; " };
-            out.push_str(&format!("{sep}{} more facets with {how}", self.left));
-        }
-        out.push_str(&self.over);
-        out
-    }
-}
 
 /// The whole value of column `i` of `record`, read on first use and kept in `values`.
 fn read<'v>(
