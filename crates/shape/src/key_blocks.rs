@@ -20,6 +20,9 @@ use crate::numfmt::thousands;
 
 /// Records a text needs, at least.
 const MIN_RECORDS: usize = 3;
+/// A key held by at least this share of the most common key's lines (9 in 10) is one
+/// nearly every record holds.
+const NEARLY_EVERY: (usize, usize) = (9, 10);
 /// Keys longer than this are prose before a colon, not keys.
 const MAX_KEY: usize = 40;
 /// Keys of more words than this are prose too.
@@ -52,7 +55,9 @@ fn key_value_within(line: &str, max_chars: usize, max_words: usize) -> Option<(&
         return Some(pair);
     }
     let colon = line.find(':')?;
-    let key = &line[..colon];
+    // A key padded with spaces so that the colons line up (`Name        : bash`, as `rpm
+    // -qi` writes its fields) is the key without them.
+    let key = line[..colon].trim_end();
     let rest = &line[colon + 1..];
     let well_formed = (1..=max_chars).contains(&key.len())
         && key.starts_with(|c: char| c.is_ascii_alphabetic())
@@ -153,7 +158,13 @@ fn blocks_at<'a>(lines: &[&'a str], indented: bool) -> Option<Blocks<'a>> {
         return None;
     }
     let most = keys.values().map(|(n, _)| *n).max()?;
-    let (start, _) = keys.iter().filter(|(_, (n, _))| *n == most).min_by_key(|(_, (_, first))| *first)?;
+    // Of the keys nearly every record holds, the first to appear: a key that also turns up
+    // now and then inside a record's free text (`Version:` in a key's armour, below a
+    // package's own `Version :`) recurs a little more than the one records open with.
+    let (start, _) = keys
+        .iter()
+        .filter(|(_, (n, _))| *n * NEARLY_EVERY.1 >= most * NEARLY_EVERY.0)
+        .min_by_key(|(_, (_, first))| *first)?;
     // Blocks between blank lines that mostly open with one key say where records start,
     // even when another key recurs more (LDIF's `dn:` before several `objectClass:` lines).
     let start = leading_key(lines, &key_value).unwrap_or(*start);
@@ -255,6 +266,29 @@ mod tests {
             "{map}"
         );
         assert!(map.contains("Author: Ada 6, Lin 3"), "{map}");
+    }
+
+    #[test]
+    fn keys_padded_to_line_up_their_colons_are_read_and_records_open_at_the_first_key() {
+        // `rpm -qai`: keys padded before the colon, no blank line between packages, and a
+        // description's free text that now and then holds a line like a key (`Version:`
+        // in a key's armour), which makes that key recur more than `Name`.
+        let mut text = String::new();
+        for i in 0..6 {
+            text.push_str(&format!(
+                "Name        : pkg{i}\nVersion     : 1.{i}\nArchitecture: {}\nSize        : {}\nDescription :\n",
+                ["x86_64", "noarch"][usize::from(i % 3 == 0)],
+                1000 * (i + 1)
+            ));
+            if i < 2 {
+                text.push_str("-----BEGIN PGP PUBLIC KEY BLOCK-----\nVersion: rpm-4.19\n\nmQINBGA\n");
+            } else {
+                text.push_str("A package of tools.\n");
+            }
+        }
+        let map = key_blocks(&text, 2_000).unwrap();
+        assert!(map.starts_with("6 records of `Key: value` lines, each from a \"Name:\" line (lines 1, "), "{map}");
+        assert!(map.contains("Architecture: x86_64 4, noarch 2"), "{map}");
     }
 
     #[test]
