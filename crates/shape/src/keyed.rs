@@ -28,17 +28,33 @@ const DOMINANT_PERCENT: usize = 50;
 const NOTES_CHARS: usize = 480;
 
 /// Whether `m` is a map of records: at least [`KEYED_MIN`] members, nine in ten of them
-/// objects, and one field that four in five of those objects share.
+/// records (an object, or a list of objects: `npm outdated --json` lists a package once per
+/// workspace that depends on it), and one field that four in five of those objects share.
 pub(crate) fn is_keyed(m: &Map<String, Value>) -> bool {
-    let objects: Vec<&Map<String, Value>> = m.values().filter_map(Value::as_object).collect();
+    let mut members = 0usize;
+    let mut objects = 0usize;
     let mut field_counts: HashMap<&str, usize> = HashMap::new();
-    for o in &objects {
-        for k in o.keys() {
-            *field_counts.entry(k.as_str()).or_insert(0) += 1;
+    for o in m.values().filter_map(record_objects) {
+        members += 1;
+        for o in o {
+            objects += 1;
+            for k in o.keys() {
+                *field_counts.entry(k.as_str()).or_insert(0) += 1;
+            }
         }
     }
     let shared = field_counts.values().copied().max().unwrap_or(0);
-    m.len() >= KEYED_MIN && objects.len() * 10 >= m.len() * 9 && shared * 5 >= objects.len() * 4
+    m.len() >= KEYED_MIN && members * 10 >= m.len() * 9 && shared * 5 >= objects * 4
+}
+
+/// The records a member of a map holds: itself when an object, its items when a list of
+/// objects (none empty); `None` otherwise.
+fn record_objects(v: &Value) -> Option<Vec<&Map<String, Value>>> {
+    match v {
+        Value::Object(o) => Some(vec![o]),
+        Value::Array(items) if !items.is_empty() => items.iter().map(Value::as_object).collect(),
+        _ => None,
+    }
 }
 
 /// The result read as records keyed by their names where it is a map of records, or a small
@@ -149,7 +165,7 @@ fn as_records<'a>(
     note: impl FnOnce(&str) -> String,
 ) -> Located<'a> {
     let name = name_field(&m);
-    let records: Vec<Value> = m.into_iter().map(|(k, v)| named_record(name, k, v)).collect();
+    let records: Vec<Value> = m.into_iter().flat_map(|(k, v)| named_records(name, k, v)).collect();
     let Ok(text) = serde_json::to_string(&records) else { return Located::Value(Value::Array(records)) };
     let text: &'a str = store.insert(text);
     match serde_json::from_str::<Vec<&'a RawValue>>(text) {
@@ -164,8 +180,19 @@ fn as_records<'a>(
 /// The field a map's records carry their names in: `key`, or `_key` where the records have
 /// a `key` of their own.
 pub(crate) fn name_field(m: &Map<String, Value>) -> &'static str {
-    let has_key = m.values().filter_map(Value::as_object).any(|o| o.contains_key("key"));
+    let has_key = m.values().filter_map(record_objects).flatten().any(|o| o.contains_key("key"));
     if has_key { "_key" } else { "key" }
+}
+
+/// One member `k: v` of a map of records as its records: a list of objects gives one
+/// record per item, each with the member's name; anything else one ([`named_record`]).
+pub(crate) fn named_records(field: &str, k: String, v: Value) -> Vec<Value> {
+    match v {
+        Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object) => {
+            items.into_iter().map(|item| named_record(field, k.clone(), item)).collect()
+        }
+        other => vec![named_record(field, k, other)],
+    }
 }
 
 /// One member `k: v` of a map of records as a record: its fields, with its name under
@@ -225,6 +252,30 @@ mod tests {
         assert!(wrapper.notes.contains(&"auditReportVersion=2".to_owned()), "{:?}", wrapper.notes);
         assert!(wrapper.notes.contains(&"metadata.vulnerabilities: low 20, high 20".to_owned()), "{:?}", wrapper.notes);
         assert!(wrapper.dropped.is_empty());
+    }
+
+    #[test]
+    fn a_member_that_lists_several_records_gives_a_record_for_each() {
+        // `npm outdated --json`: a package several workspaces depend on is a list.
+        let mut m = Map::new();
+        for i in 0..10 {
+            let one = json!({"current": "1.0.0", "latest": "2.0.0", "dependent": "web"});
+            let v = if i % 2 == 0 {
+                json!([one, {"current": "0.9.0", "latest": "2.0.0", "dependent": "api"}])
+            } else {
+                one
+            };
+            m.insert(format!("pkg-{i}"), v);
+        }
+        let (records, _) = records_of(Value::Object(m)).expect("records");
+        assert_eq!(records.len(), 15);
+        assert_eq!(records[0]["key"], "pkg-0");
+        assert_eq!(records[1]["key"], "pkg-0");
+        assert_eq!(records[1]["dependent"], "api");
+        assert_eq!(records[2]["key"], "pkg-1");
+        // A map of lists of numbers is no map of records.
+        let numbers: Map<String, Value> = (0..10).map(|i| (format!("s{i}"), json!([1, 2, 3]))).collect();
+        assert!(records_of(Value::Object(numbers)).is_none());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::keyed::{is_keyed, name_field, named_record};
+use crate::keyed::{is_keyed, name_field, named_records};
 use crate::numfmt::thousands;
 use crate::sibling_lists::records_phrase;
 
@@ -71,7 +71,9 @@ fn unwrapped<'v>(name: &str, value: &'v Value) -> (String, &'v Value) {
 fn records_in(v: &Value) -> Option<usize> {
     match unwrapped("", v).1 {
         Value::Array(items) if items.iter().all(Value::is_object) => Some(items.len()),
-        Value::Object(m) if is_keyed(m) => Some(m.len()),
+        Value::Object(m) if is_keyed(m) => {
+            Some(m.values().map(|v| v.as_array().filter(|a| !a.is_empty()).map_or(1, Vec::len)).sum())
+        }
         _ => None,
     }
 }
@@ -86,7 +88,7 @@ fn records_note(name: &str, value: &Value) -> Option<String> {
             // Each member a record with its name, as a map of records is read where it is
             // the whole result.
             let field = name_field(m);
-            let items: Vec<Value> = m.iter().map(|(k, v)| named_record(field, k.clone(), v.clone())).collect();
+            let items: Vec<Value> = m.iter().flat_map(|(k, v)| named_records(field, k.clone(), v.clone())).collect();
             let head = format!("{name}: {} records, each named in `{field}`", thousands(items.len() as u64));
             (Cow::Owned(items), head)
         }
