@@ -299,8 +299,15 @@ fn inner_records<'a>(
             Err(_) => return Located::Records { items, wrapper },
         }
     }
-    wrapper.notes.push(format!("records={at}[].{}[]", found[0].0));
+    // The records found may wrap lists of their own (OpenTelemetry's resource spans
+    // around scope spans around spans): the innermost are the records, within the depth.
+    let deeper = format!("{at}[].{}", found[0].0);
+    wrapper.notes.retain(|n| *n != format!("records={at}[]"));
+    wrapper.notes.push(format!("records={deeper}[]"));
     wrapper.list_name = Some(found[0].0.clone());
+    if depth > 1 {
+        return inner_records(records, wrapper, depth - 1, Locating { text_objects: false, ..how }, &deeper);
+    }
     Located::Records { items: records, wrapper }
 }
 
@@ -499,6 +506,27 @@ mod tests {
         assert_eq!(records_len(&l), Some(30));
         let Located::Records { wrapper, .. } = l else { panic!("records") };
         assert!(wrapper.notes.contains(&"totalCount=146".to_owned()), "{:?}", wrapper.notes);
+    }
+
+    /// OpenTelemetry's export wraps spans twice (resource spans around scope spans around
+    /// spans): the records were the scope spans, each a row holding a list of spans, and
+    /// the first spans were nowhere in the first read.
+    #[test]
+    fn records_wrapped_twice_are_the_innermost() {
+        let span = |i: usize| serde_json::json!({"traceId": format!("t{i:030}"), "spanId": format!("s{i:014}"), "name": "GET /api", "kind": 2});
+        let scope = |r: usize, s: usize| {
+            let spans: Vec<Value> = (0..6).map(|i| span(r * 100 + s * 10 + i)).collect();
+            serde_json::json!({"scope": {"name": format!("lib{s}")}, "spans": spans})
+        };
+        let resources: Vec<Value> = (0..3)
+            .map(|r| serde_json::json!({"resource": {"service": r}, "scopeSpans": [scope(r, 0), scope(r, 1)]}))
+            .collect();
+        let text = serde_json::json!({"resourceSpans": resources}).to_string();
+        let l = locate(&text, None, how(true));
+        assert_eq!(records_len(&l), Some(36));
+        let Located::Records { wrapper, .. } = l else { panic!("records") };
+        assert_eq!(wrapper.notes, vec!["records=resourceSpans[].scopeSpans[].spans[]"]);
+        assert_eq!(wrapper.list_name.as_deref(), Some("spans"));
     }
 
     #[test]
