@@ -112,3 +112,23 @@ pub(crate) fn lookup_by<T>(
         Some(together(Kind::Lookup, text, Some(&k[0]), &must))
     })
 }
+
+/// The array at `path` of `v` (the root for `""`), or nothing.
+pub(crate) fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
+    value(v, path).and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
+}
+
+/// The string (or number, as JSON writes it) at `path` of `x`, or an empty string.
+pub(crate) fn field(x: &Value, path: &str) -> String {
+    value(x, path).map(text).unwrap_or_default()
+}
+
+/// The number at `path` of `x`, whether JSON writes it as a number or, as int64 values and
+/// money amounts often are, as a string.
+pub(crate) fn number(x: &Value, path: &str) -> Option<f64> {
+    match value(x, path)? {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.parse().ok(),
+        _ => None,
+    }
+}

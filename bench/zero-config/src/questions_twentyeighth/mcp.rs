@@ -20,27 +20,8 @@ mod tests;
 
 use serde_json::Value;
 
-use crate::question::{Question, text, value};
-
-/// The array at `path` of `v` (the root for `""`), or nothing.
-fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
-    value(v, path).and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
-}
-
-/// The string (or number, as JSON writes it) at `path` of `x`, or an empty string.
-fn field(x: &Value, path: &str) -> String {
-    value(x, path).map(text).unwrap_or_default()
-}
-
-/// The number at `path` of `x`, whether JSON writes it as a number or, as int64 values
-/// are in these APIs, as a string.
-fn number(x: &Value, path: &str) -> Option<f64> {
-    match value(x, path)? {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.parse().ok(),
-        _ => None,
-    }
-}
+use crate::question::Question;
+use crate::record_questions::{field, list, number};
 
 /// A protobuf duration as JSON writes it (`"0.115847170s"`), in seconds.
 fn duration_seconds(d: &str) -> Option<f64> {

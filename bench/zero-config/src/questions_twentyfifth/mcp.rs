@@ -19,13 +19,9 @@ mod tests;
 
 use serde_json::Value;
 
-use crate::question::{Question, text, value};
+use crate::question::{Question, text};
+use crate::record_questions::list;
 use crate::record_questions::lookup_one as lookup;
-
-/// The array at `path` of `v` (the root for `""`), or nothing.
-fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
-    value(v, path).and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
-}
 
 /// The string (or number, as JSON writes it) at `field` of `x`, or an empty string.
 fn field(x: &Value, name: &str) -> String {

@@ -19,13 +19,9 @@ mod tests;
 
 use serde_json::Value;
 
-use crate::question::{Question, value};
+use crate::question::Question;
 use crate::record_questions::end;
-
-/// The array at `path` of `v` (the root for `""`), or nothing.
-fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
-    value(v, path).and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
-}
+use crate::record_questions::list;
 
 /// Every question about one of this half's JSON results; `None` for other shapes.
 pub(super) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {

@@ -19,27 +19,8 @@ mod tests;
 
 use serde_json::Value;
 
-use crate::question::{Question, text, value};
-
-/// The array at `path` of `v` (the root for `""`), or nothing.
-fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
-    value(v, path).and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
-}
-
-/// The string (or number, as JSON writes it) at `path` of `x`, or an empty string.
-fn field(x: &Value, path: &str) -> String {
-    value(x, path).map(text).unwrap_or_default()
-}
-
-/// The number at `path` of `x`, whether JSON writes it as a number or, as int64 values
-/// and money amounts often are, as a string.
-fn number(x: &Value, path: &str) -> Option<f64> {
-    match value(x, path)? {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.parse().ok(),
-        _ => None,
-    }
-}
+use crate::question::Question;
+use crate::record_questions::{field, list, number};
 
 /// A timestamp (`2025-12-30T14:22:05.000+0000`, `2025-12-30T14:22:05Z`, with or without
 /// milliseconds, in UTC) as seconds since 1970-01-01.

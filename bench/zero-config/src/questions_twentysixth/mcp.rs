@@ -20,18 +20,9 @@ mod tests;
 
 use serde_json::Value;
 
-use crate::question::{Question, text, value};
+use crate::question::Question;
 use crate::record_questions::lookup_one as lookup;
-
-/// The array at `path` of `v` (the root for `""`), or nothing.
-fn list<'v>(v: &'v Value, path: &str) -> &'v [Value] {
-    value(v, path).and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
-}
-
-/// The string (or number, as JSON writes it) at `path` of `x`, or an empty string.
-fn field(x: &Value, path: &str) -> String {
-    value(x, path).map(text).unwrap_or_default()
-}
+use crate::record_questions::{field, list};
 
 /// `first` followed by `rest`, or `None` when `rest` is empty (a question about a list
 /// that has nothing in it is not asked).
