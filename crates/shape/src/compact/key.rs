@@ -142,9 +142,22 @@ impl Compactor {
         };
         let other_id = |b: &(usize, Rank)| names_an_id(&self.columns[b.0].name) && !bare_id(b.0);
         let own_before_other = best.filter(other_id).and_then(|b| own_id(&b));
+        // A record's own number (an invoice's `DocNumber`, a case's `CaseNumber`) is what
+        // people quote; the bare `id` of digits beside it is the API's handle for it.
+        let own_number = || {
+            candidates
+                .iter()
+                .filter(|(i, r)| {
+                    let own = self.columns[*i].name.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
+                    r.0 == 0 && r.1 == 0 && r.2 == 1 && own.ends_with("number")
+                })
+                .min_by_key(|(i, r)| (r.5, *i))
+                .map(|c| c.0)
+        };
         match best {
             Some(b) if member_field(&b) && own_title().is_some() => own_title(),
             Some(_) if own_before_other.is_some() => own_before_other,
+            Some(b) if bare_id(b.0) && b.1.3 == 1 && own_number().is_some() => own_number(),
             Some(b) if self.hex_values(b.0, sample) && proper_name().is_some() => proper_name(),
             Some(b) if random(&b) && handle(&b).is_some() => handle(&b),
             Some(b) if !machine_only(&b) => Some(b.0),
@@ -254,3 +267,6 @@ pub(crate) fn numbers_name_records(values: &[Value], numbers: &[f64]) -> bool {
     let (min, max) = numbers.iter().fold((f64::MAX, 0f64), |(lo, hi), x| (lo.min(*x), hi.max(*x)));
     whole && numbers.len() == values.len() && max <= min * 2.0
 }
+
+#[cfg(test)]
+mod tests;

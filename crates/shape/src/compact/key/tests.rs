@@ -1,0 +1,36 @@
+//! Which field names a record, on hand-made records.
+
+use serde_json::{Value, json};
+
+use super::super::Compactor;
+
+/// Invoices as an accounting API writes them: its own `Id` and the number people quote.
+fn invoices(number_field: &str) -> Vec<Value> {
+    (0..20)
+        .map(|i| {
+            let mut invoice = json!({
+                "Id": (5100 + i * 7).to_string(),
+                "TxnDate": format!("2025-12-{:02}", 1 + i % 28),
+                "TotalAmt": 100.0 + (i * 37 % 900) as f64,
+            });
+            invoice[number_field] = json!((1900 + i).to_string());
+            invoice
+        })
+        .collect()
+}
+
+#[test]
+fn a_records_own_number_names_it_before_the_bare_id_of_digits() {
+    let sample = invoices("DocNumber");
+    let c = Compactor::learn(&sample);
+    let key = c.key.map(|k| c.columns[k].name.clone());
+    assert_eq!(key.as_deref(), Some("DocNumber"));
+}
+
+#[test]
+fn a_field_not_named_as_a_number_leaves_the_id_the_key() {
+    let sample = invoices("Reference");
+    let c = Compactor::learn(&sample);
+    let key = c.key.map(|k| c.columns[k].name.clone());
+    assert_eq!(key.as_deref(), Some("Id"));
+}
