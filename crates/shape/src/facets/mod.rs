@@ -17,6 +17,7 @@ mod part;
 mod state_counts;
 mod totals;
 mod within;
+mod written;
 
 use serde_json::Value;
 
@@ -26,11 +27,11 @@ pub(crate) use self::facets_part::FacetsPart;
 use self::state_counts::StateCounts;
 use self::totals::{MAX_GROUP_FIELDS, MAX_NUMBERS, Totals};
 use self::within::{MAX_STATES, Within};
+use self::written::{KEY_CHARS, LABEL_CHARS, iso_time, quoted_if_ambiguous, scalar_text, short_key};
 use crate::aggregate::timestamp_millis;
 use crate::compact::{
     Compactor, Holds, MAX_GROUPS, Span, decimal_value, duration_millis, duration_text, names_an_id, quantity,
 };
-use crate::distinct::head_and_tail;
 use crate::numfmt::thousands;
 use crate::words::name_words;
 
@@ -757,42 +758,6 @@ fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
-}
-
-fn scalar_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// A listed value as a summary shows it: quoted (JSON) where it holds what separates
-/// clauses or values (`;`, `,`, a quote), is empty, or has spaces at an end, so that
-/// `…Googlebot/2.1; +http://…` reads as one value and not as the end of a clause.
-fn quoted_if_ambiguous(v: &str) -> String {
-    let ambiguous = v.is_empty()
-        || v.contains([';', ',', '"'])
-        || v.starts_with(char::is_whitespace)
-        || v.ends_with(char::is_whitespace);
-    if ambiguous { Value::String(v.to_owned()).to_string() } else { v.to_owned() }
-}
-
-/// Milliseconds since 1970 as an RFC 3339 time in UTC, to the second.
-fn iso_time(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms.div_euclid(1000) * 1000).map(|t| t.to_string()).unwrap_or_default()
-}
-
-/// The longest key a summary writes whole. A key is what a reader names the record by and
-/// looks it up with, and one cut in the middle (an object's path) finds nothing; past this,
-/// it is a document rather than a name.
-const KEY_CHARS: usize = 200;
-/// The longest label written whole: a title said beside the key only to be read, which the
-/// key already identifies.
-const LABEL_CHARS: usize = 80;
-
-/// `s` whole up to `max` characters; a longer one is shortened as other values are.
-fn short_key(s: &str, max: usize) -> String {
-    if s.chars().count() <= max { s.to_owned() } else { head_and_tail(s) }
 }
 
 #[cfg(test)]
