@@ -34,9 +34,9 @@ pub(crate) fn is_keyed(m: &Map<String, Value>) -> bool {
     let mut members = 0usize;
     let mut objects = 0usize;
     let mut field_counts: HashMap<&str, usize> = HashMap::new();
-    for o in m.values().filter_map(record_objects) {
+    for records in m.values().filter_map(member_records) {
         members += 1;
-        for o in o {
+        for o in records.iter().filter_map(Value::as_object) {
             objects += 1;
             for k in o.keys() {
                 *field_counts.entry(k.as_str()).or_insert(0) += 1;
@@ -47,14 +47,20 @@ pub(crate) fn is_keyed(m: &Map<String, Value>) -> bool {
     m.len() >= KEYED_MIN && members * 10 >= m.len() * 9 && shared * 5 >= objects * 4
 }
 
-/// The records a member of a map holds: itself when an object, its items when a list of
-/// objects (none empty); `None` otherwise.
-fn record_objects(v: &Value) -> Option<Vec<&Map<String, Value>>> {
+/// The records a member of a map holds, each an object: itself when an object, its items
+/// when a list of objects (not empty); `None` otherwise. Borrowed, not gathered: this is
+/// asked of every member of every JSON object result.
+pub(crate) fn member_records(v: &Value) -> Option<&[Value]> {
     match v {
-        Value::Object(o) => Some(vec![o]),
-        Value::Array(items) if !items.is_empty() => items.iter().map(Value::as_object).collect(),
+        Value::Object(_) => Some(std::slice::from_ref(v)),
+        Value::Array(items) if lists_records(items) => Some(items),
         _ => None,
     }
+}
+
+/// Whether a member's list holds records: objects, at least one.
+fn lists_records(items: &[Value]) -> bool {
+    !items.is_empty() && items.iter().all(Value::is_object)
 }
 
 /// The result read as records keyed by their names where it is a map of records, or a small
@@ -180,7 +186,7 @@ fn as_records<'a>(
 /// The field a map's records carry their names in: `key`, or `_key` where the records have
 /// a `key` of their own.
 pub(crate) fn name_field(m: &Map<String, Value>) -> &'static str {
-    let has_key = m.values().filter_map(record_objects).flatten().any(|o| o.contains_key("key"));
+    let has_key = m.values().filter_map(member_records).flatten().any(|o| o.get("key").is_some());
     if has_key { "_key" } else { "key" }
 }
 
@@ -188,7 +194,7 @@ pub(crate) fn name_field(m: &Map<String, Value>) -> &'static str {
 /// record per item, each with the member's name; anything else one ([`named_record`]).
 pub(crate) fn named_records(field: &str, k: String, v: Value) -> Vec<Value> {
     match v {
-        Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object) => {
+        Value::Array(items) if lists_records(&items) => {
             items.into_iter().map(|item| named_record(field, k.clone(), item)).collect()
         }
         other => vec![named_record(field, k, other)],

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::keyed::{is_keyed, name_field, named_records};
+use crate::keyed::{is_keyed, member_records, name_field, named_records};
 use crate::numfmt::thousands;
 use crate::sibling_lists::records_phrase;
 
@@ -71,9 +71,7 @@ fn unwrapped<'v>(name: &str, value: &'v Value) -> (String, &'v Value) {
 fn records_in(v: &Value) -> Option<usize> {
     match unwrapped("", v).1 {
         Value::Array(items) if items.iter().all(Value::is_object) => Some(items.len()),
-        Value::Object(m) if is_keyed(m) => {
-            Some(m.values().map(|v| v.as_array().filter(|a| !a.is_empty()).map_or(1, Vec::len)).sum())
-        }
+        Value::Object(m) if is_keyed(m) => Some(m.values().map(|v| member_records(v).map_or(1, <[Value]>::len)).sum()),
         _ => None,
     }
 }

@@ -291,9 +291,12 @@ impl<'c> Facets<'c> {
                     }
                 }
                 Acc::StateCounts(counts) => {
-                    let state = read(&mut values, self.compactor, counts.state, record).cloned();
-                    let value = read(&mut values, self.compactor, counts.column, record);
-                    counts.add(state.as_ref(), value, self.records);
+                    // Both read into the kept values first, then borrowed together: no copy
+                    // of the state per record and field.
+                    read(&mut values, self.compactor, counts.state, record);
+                    read(&mut values, self.compactor, counts.column, record);
+                    let kept = |i: usize| values.get(i).and_then(|v| v.as_ref()).and_then(Option::as_ref);
+                    counts.add(kept(counts.state), kept(counts.column), self.records);
                 }
                 Acc::Totals(totals) => {
                     let Some(v) = read(&mut values, self.compactor, totals.number, record) else { continue };
