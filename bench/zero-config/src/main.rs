@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p toolshape-zero-config -- [--budget 4000] [--variants before,default|all]
-//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twentyfirst|twentysecond|twentythird|twentyfourth|twentyfifth|twentysixth|twentyseventh|twentyeighth|all] [--detail] [--questions] [--show SHAPE]
+//!                                      [--split dev|held|fresh|unseen|blind|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twentyfirst|twentysecond|twentythird|twentyfourth|twentyfifth|twentysixth|twentyseventh|twentyeighth|twentyninth|all] [--detail] [--questions] [--show SHAPE]
 //! ```
 //!
 //! Prints a markdown report: per variant and half of the catalog, the share of questions
@@ -38,6 +38,7 @@ mod questions_twentyeighth;
 mod questions_twentyfifth;
 mod questions_twentyfirst;
 mod questions_twentyfourth;
+mod questions_twentyninth;
 mod questions_twentysecond;
 mod questions_twentyseventh;
 mod questions_twentysixth;
@@ -70,7 +71,8 @@ struct Args {
     /// `seventh`, `eighth`, `ninth`, `tenth`, `eleventh`, `twelfth`, `thirteenth`,
     /// `fourteenth`, `fifteenth`, `sixteenth`, `seventeenth`, `eighteenth`, `nineteenth`,
     /// `twentieth`, `twentyfirst`, `twentysecond`, `twentythird`, `twentyfourth`,
-    /// `twentyfifth`, `twentysixth`, `twentyseventh`, `twentyeighth` or `all`.
+    /// `twentyfifth`, `twentysixth`, `twentyseventh`, `twentyeighth`,
+    /// `twentyninth` or `all`.
     #[arg(long, default_value = "all")]
     split: String,
     /// Add a row per question.
@@ -125,10 +127,11 @@ fn main() -> Result<()> {
         "twentysixth" => Some(Split::TwentySixth),
         "twentyseventh" => Some(Split::TwentySeventh),
         "twentyeighth" => Some(Split::TwentyEighth),
+        "twentyninth" => Some(Split::TwentyNinth),
         "all" => None,
         other => {
             bail!(
-                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth, nineteenth, twentieth, twentyfirst, twentysecond, twentythird, twentyfourth, twentyfifth, twentysixth, twentyseventh, twentyeighth or all, not {other}"
+                "--split is dev, held, fresh, unseen, blind, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, thirteenth, fourteenth, fifteenth, sixteenth, seventeenth, eighteenth, nineteenth, twentieth, twentyfirst, twentysecond, twentythird, twentyfourth, twentyfifth, twentysixth, twentyseventh, twentyeighth, twentyninth or all, not {other}"
             )
         }
     };

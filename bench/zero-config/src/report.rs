@@ -133,6 +133,7 @@ fn half(s: Split) -> &'static str {
         Split::TwentySixth => "twenty-sixth",
         Split::TwentySeventh => "twenty-seventh",
         Split::TwentyEighth => "twenty-eighth",
+        Split::TwentyNinth => "twenty-ninth",
     }
 }
 
@@ -143,7 +144,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth, {} twenty-fifth, {} twenty-sixth, {} twenty-seventh, {} twenty-eighth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth, {} twenty-fifth, {} twenty-sixth, {} twenty-seventh, {} twenty-eighth, {} twenty-ninth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -173,6 +174,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::TwentySixth).count(),
         shapes.values().filter(|s| **s == Split::TwentySeventh).count(),
         shapes.values().filter(|s| **s == Split::TwentyEighth).count(),
+        shapes.values().filter(|s| **s == Split::TwentyNinth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -211,6 +213,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::TwentySixth),
             Some(Split::TwentySeventh),
             Some(Split::TwentyEighth),
+            Some(Split::TwentyNinth),
             None,
         ] {
             let pick = |smart: bool| {
