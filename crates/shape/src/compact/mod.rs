@@ -35,6 +35,8 @@ pub(crate) use key::numbers_name_records;
 mod beyond;
 pub(crate) use beyond::Beyond;
 mod constants;
+mod extract;
+use self::extract::{Extract, Step};
 mod label;
 mod links;
 mod looks;
@@ -82,54 +84,6 @@ pub(super) const CONSTANTS_CHARS: usize = 240;
 const LONG_LIST: usize = 12;
 /// Items a long list keeps.
 const LIST_HEAD: usize = 3;
-
-/// One step from a record to a field.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Step {
-    Key(String),
-    /// The one member of an object that wraps a value (a type tag); not a level of its own.
-    Tag(String),
-    /// The one item of a list.
-    First,
-    /// The item at this place of a list whose places mean different things ([`tuples`]).
-    Place(usize),
-}
-
-/// How a field's value is written in the compact record.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Extract {
-    Value,
-    /// A list of objects, each written as its member at this path.
-    Names(String),
-    /// A list of objects that nothing names but a count (a message's reactions,
-    /// `{"emoji": {…}, "count": 3}` each), written as the total of that member: "which
-    /// message got the most reactions" asks for the record with the largest total.
-    Total(String),
-    /// A list of `{key, value}` objects, written as one object.
-    Pairs {
-        key: String,
-        value: String,
-    },
-    /// The `value` member of the item of a list of `{key, value}` objects whose `key`
-    /// member is `name` ([`pairs`]).
-    PairValue {
-        key: String,
-        name: String,
-        value: String,
-        /// The member that names the value where the value is an object (a custom
-        /// field's `{"name": "Major", "$type": …}`, written as `Major`).
-        inner: Option<String>,
-        /// How long values are cut, as a field of the same values would be (a mail's
-        /// `DKIM-Signature` header, a custom field's long description).
-        cut: Option<Cut>,
-    },
-    /// Free text, cut to [`TEXT_CHARS`].
-    Text,
-    /// A random-looking string, cut to [`OPAQUE_CHARS`].
-    Opaque,
-    /// A long list: its first items and a count.
-    Head,
-}
 
 /// How a value too long to show whole is cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

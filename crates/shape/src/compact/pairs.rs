@@ -45,6 +45,9 @@ impl Compactor {
                 continue;
             };
             let names = names_in_order(&lists, &key);
+            // Values wrapped in an object naming their type (OTLP's `{"stringValue": "GET"}`)
+            // are read as the scalars they wrap, so they are counted and ranked as such.
+            let typed = typed_values(&lists, &value);
             // Many names, each record holding few of them (environment variables across
             // services): one object per record, not a column per name, most of them empty.
             // A record that holds most of the names (a mail's headers) gets columns.
@@ -55,7 +58,11 @@ impl Compactor {
                 .map(|list| {
                     let m: Map<String, Value> = list
                         .iter()
-                        .filter_map(|item| Some((item.get(&key)?.as_str()?.to_owned(), item.get(&value)?.clone())))
+                        .filter_map(|item| {
+                            let v = item.get(&value)?;
+                            let v = if typed { typed_scalar(v).unwrap_or(v) } else { v };
+                            Some((item.get(&key)?.as_str()?.to_owned(), v.clone()))
+                        })
                         .collect();
                     Value::Object(m)
                 })
@@ -65,8 +72,8 @@ impl Compactor {
                 // The names whose values repeat (a span's `span.kind`, `db.system`,
                 // `error`) are still counted over every record, as members the view does
                 // not show.
-                self.members.extend(counted_names(&measured, &names, &column, &key, &value, n));
-                out.push(Column { extract: Extract::Pairs { key, value }, holds: Holds::Other, ..column });
+                self.members.extend(counted_names(&measured, &names, &column, &key, &value, typed, n));
+                out.push(Column { extract: Extract::Pairs { key, value, typed }, holds: Holds::Other, ..column });
                 continue;
             }
             for name in names {
@@ -97,7 +104,7 @@ impl Compactor {
                 out.push(Column {
                     name: full_name,
                     path: column.path.clone(),
-                    extract: Extract::PairValue { key: key.clone(), name, value: value.clone(), inner, cut },
+                    extract: Extract::PairValue { key: key.clone(), name, value: value.clone(), typed, inner, cut },
                     holds: kind,
                     unique: false,
                     hints: column.hints.clone(),
@@ -119,6 +126,7 @@ fn counted_names(
     column: &Column,
     key: &str,
     value: &str,
+    typed: bool,
     n: usize,
 ) -> Vec<Column> {
     let mut found: Vec<(usize, Column)> = Vec::new();
@@ -133,6 +141,7 @@ fn counted_names(
             key: key.to_owned(),
             name: name.clone(),
             value: value.to_owned(),
+            typed,
             inner: None,
             cut: None,
         };
@@ -151,6 +160,23 @@ fn counted_names(
     }
     found.sort_by_key(|(present, _)| std::cmp::Reverse(*present));
     found.into_iter().take(MAX_COUNTED_NAMES).map(|(_, c)| c).collect()
+}
+
+/// The scalar `v` wraps in an object of one member that names its type (OTLP's
+/// `{"stringValue": "GET"}`, `{"intValue": "200"}`), if it is one.
+pub(super) fn typed_scalar(v: &Value) -> Option<&Value> {
+    let o = v.as_object()?;
+    let (_, inner) = o.iter().next().filter(|_| o.len() == 1)?;
+    (!inner.is_object() && !inner.is_array()).then_some(inner)
+}
+
+/// Whether the values of a map written as lists wrap scalars in objects of one member,
+/// nine in ten of them at least: the wrapper only says the value's type.
+fn typed_values(lists: &[&[Value]], value: &str) -> bool {
+    let values = || lists.iter().flat_map(|l| l.iter()).filter_map(|item| item.get(value));
+    let all = values().count();
+    let typed = values().filter(|v| typed_scalar(v).is_some()).count();
+    all > 0 && typed * 10 >= all * 9
 }
 
 /// Records of the sample that must hold a sparse map's name for its values to be counted.
@@ -264,3 +290,6 @@ fn names_in_order(lists: &[&[Value]], key: &str) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

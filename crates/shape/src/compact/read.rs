@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::member::member;
+use super::pairs::typed_scalar;
 use super::stats::is_empty;
 use super::{Column, Cut, Extract, LIST_HEAD, LONG_LIST, OPAQUE_CHARS, Step, TEXT_CHARS};
 use crate::numfmt::thousands;
@@ -30,7 +31,7 @@ impl Column {
             Extract::Value => cur.clone(),
             Extract::Names(child) => Value::Array(names_in(cur.as_array()?, child)),
             Extract::Total(child) => total_of(cur.as_array()?, child)?,
-            Extract::Pairs { key, value } => {
+            Extract::Pairs { key, value, typed } => {
                 let mut m = Map::new();
                 for e in cur.as_array()? {
                     if let (Some(k), Some(v)) = (e.get(key), e.get(value)) {
@@ -38,14 +39,16 @@ impl Column {
                             Value::String(s) => s.clone(),
                             other => other.to_string(),
                         };
+                        let v = if *typed { typed_scalar(v).unwrap_or(v) } else { v };
                         m.insert(k, v.clone());
                     }
                 }
                 Value::Object(m)
             }
-            Extract::PairValue { key, name, value, inner, cut: how } => {
+            Extract::PairValue { key, name, value, typed, inner, cut: how } => {
                 let item = cur.as_array()?.iter().find(|e| e.get(key).and_then(Value::as_str) == Some(name))?;
                 let v = item.get(value)?;
+                let v = if *typed { typed_scalar(v).unwrap_or(v) } else { v };
                 match (inner, v, how) {
                     (Some(inner), Value::Object(o), _) => o.get(inner).filter(|v| !is_empty(v))?.clone(),
                     (Some(inner), Value::Array(a), _) => {
