@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 
+use crate::heading_fields::heading_fields;
 use crate::line_fields::MAX_LINES;
 use crate::numfmt::thousands;
 
@@ -224,12 +225,32 @@ pub(crate) fn sections_map(text: &str, room: usize) -> Option<String> {
     if let Some(kinds) = first_words(&lines, &s.starts) {
         out.push_str(&format!("; sections by first word: {kinds}"));
     }
+    // What the sections say of themselves in `Key: value` lines (a device's driver and NUMA
+    // node, a host's state), counted across them in what room is left.
+    let titles = titles(&lines, &s.starts);
+    let titled: Vec<(usize, &str)> = s.starts.iter().copied().zip(titles.iter().map(String::as_str)).collect();
+    if let Some(fields) = heading_fields(text, &titled, room.saturating_sub(out.len() + 2)) {
+        out.push_str("; ");
+        out.push_str(&fields);
+    }
     if out.len() > room {
         // Whole clauses only: the count alone, then nothing.
         let count = out.split("; ").next().unwrap_or("").to_owned();
         return (count.len() <= room).then_some(count);
     }
     Some(out)
+}
+
+/// What names each section where its fields are counted: the heading's first word when no
+/// two sections share it (a device's address, a host's name), else the whole heading.
+fn titles(lines: &[&str], starts: &[usize]) -> Vec<String> {
+    let firsts: Vec<&str> = starts.iter().map(|s| first_word(lines[*s])).collect();
+    let distinct: std::collections::HashSet<&&str> = firsts.iter().collect();
+    if distinct.len() == firsts.len() && firsts.iter().all(|w| !w.is_empty()) {
+        firsts.iter().map(|w| (*w).to_owned()).collect()
+    } else {
+        starts.iter().map(|s| heading(lines[*s])).collect()
+    }
 }
 
 /// Headings counted by their first word, when a few words lead them and repeat.

@@ -178,3 +178,28 @@ fn a_report_printed_again_and_again_is_a_section_per_turn() {
     let lines: Vec<&str> = mixed.lines().collect();
     assert!(sections(&lines).is_none());
 }
+
+/// Devices as `lspci -vvv` lists them: an address and a name, then indented `Key: value`
+/// lines, one block per device.
+fn devices() -> String {
+    let mut out = String::new();
+    for (i, driver) in ["pcieport", "nvme", "nvme", "ixgbe", "pcieport", "nvme"].iter().enumerate() {
+        out.push_str(&format!("0000:{:02x}:00.0 Controller [0108]: Vendor Model {i}\n", 0x10 + i));
+        out.push_str(&format!("\tSubsystem: Vendor Device [1344:0001]\n\tNUMA node: {}\n", i % 2));
+        out.push_str(&format!("\tIOMMU group: {}\n", 40 + (i % 3) * 3));
+        out.push_str(&format!("\tKernel driver in use: {driver}\n\tKernel modules: {driver}\n\n"));
+    }
+    out
+}
+
+#[test]
+fn the_blocks_key_value_lines_are_counted_across_them_named_by_their_first_word() {
+    let map = sections_map(&devices(), 2000).unwrap();
+    assert!(map.starts_with("6 sections (runs of lines between blank lines)"), "{map}");
+    assert!(map.contains("Kernel driver in use, most first: nvme 3, pcieport 2, ixgbe 1"), "{map}");
+    // The address alone names a device: no two blocks share it.
+    assert!(map.contains("NUMA node: max 1 (heading 0000:11:00.0), min 0 (heading 0000:10:00.0)"), "{map}");
+    // The counts are a clause of their own, left out whole where the room is short.
+    let short = sections_map(&devices(), 120).unwrap();
+    assert!(!short.contains("Kernel driver"), "{short}");
+}
