@@ -17,7 +17,7 @@ use crate::context::ShapeContext;
 use crate::envelope::{Envelope, Status, render, to_neutral_json};
 use crate::plan::ShapePlan;
 use crate::record_index::{INDEX_PERCENT, LazyIndex};
-use crate::records::cap_strings;
+use crate::records::{cap_strings, cap_strings_keeping_words};
 use crate::report::{ShapeError, ShapeReport, Shaped, SnapshotHead};
 use crate::shaper::Shaper;
 
@@ -447,6 +447,8 @@ fn shrink_to_fit(
     // fewer members at a readable length beat all members as bare markers.
     const MIN_CAP: usize = 12;
     const MAX_CAP: usize = 4096;
+    // A one-word string (a hash, an id) within this many tokens is kept whole in a prefix.
+    const WORD_CAP: usize = 64;
     let capped = |cap: usize| -> Value {
         let mut v = rec.clone();
         cap_strings(&mut v, cap, tok);
@@ -470,7 +472,7 @@ fn shrink_to_fit(
     // too large for the page shows its first items rather than nothing, so the page
     // carries data however the record is built.
     let mut short = rec.clone();
-    cap_strings(&mut short, MIN_CAP, tok);
+    cap_strings_keeping_words(&mut short, MIN_CAP, WORD_CAP, tok);
     let len = to_neutral_json(&short).len();
     let leading = |bytes: usize| -> Value { json_prefix(&short, bytes) };
     if !matches!(rec, Value::Object(_) | Value::Array(_)) || !accept(&leading(0)) {

@@ -119,6 +119,26 @@ pub(crate) fn cap_strings(v: &mut Value, cap: usize, tok: &Tokenizer) -> bool {
     any
 }
 
+/// Cut every string inside `v` to at most `cap` tokens plus a marker, but a string of one
+/// word (no white space: a hash, an id, a path) within `word_cap` tokens: cut, it says
+/// nothing, where prose cut still reads. Iterative, as [`cap_strings`].
+pub(crate) fn cap_strings_keeping_words(v: &mut Value, cap: usize, word_cap: usize, tok: &Tokenizer) {
+    let mut stack = vec![v];
+    while let Some(cur) = stack.pop() {
+        match cur {
+            Value::String(s) if !s.contains(char::is_whitespace) && tok.fits(s, word_cap) => {}
+            Value::String(s) => {
+                if let Some(cut) = cut_string(s, cap, tok) {
+                    *s = cut;
+                }
+            }
+            Value::Array(a) => stack.extend(a.iter_mut()),
+            Value::Object(m) => stack.extend(m.values_mut()),
+            _ => {}
+        }
+    }
+}
+
 /// `s` cut to `cap` tokens with a marker naming how much was left, or `None` if it fits.
 /// The marker is counted in the cap: it is not free.
 pub(crate) fn cut_string(s: &str, cap: usize, tok: &Tokenizer) -> Option<String> {
@@ -196,6 +216,17 @@ mod tests {
         assert!(tok.count(&cut) <= 20, "{cut}");
         assert!(cut.ends_with("chars]"));
         assert!(cut_string("short", 20, &tok).is_none());
+    }
+
+    #[test]
+    fn one_word_strings_within_their_cap_are_kept_and_the_rest_cut() {
+        let tok = Tokenizer::default();
+        let hash = "5ff66bf460819a3c0a7d2f1b9e84c6d3a1b2c3d4";
+        let mut v = json!({"sha1": hash, "note": "word ".repeat(40), "blob": "x".repeat(2000)});
+        cap_strings_keeping_words(&mut v, 12, 64, &tok);
+        assert_eq!(v["sha1"], hash);
+        assert!(v["note"].as_str().unwrap().ends_with("chars]"), "{v}");
+        assert!(v["blob"].as_str().unwrap().ends_with("chars]"), "a word beyond the cap is cut: {v}");
     }
 
     #[test]

@@ -586,3 +586,30 @@ fn sql_nulls_are_missing_values() {
     assert!(summary.contains(&format!("without coupon_code: {without}")), "{summary}");
     assert!(summary.contains("coupon_code, most first: WINTER15 14, VIP30 13, WELCOME10 13;"), "{summary}");
 }
+
+/// A document larger than a page was shown as its first members with every string cut to a
+/// dozen tokens: a file report's SHA-256 came back as `dc2583f84c …[+54 chars]`, which
+/// answers nothing. One-word strings (hashes, ids) of a few dozen tokens stay whole; prose
+/// is still cut short.
+#[test]
+fn a_large_documents_first_members_keep_their_hashes_whole() {
+    let sha256 = "dc2583f84c335a5c397ea215b6ec9ba3b1d5e3594d1a92d0f200eac62079dd8b";
+    let engines: serde_json::Map<String, serde_json::Value> = (0..3000)
+        .map(|i| {
+            let verdict =
+                serde_json::json!({"category": "undetected", "engine_version": format!("1.{i}.0"), "result": null});
+            (format!("Engine{i}"), verdict)
+        })
+        .collect();
+    let report = serde_json::json!({"data": {
+        "sha256": sha256,
+        "meaningful_name": "remcos.exe",
+        "description": "a dropper that unpacks its payload at start and hides it from the list of processes ".repeat(8),
+        "last_analysis_results": engines,
+    }});
+    let shaped = shape(ShapePlan::default(), report.to_string().as_bytes());
+    let Data::Value(value) = &shaped.envelope.data else { panic!("expected a value, got {:?}", shaped.envelope.data) };
+    assert_eq!(value["data"]["sha256"], sha256, "{value}");
+    let description = value["data"]["description"].as_str().unwrap_or_default();
+    assert!(description.ends_with("chars]"), "prose is still cut: {description}");
+}
