@@ -42,7 +42,11 @@ impl Compactor {
                     return None;
                 }
                 let numbers: Vec<f64> = values.iter().filter_map(Value::as_f64).collect();
-                if !numbers.is_empty() && !numbers_name_records(&values, &numbers) {
+                // Numbers handed out over years spread wide (a question's id from 2009 beside
+                // one from 2025): a record's own field named as an id names it all the same.
+                let own_id =
+                    depth(c) == 1 && c.name.to_ascii_lowercase().ends_with("id") && whole_and_positive(&values);
+                if !numbers.is_empty() && !numbers_name_records(&values, &numbers) && !own_id {
                     return None;
                 }
                 // Digits, or an address or a stamp (no letter, dotted: `10.13.0.4`), or an
@@ -259,11 +263,16 @@ pub(super) fn reads_as_sentence(s: &str) -> bool {
     capitalized * 2 <= words.len()
 }
 
+/// Whether every value is a whole number above zero.
+fn whole_and_positive(values: &[Value]) -> bool {
+    values.iter().all(|v| v.as_u64().is_some_and(|n| n > 0))
+}
+
 /// Whether unique numbers are ids rather than measures that happen to differ (amounts,
 /// sizes, download counts, scores): whole and positive, within a factor of two of each
 /// other, as numbers handed out in sequence are, where measures spread over magnitudes.
 pub(crate) fn numbers_name_records(values: &[Value], numbers: &[f64]) -> bool {
-    let whole = values.iter().all(|v| v.is_u64() && v.as_u64().is_some_and(|n| n > 0));
+    let whole = whole_and_positive(values);
     let (min, max) = numbers.iter().fold((f64::MAX, 0f64), |(lo, hi), x| (lo.min(*x), hi.max(*x)));
     whole && numbers.len() == values.len() && max <= min * 2.0
 }

@@ -34,3 +34,31 @@ fn a_field_not_named_as_a_number_leaves_the_id_the_key() {
     let key = c.key.map(|k| c.columns[k].name.clone());
     assert_eq!(key.as_deref(), Some("Id"));
 }
+
+/// Questions as a Q&A site's search lists them: ids handed out over sixteen years, and
+/// titles that read as sentences.
+fn questions(id_field: &str) -> Vec<Value> {
+    (0..20)
+        .map(|i| {
+            let mut q = json!({
+                "title": format!("How do I group rows by the first value of column {i}?"),
+                "score": (i * 13 % 40) as i64 - 5,
+            });
+            q[id_field] = json!(1_248_536 + i * i * 250_000);
+            q
+        })
+        .collect()
+}
+
+#[test]
+fn a_records_own_id_names_it_however_far_apart_its_numbers_are() {
+    let sample = questions("question_id");
+    let c = Compactor::learn(&sample);
+    let key = c.key.map(|k| c.columns[k].name.clone());
+    assert_eq!(key.as_deref(), Some("question_id"));
+    // Numbers as far apart, not named as an id, are a measure: the title names the record.
+    let sample = questions("views");
+    let c = Compactor::learn(&sample);
+    let key = c.key.map(|k| c.columns[k].name.clone());
+    assert_eq!(key.as_deref(), Some("title"));
+}
