@@ -45,8 +45,10 @@ pub(crate) fn spaced_table(text: &str, room: usize) -> Option<String> {
     if near * 2 < lines.len() {
         return None;
     }
-    let cells: Vec<(usize, Vec<&str>)> =
-        lines.iter().filter_map(|&(i, l)| Some((i, split_cells(l, columns)?))).collect();
+    let cells: Vec<(usize, Vec<&str>)> = lines
+        .iter()
+        .filter_map(|&(i, l)| Some((i, split_cells(l, columns).or_else(|| short_row(l, columns))?)))
+        .collect();
     if cells.len() < MIN_ROWS || !reads_as_table(&cells, columns) {
         return None;
     }
@@ -93,6 +95,15 @@ fn split_cells(line: &str, columns: usize) -> Option<Vec<&str>> {
     })
 }
 
+/// A line with fewer words than the table has columns, but half as many at least, as a
+/// row of its words in the first columns: `last`'s session still logged in ends in three
+/// words where a closed one has seven, and left out it would go uncounted. A shorter line
+/// (`total 4120` above `ls -l`'s rows) is no row.
+fn short_row(line: &str, columns: usize) -> Option<Vec<&str>> {
+    let words = line.split_whitespace().count();
+    (words >= 3 && words < columns && words * 2 >= columns).then(|| split_cells(line, words)).flatten()
+}
+
 /// `cell` without a bracket it opens and does not close, or closes and did not open: a
 /// group written across cells (`[failed - 404]`, `(pid 12)`) brackets the group, not its
 /// first and last values, so `404]` counts with `404`.
@@ -119,14 +130,17 @@ fn reads_as_table(cells: &[(usize, Vec<&str>)], columns: usize) -> bool {
     let rows = cells.len();
     let tabular: Vec<usize> = (0..columns)
         .filter(|&k| {
-            let numbers = cells.iter().filter(|(_, r)| r[k].parse::<f64>().is_ok_and(f64::is_finite)).count();
-            let distinct = cells.iter().map(|(_, r)| r[k]).collect::<HashSet<_>>().len();
+            let numbers = cells
+                .iter()
+                .filter(|(_, r)| r.get(k).is_some_and(|c| c.parse::<f64>().is_ok_and(f64::is_finite)))
+                .count();
+            let distinct = cells.iter().map(|(_, r)| r.get(k)).collect::<HashSet<_>>().len();
             distinct >= 2 && (numbers * 10 >= rows * 9 || distinct * 4 <= rows)
         })
         .collect();
     // A column equal to an earlier one in every row (the template's counter, written twice)
     // tells nothing more.
-    let same = |a: usize, b: usize| cells.iter().all(|(_, r)| r[a] == r[b]);
+    let same = |a: usize, b: usize| cells.iter().all(|(_, r)| r.get(a) == r.get(b));
     let own = tabular.iter().enumerate().filter(|&(i, &k)| !tabular[..i].iter().any(|&j| same(j, k))).count();
     own >= 2
 }
@@ -162,6 +176,26 @@ mod tests {
         assert!(map.contains("column 1, most first: -rw-r--r-- 24, drwxr-xr-x 3, lrwxrwxrwx 3"), "{map}");
         // The largest file is named by the last column, which keeps its spaces and links.
         assert!(map.contains("column 5: max 2000 (column 9 report 8.csv)"), "{map}");
+    }
+
+    #[test]
+    fn rows_shorter_by_less_than_half_are_counted_too() {
+        // `last -F`: a session still logged in has three words where a closed one has seven.
+        let mut t = String::new();
+        for i in 0..30 {
+            let user = ["ada", "bob", "cy"][i % 3];
+            let start = format!("Fri Nov 20 1{}:0{}:00 2026", i % 10, i % 6);
+            let end = if i % 15 == 0 {
+                "  still logged in".to_owned()
+            } else {
+                format!(" - Fri Nov 20 2{}:00:00 2026  (0{}:00)", i % 4, i % 9)
+            };
+            t.push_str(&format!("{user:<8} pts/{:<8} 10.0.0.{:<10} {start}{end}\n", i % 5, 10 + i % 4));
+        }
+        t.push_str("\nwtmp begins Sun Nov  1 00:02:11 2026\n");
+        let map = spaced_table(&t, 2_000).unwrap();
+        assert!(map.starts_with("table of 30 rows × 15 columns"), "{map}");
+        assert!(map.contains("column 1, most first: ada 10, bob 10, cy 10"), "every session is counted: {map}");
     }
 
     #[test]
