@@ -229,7 +229,10 @@ pub(crate) fn sections_map(text: &str, room: usize) -> Option<String> {
     // node, a host's state), counted across them in what room is left.
     let titles = titles(&lines, &s.starts);
     let titled: Vec<(usize, &str)> = s.starts.iter().copied().zip(titles.iter().map(String::as_str)).collect();
-    if let Some(fields) = heading_fields(text, &titled, room.saturating_sub(out.len() + 2)) {
+    // Within the lines the sections were found in: the cost follows those, not the text.
+    let read = lines.last().map_or(0, |l| l.as_ptr() as usize + l.len() - text.as_ptr() as usize);
+    let within = text.get(..read).unwrap_or(text);
+    if let Some(fields) = heading_fields(within, &titled, room.saturating_sub(out.len() + 2)) {
         out.push_str("; ");
         out.push_str(&fields);
     }
