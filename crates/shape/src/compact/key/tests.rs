@@ -4,6 +4,12 @@ use serde_json::{Value, json};
 
 use super::super::Compactor;
 
+/// The name of the field that names the records of `sample`.
+fn key_of(sample: &[Value]) -> Option<String> {
+    let c = Compactor::learn(sample);
+    c.key.map(|k| c.columns[k].name.clone())
+}
+
 /// Invoices as an accounting API writes them: its own `Id` and the number people quote.
 fn invoices(number_field: &str) -> Vec<Value> {
     (0..20)
@@ -22,16 +28,14 @@ fn invoices(number_field: &str) -> Vec<Value> {
 #[test]
 fn a_records_own_number_names_it_before_the_bare_id_of_digits() {
     let sample = invoices("DocNumber");
-    let c = Compactor::learn(&sample);
-    let key = c.key.map(|k| c.columns[k].name.clone());
+    let key = key_of(&sample);
     assert_eq!(key.as_deref(), Some("DocNumber"));
 }
 
 #[test]
 fn a_field_not_named_as_a_number_leaves_the_id_the_key() {
     let sample = invoices("Reference");
-    let c = Compactor::learn(&sample);
-    let key = c.key.map(|k| c.columns[k].name.clone());
+    let key = key_of(&sample);
     assert_eq!(key.as_deref(), Some("Id"));
 }
 
@@ -53,12 +57,10 @@ fn questions(id_field: &str) -> Vec<Value> {
 #[test]
 fn a_records_own_id_names_it_however_far_apart_its_numbers_are() {
     let sample = questions("question_id");
-    let c = Compactor::learn(&sample);
-    let key = c.key.map(|k| c.columns[k].name.clone());
+    let key = key_of(&sample);
     assert_eq!(key.as_deref(), Some("question_id"));
     // Numbers as far apart, not named as an id, are a measure: the title names the record.
     let sample = questions("views");
-    let c = Compactor::learn(&sample);
-    let key = c.key.map(|k| c.columns[k].name.clone());
+    let key = key_of(&sample);
     assert_eq!(key.as_deref(), Some("title"));
 }
