@@ -134,6 +134,7 @@ fn half(s: Split) -> &'static str {
         Split::TwentySeventh => "twenty-seventh",
         Split::TwentyEighth => "twenty-eighth",
         Split::TwentyNinth => "twenty-ninth",
+        Split::Thirtieth => "thirtieth",
     }
 }
 
@@ -144,7 +145,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
     let _ = writeln!(
         out,
         "{} shapes ({} development, {} held-out, {} fresh, {} unseen, {} blind, {} sixth, {} seventh, {} eighth, {} ninth, \
-         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth, {} twenty-fifth, {} twenty-sixth, {} twenty-seventh, {} twenty-eighth, {} twenty-ninth), {} questions.\n",
+         {} tenth, {} eleventh, {} twelfth, {} thirteenth, {} fourteenth, {} fifteenth, {} sixteenth, {} seventeenth, {} eighteenth, {} nineteenth, {} twentieth, {} twenty-first, {} twenty-second, {} twenty-third, {} twenty-fourth, {} twenty-fifth, {} twenty-sixth, {} twenty-seventh, {} twenty-eighth, {} twenty-ninth, {} thirtieth), {} questions.\n",
         shapes.len(),
         shapes.values().filter(|s| **s == Split::Dev).count(),
         shapes.values().filter(|s| **s == Split::Held).count(),
@@ -175,6 +176,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
         shapes.values().filter(|s| **s == Split::TwentySeventh).count(),
         shapes.values().filter(|s| **s == Split::TwentyEighth).count(),
         shapes.values().filter(|s| **s == Split::TwentyNinth).count(),
+        shapes.values().filter(|s| **s == Split::Thirtieth).count(),
         questions
     );
     let _ = writeln!(out, "Cells: answered within three reads · in the first read.\n");
@@ -214,6 +216,7 @@ pub(crate) fn render(rows: &[Row], variants: &[&Variant], detail: bool) -> Strin
             Some(Split::TwentySeventh),
             Some(Split::TwentyEighth),
             Some(Split::TwentyNinth),
+            Some(Split::Thirtieth),
             None,
         ] {
             let pick = |smart: bool| {
