@@ -434,11 +434,13 @@ fn find_cards_in_groups(text: &str, groups: &[(usize, usize)], out: &mut Vec<Fin
         }
         let mut digits = 0;
         let mut best = None;
+        let mut sizes: Vec<usize> = Vec::new();
         for j in i..groups.len() {
             let Some(&(s, e)) = groups.get(j) else {
                 break;
             };
             digits += e - s;
+            sizes.push(e - s);
             if digits > 19 {
                 break;
             }
@@ -454,13 +456,30 @@ fn find_cards_in_groups(text: &str, groups: &[(usize, usize)], out: &mut Vec<Fin
                     break;
                 }
             }
-            if digits >= 13 && luhn_valid(&text[first_start..e]) && card_length_fits(&text[first_start..e]) {
+            if digits >= 13
+                && card_layout(&sizes)
+                && luhn_valid(&text[first_start..e])
+                && card_length_fits(&text[first_start..e])
+            {
                 best = Some(e);
             }
         }
         if let Some(end) = best {
             out.push(Finding::whole(first_start, end, Rule::Builtin(Kind::PaymentCard)));
         }
+    }
+}
+
+/// Whether digit groups of these sizes are laid out as cards are printed: one unbroken
+/// run, fours (the last group may be shorter: 4-4-4-4-3, 4-4-4-1), or the 4-6-5 and 4-6-4
+/// of American Express and Diners Club. A table's numbers that happen to stand one space
+/// apart (`vmstat`'s `3303 10309 27260 59721`) are not.
+fn card_layout(sizes: &[usize]) -> bool {
+    match sizes {
+        [_] => true,
+        [4, 6, 4 | 5] => true,
+        [4, middle @ .., last] => middle.iter().all(|&g| g == 4) && (1..=4).contains(last),
+        _ => false,
     }
 }
 

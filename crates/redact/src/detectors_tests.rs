@@ -66,6 +66,30 @@ fn card_windows_inside_a_run() {
     assert!(out.iter().any(|f| &text[f.start..f.end] == "4111 1111 1111 1111"));
 }
 
+#[test]
+fn a_tables_numbers_one_space_apart_are_no_card() {
+    // A `vmstat -w` row: `bi bo in cs` of 4, 5, 5 and 5 digits, Luhn-valid by chance.
+    let row =
+        "   6    0      6446870      2954208       727066    159614572    0    0  6945 21764 47897 80610  19   5  75";
+    let mut out = Vec::new();
+    for m in CARD_RUN.as_ref().into_iter().flat_map(|re| re.find_iter(row)) {
+        find_cards_in_run(row, m.start(), m.end(), &mut out);
+    }
+    assert!(out.is_empty(), "{:?}", out.iter().map(|f| &row[f.start..f.end]).collect::<Vec<_>>());
+    // The layouts cards are printed in are still found.
+    for (card, sizes) in [
+        ("4111 1111 1111 1111", &[4, 4, 4, 4][..]),
+        ("3782 822463 10005", &[4, 6, 5]),
+        ("4111111111111111", &[16]),
+        ("6011 0009 9013 9424 3", &[4, 4, 4, 4, 1]),
+    ] {
+        assert!(card_layout(sizes), "{card}");
+    }
+    for sizes in [&[4, 5, 5, 5][..], &[4, 4, 6, 4], &[4, 6, 6], &[4, 3, 4, 4]] {
+        assert!(!card_layout(sizes), "{sizes:?}");
+    }
+}
+
 /// What a detector finds searching the whole text, as it did before the prefilter: the
 /// same precise code, with the whole text as its one window.
 fn whole_text(kind: Kind, text: &str) -> Vec<Finding> {
