@@ -29,6 +29,9 @@ const SAMPLE: usize = 200;
 struct Header {
     names: Vec<String>,
     starts: Vec<usize>,
+    /// Cells are read as the row's words, not at the columns' positions: see
+    /// [`by_words`].
+    by_words: bool,
 }
 
 /// Spaces a header may be indented by (`systemctl list-units` indents by two, leaving
@@ -158,13 +161,58 @@ fn header(words: &[(usize, &str)], header_line: &str, rows: &[&str]) -> Option<H
             }
         }
     }
-    (names.len() >= 3).then_some(Header { names, starts })
+    if names.len() >= 3
+        && names.len() < words.len()
+        && let Some(h) = by_words(words, rows)
+    {
+        return Some(h);
+    }
+    (names.len() >= 3).then_some(Header { names, starts, by_words: false })
+}
+
+/// A header whose every word names a column, read by the rows' words: when the gutters
+/// found a table but merged some of its columns (right-aligned numbers wider than their column run into the next, as
+/// `vmstat` prints them) but nine rows in ten have one word per header word, or up to two
+/// more that the last column takes (`vmstat -t`'s date and time). A header with a name of
+/// two words (`IMAGE ID`, `Mounted on`: one space between them) is never read so.
+fn by_words(words: &[(usize, &str)], rows: &[&str]) -> Option<Header> {
+    let n = words.len();
+    if words.windows(2).any(|w| w[1].0 < w[0].0 + w[0].1.len() + 2) {
+        return None;
+    }
+    let fits = rows.iter().filter(|r| (n..=n + 2).contains(&r.split_whitespace().count())).count();
+    (n >= 3 && rows.len() >= MIN_ROWS && fits * 10 >= rows.len() * 9).then(|| Header {
+        names: words.iter().map(|(_, w)| (*w).to_owned()).collect(),
+        starts: words.iter().map(|(at, _)| *at).collect(),
+        by_words: true,
+    })
+}
+
+/// A row under a header read [`by_words`]: a cell per word, the last column taking the
+/// words past it; `None` for a row with fewer words than the header has names.
+fn row_by_words(h: &Header, line: &str) -> Option<Value> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() < h.names.len() {
+        return None;
+    }
+    let last = h.names.len() - 1;
+    let mut m = Map::new();
+    for (k, name) in h.names.iter().enumerate() {
+        let cell = if k == last { words[last..].join(" ") } else { words[k].to_owned() };
+        if cell != "-" {
+            m.insert(name.clone(), cell_value(&cell));
+        }
+    }
+    Some(Value::Object(m))
 }
 
 /// A row under `h` as a record: each column's cell, `-` and empty cells left out. `<none>`
 /// is kept: a tool prints it in place of a name (a dangling image's repository, a service
 /// without an external address), and how many rows have none is worth a count.
 fn row(h: &Header, line: &str) -> Option<Value> {
+    if h.by_words {
+        return row_by_words(h, line);
+    }
     let width = if line.is_ascii() { line.len() } else { line.chars().count() };
     if width <= h.starts[1] || crate::bordered::is_rule(line) {
         return None;
@@ -217,6 +265,26 @@ pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
     // words in others is most often two fields that shifted (tcpdump's `seq` and `ack`), not
     // measures of several kinds.
     c.measures.clear();
+    // Samples taken one after another (`vmstat -t`, `iostat -t`) are named by their time
+    // when every row has its own: a measure that only happens to differ from row to row
+    // (the buffer cache's size) says nothing about which sample holds a peak.
+    let sampled_at = (0..c.columns.len()).find(|&i| {
+        let times: Vec<String> = rows.iter().filter_map(|r| c.value(i, r)).map(|v| v.to_string()).collect();
+        c.columns[i].holds == Holds::Times
+            && times.len() == rows.len()
+            && times.iter().collect::<std::collections::HashSet<_>>().len() == rows.len()
+    });
+    let measured = |i: usize| {
+        !crate::compact::names_an_id(&c.columns[i].name)
+            && rows.iter().filter_map(|r| c.value(i, r)).all(|v| v.is_number())
+    };
+    if let Some(t) = sampled_at
+        && c.key.is_none_or(measured)
+    {
+        c.key = Some(t);
+        c.label = None;
+        return c;
+    }
     if c.key.is_none() {
         // How many rows hold column `i`, and how many different values they hold.
         let spread = |i: usize| {
@@ -401,6 +469,9 @@ fn main_table(lines: &[&str]) -> Option<Found> {
             end += 1;
         }
         let block = &lines[i + 1..end];
+        // A line of group names over the header (`vmstat`'s `--procs-- ---memory---`) reads
+        // as a header of its own but makes no table: the next line is tried as the header.
+        let mut taken = false;
         if let Some(h) = header(&words, line, block) {
             // Under a commented header, the other comment lines (`perf`'s `# ……  ……` rule)
             // are comments too, not rows.
@@ -410,6 +481,7 @@ fn main_table(lines: &[&str]) -> Option<Found> {
                 .filter_map(|l| row(&h, l))
                 .collect();
             if !loose || mostly_numbers(&rows) {
+                taken = true;
                 match tables.iter_mut().find(|t| t.names == h.names) {
                     Some(t) => {
                         t.records.extend(rows);
@@ -426,7 +498,9 @@ fn main_table(lines: &[&str]) -> Option<Found> {
                 }
             }
         }
-        i = end;
+        let over_header =
+            lines.get(i + 1).is_some_and(|next| header_words(next).is_some() || loose_header_words(next).is_some());
+        i = if taken || !over_header { end } else { i + 1 };
     }
     let best = (0..tables.len()).max_by_key(|&k| (tables[k].records.len(), std::cmp::Reverse(k)))?;
     let found = tables.swap_remove(best);

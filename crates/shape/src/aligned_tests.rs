@@ -443,3 +443,62 @@ fn a_header_written_as_a_comment_is_read_before_the_comments_as_headings() {
     // A comment with words that is no header stays a heading to the Markdown reader.
     assert!(commented_table("# Notes\n\nsome text\n# More notes\n", 4_000).is_none());
 }
+
+/// `vmstat -w -t` rows under a line of group names: numbers wider than their columns run
+/// into the next one, so no gutter stands between `in` and `cs`; the date and time are one
+/// column.
+fn vmstat() -> String {
+    let mut t = String::from(
+        "--procs-- ---------memory--------- ---swap-- -----io---- -system-- ------cpu----- -----timestamp-----\n",
+    );
+    t.push_str("   r    b     swpd     free   si   so    bi    bo   in   cs  us  sy  id  wa  st                 UTC\n");
+    for i in 0..30u64 {
+        let io = if i % 7 == 3 { 120_000 + i * 977 } else { 900 + i * 31 };
+        t.push_str(&format!(
+            "{:>4} {:>4} {:>8} {:>8} {:>4} {:>4} {:>5} {:>5} {:>4} {:>4} {:>3} {:>3} {:>3} {:>3} {:>3} 2026-12-07 05:{:02}:{:02}\n",
+            2 + i % 5,
+            i % 3,
+            580_924,
+            13_000_000 - i * 10_007,
+            0,
+            0,
+            io,
+            io * 3,
+            27_260 + i * 13,
+            59_721 + i * 101,
+            20 + i % 9,
+            5,
+            70 - i % 9,
+            1 + i % 4,
+            0,
+            14 + i / 12,
+            (i * 5) % 60,
+        ));
+    }
+    t
+}
+
+#[test]
+fn columns_run_together_are_read_by_words_and_samples_named_by_their_time() {
+    let text = vmstat();
+    let map = aligned_table(&text, 4_000).unwrap();
+    assert!(
+        map.starts_with("table of 30 rows × 16 columns, header on line 2: r, b, swpd, free, si, so, bi, bo, in, cs"),
+        "{map}"
+    );
+    // The peak of `bo` is named by the time of its sample.
+    assert!(map.contains("bo: max 430344 (UTC 2026-12-07 05:16:00)"), "{map}");
+}
+
+#[test]
+fn a_header_with_a_name_of_two_words_is_not_read_by_words() {
+    // `IMAGE ID` is one column; its rows have as many words as the header by chance
+    // (`CREATED` takes three).
+    let mut t = String::from("REPOSITORY   TAG       IMAGE ID       CREATED        SIZE\n");
+    for i in 0..12 {
+        t.push_str(&format!("app-{i:<8} v{i:<8} 4946f30e09e{i:x}   {} hours ago    {}MB\n", i + 2, 100 + i * 7));
+    }
+    let map = aligned_table(&t, 4_000).unwrap();
+    assert!(map.starts_with("table of 12 rows × 5 columns"), "{map}");
+    assert!(map.contains("SIZE: max 177MB"), "{map}");
+}
