@@ -72,10 +72,19 @@ fn logfmt_record(line: &str) -> Option<Value> {
         m.insert(ELEMENT.to_owned(), Value::String(name));
     }
     let bytes = line.as_bytes();
-    let mut i = 0;
+    // `cmdstat_get:calls=648,usec=4996` (Redis `INFO`): a line named before its pairs, the
+    // pairs apart by commas. The name is the record's, unless a pair is called `name`.
+    let named = line_name(line);
+    let mut i = named.map_or(0, |n| n.len() + 1);
+    // Where the last pair's value ended: a comma there may start the next pair, a comma
+    // elsewhere (`users:(("nginx",pid=2214,fd=3))`) does not.
+    let mut value_end = None;
     while i < bytes.len() {
-        // A key starts a word: at the line's start or after a space.
-        if i > 0 && !bytes[i - 1].is_ascii_whitespace() {
+        // A key starts a word: at the line's start, after a space, after the line's name, or
+        // after the comma that ended the value before it.
+        let after_pair = i > 0 && bytes[i - 1] == b',' && value_end == Some(i - 1);
+        let after_name = named.is_some_and(|n| i == n.len() + 1);
+        if i > 0 && !bytes[i - 1].is_ascii_whitespace() && !after_pair && !after_name {
             i += 1;
             continue;
         }
@@ -103,9 +112,13 @@ fn logfmt_record(line: &str) -> Option<Value> {
             line.get(start..j.min(bytes.len()))
         } else {
             let start = i;
-            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+            // A comma ends the value only where another `key=` follows it: `tags=a,b` is one
+            // value.
+            while i < bytes.len() && !bytes[i].is_ascii_whitespace() && !(bytes[i] == b',' && key_follows(bytes, i + 1))
+            {
                 i += 1;
             }
+            value_end = Some(i);
             line.get(start..i)
         };
         if let Some(v) = value.filter(|v| !v.is_empty()) {
@@ -117,7 +130,37 @@ fn logfmt_record(line: &str) -> Option<Value> {
         }
     }
     let pairs = m.len() - usize::from(m.contains_key(ELEMENT));
+    if let Some(name) = named
+        && pairs >= 2
+    {
+        m.entry("name").or_insert_with(|| Value::from(name));
+    }
     (pairs >= 2).then_some(Value::Object(m))
+}
+
+/// The name a line gives itself before its pairs: a word of letters, digits, `_`, `.`, `-`
+/// or `|` at the line's start, then a colon and at once a `key=`.
+fn line_name(line: &str) -> Option<&str> {
+    let (name, rest) = line.split_once(':')?;
+    let word = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '|');
+    (!name.is_empty()
+        && name.len() <= 80
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(word)
+        && key_follows(rest.as_bytes(), 0))
+    .then_some(name)
+}
+
+/// Whether a `key=` starts at byte `at`: a letter, then letters, digits, `_`, `.` or `-`, then `=`.
+fn key_follows(bytes: &[u8], at: usize) -> bool {
+    if !bytes.get(at).is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let end = bytes[at..]
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')))
+        .map_or(bytes.len(), |p| at + p);
+    bytes.get(end) == Some(&b'=') && end - at <= 40
 }
 
 /// A map of a log whose lines carry named fields: the format, and facets of its fields, at
@@ -271,6 +314,35 @@ mod tests {
         // A suite's time is compared with the other suites', never with a case's.
         assert!(map.contains("time where element is testsuite (4 records): max 3.5 (name Suite3)"), "{map}");
         assert!(!map.contains("time: max"), "no extreme across kinds: {map}");
+    }
+
+    #[test]
+    fn a_line_named_before_its_comma_separated_pairs_is_a_record_of_that_name() {
+        let r = logfmt_record("cmdstat_get:calls=648,usec=4996,usec_per_call=7.71").unwrap();
+        assert_eq!(
+            r,
+            serde_json::json!({"name": "cmdstat_get", "calls": "648", "usec": "4996", "usec_per_call": "7.71"})
+        );
+        // A pair called `name` keeps its own value.
+        let r = logfmt_record("listener0:name=tcp,port=6379").unwrap();
+        assert_eq!(r, serde_json::json!({"name": "tcp", "port": "6379"}));
+        // A comma ends a value only before another pair.
+        let r = logfmt_record("tags=a,b level=info").unwrap();
+        assert_eq!(r, serde_json::json!({"tags": "a,b", "level": "info"}));
+        // A line that starts with a comma is read without panicking (found by a property
+        // test).
+        assert_eq!(logfmt_record(",a=1 b=2 c=3"), Some(serde_json::json!({"b": "2", "c": "3"})));
+        // Pairs inside a value that is not one (`ss -p`'s process) are not the line's.
+        assert_eq!(logfmt_record("ESTAB 0 0 10.0.0.1:80 10.0.0.2:5100 users:((\"nginx\",pid=2214,fd=3))"), None);
+        // Redis `INFO`'s command lines are counted under the section headings.
+        let mut text = String::from("# Server\nredis_version:7.4.2\n\n# Commandstats\n");
+        for i in 0..24 {
+            let calls = 1_000 * (i + 1);
+            text.push_str(&format!("cmdstat_c{i}:calls={calls},usec={},usec_per_call=1.50\n", calls * (30 - i)));
+        }
+        let map = some_lines_fields(&text, 2_000).unwrap();
+        // The most called command is named by its line's name.
+        assert!(map.contains("calls: max 24000 (name cmdstat_c23)"), "{map}");
     }
 
     #[test]

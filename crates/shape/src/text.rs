@@ -327,7 +327,7 @@ impl<'a, 'c> TextPage<'a, 'c> {
         let left = room.saturating_sub(exceptions.as_ref().map_or(0, |e| e.len() + 2));
         // A body under a few headings that frame it is read as if they were not there, its
         // map after the headings' list.
-        let BodyMaps { outlined, sectioned, spaced } =
+        let BodyMaps { outlined, sectioned, spaced, headings } =
             if mapped { maps(head, left, levels.is_some()) } else { BodyMaps::default() };
         let taken = outlined.as_deref().or(sectioned.as_deref()).or(spaced.as_deref());
         // The line patterns follow any other map, in the room it leaves: a journal's `key=value`
@@ -335,8 +335,9 @@ impl<'a, 'c> TextPage<'a, 'c> {
         let patterns =
             mapped.then(|| patterns_phrase(head, pattern_room(room, left, taken), levels.is_some())).flatten();
         // Lines that carry `key=value` pairs among lines that do not (a kernel log's firewall
-        // lines) have their fields counted too, when no outline read the whole text.
-        let fields = (mapped && outlined.is_none()).then(|| some_lines_fields(head, room / 4)).flatten();
+        // lines) have their fields counted too, when no outline read the whole text (a list
+        // of headings reads none of the lines under them: Redis `INFO`'s `# Commandstats`).
+        let fields = (mapped && (outlined.is_none() || headings)).then(|| some_lines_fields(head, room / 4)).flatten();
         let outlined = outlined.or(spaced);
         let parts = [outlined, sectioned, patterns, exceptions, fields];
         // The words in most lines come last, in the room the rest left (a share of it at
@@ -675,6 +676,8 @@ struct BodyMaps {
     outlined: Option<String>,
     sectioned: Option<String>,
     spaced: Option<String>,
+    /// The outline is the text's headings alone: it reads none of the lines under them.
+    headings: bool,
 }
 
 impl BodyMaps {
@@ -702,7 +705,7 @@ fn body_maps(text: &str, outlined: Option<String>, room: usize, leveled: bool) -
     let plain = outlined.is_none() && !leveled;
     let sectioned = plain.then(|| sections_map(text, room / 2)).flatten();
     let spaced = (plain && sectioned.is_none()).then(|| spaced_table(text, room)).flatten();
-    BodyMaps { outlined, sectioned, spaced }
+    BodyMaps { outlined, sectioned, spaced, headings: false }
 }
 
 /// The maps of `text` in `room`: its own, or when its outline is the list of a few headings
@@ -721,7 +724,8 @@ fn maps(text: &str, room: usize, leveled: bool) -> BodyMaps {
             return inner.after(headings);
         }
     }
-    body_maps(text, outlined.map(Outlined::into_map), room, leveled)
+    let headings = matches!(outlined, Some(Outlined::Headings(_)));
+    BodyMaps { headings, ..body_maps(text, outlined.map(Outlined::into_map), room, leveled) }
 }
 
 #[cfg(test)]
