@@ -364,7 +364,11 @@ impl Counter {
         let mut ranked: Vec<(&String, &u64)> = self.counts.iter().map(|(v, (n, _))| (v, n)).collect();
         ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         // A note of one or two more values costs about what they would: they are shown.
-        let top = if ranked.len() <= top + 2 { ranked.len() } else { top };
+        // Where more values are left out anyway, those seen once are not listed: which of
+        // the many would be is chance (ties go in text order), and the room they take is
+        // another field's.
+        let repeated = ranked.iter().take_while(|(_, n)| **n >= 2).count().max(1);
+        let top = if ranked.len() <= top + 2 { ranked.len() } else { top.min(repeated) };
         let listed: Vec<&str> = ranked.iter().take(top).map(|(v, _)| v.as_str()).collect();
         // The field whose values the kinds tell most about, if they tell anything, and its
         // values within at least half the records.
