@@ -38,7 +38,9 @@
 //!   never glued to other digits, letters, `.` or `-`. Dates, times, versions, IPv4 addresses,
 //!   UUIDs, hashes and 10- or 13-digit timestamps do not have these shapes.
 //! - Cards must start with 2–6 (the card networks' ranges) besides passing Luhn, so
-//!   Luhn-valid order numbers and timestamps starting with 1, 7, 8 or 9 stay.
+//!   Luhn-valid order numbers and timestamps starting with 1, 7, 8 or 9 stay; written in
+//!   groups, they must have a card's layout (fours with a shorter last group, 4-6-5, 4-6-4),
+//!   so a table's numbers one space apart (`vmstat`'s `6945 21764 47897 80610`) stay.
 //! - IBANs are recognised for the countries of the IBAN registry, at their exact length.
 //! - Numbers in JSON are not searched (only strings are): a phone stored as a JSON number stays,
 //!   unless its key names a secret.
