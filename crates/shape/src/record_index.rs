@@ -4,7 +4,8 @@
 //!
 //! Which columns, decided from the records: the key, then the label (the readable name
 //! beside a machine's id), then the other columns in the records' own order, leaving out
-//! free text, random-looking ids and any column whose values are long; as many as let every record after the
+//! free text, random-looking ids, columns the key spells out and any column whose values
+//! are long; as many as let every record after the
 //! rows fit the index's share of the budget, and at least two (a key alone says nothing
 //! about its record). When even two do not fit for every record, the index holds as many
 //! records as fit, in order. An index that would keep every column is no index: the rows
@@ -69,14 +70,26 @@ pub(crate) fn choose_columns(
         total.div_ceil(rows.len())
     };
     let mut candidates: Vec<(usize, usize)> = Vec::new();
-    let named = [compactor.key, compactor.label];
+    // A column the key already spells out (a model's `author` in its id `author/name`, a
+    // `modelId` equal to the `id`) names nothing more: the index's room goes to another.
+    let spelled_by_key = |label: usize| {
+        compactor.key.is_some_and(|k| {
+            k < columns.len()
+                && rows.iter().all(|r| match (cell(r, k, &columns[k]), cell(r, label, &columns[label])) {
+                    (Value::String(key), Value::String(l)) => !l.is_empty() && key.contains(l.as_str()),
+                    _ => false,
+                })
+        })
+    };
+    let label = compactor.label.filter(|&l| l < columns.len() && !spelled_by_key(l));
+    let named = [compactor.key, label];
     for j in named.into_iter().flatten() {
         if j < columns.len() && !candidates.iter().any(|(c, _)| *c == j) {
             candidates.push((j, width(j)));
         }
     }
     for j in 0..columns.len() {
-        if candidates.iter().any(|(c, _)| *c == j) {
+        if candidates.iter().any(|(c, _)| *c == j) || spelled_by_key(j) {
             continue;
         }
         // Free text is to be read, and a random-looking id other than the key is not

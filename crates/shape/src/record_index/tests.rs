@@ -47,6 +47,32 @@ fn columns_are_the_key_and_short_ones_never_free_text() {
 }
 
 #[test]
+fn a_column_the_key_spells_out_is_not_indexed() {
+    // A model search: `author` and `modelId` repeat what the id `author/name` says.
+    let sample: Vec<Value> = (0..40)
+        .map(|i| {
+            let author = ["meta-llama", "unsloth", "mlx-community", "TheBloke"][i % 4];
+            let id = format!("{author}/Llama-3.1-8B-variant-{i}");
+            let gated = ["false", "manual"][i % 2];
+            json!({"id": id, "modelId": id, "author": author, "gated": gated, "downloads": 1_000 + i * 37})
+        })
+        .collect();
+    let c = Compactor::learn(&sample);
+    let columns: Vec<String> = c.columns.iter().map(|c| c.name.clone()).collect();
+    let rows: Vec<Value> = sample
+        .iter()
+        .map(|r| match c.apply(r) {
+            Value::Object(mut m) => Value::Array(columns.iter().map(|k| m.remove(k).unwrap_or(Value::Null)).collect()),
+            other => other,
+        })
+        .collect();
+    let chosen = choose_columns(&c, &columns, &rows, &Tokenizer::default(), 100, 1_000).expect("an index");
+    assert_eq!(columns[c.key.expect("a key")], "id", "{columns:?}");
+    assert!(chosen.names.contains(&"id".to_owned()), "{chosen:?}");
+    assert!(!chosen.names.iter().any(|n| n == "author" || n == "modelId"), "{chosen:?}");
+}
+
+#[test]
 fn rows_stop_at_the_room_and_start_where_asked() {
     let tok = Tokenizer::default();
     let columns = IndexColumns { picks: vec![0, 2], names: vec!["a".into(), "c".into()], row_tokens: 6 };
