@@ -768,6 +768,8 @@ mod id_totals_tests;
 #[cfg(test)]
 mod link_tests;
 #[cfg(test)]
+mod listed_tests;
+#[cfg(test)]
 mod sparse_map_tests;
 #[cfg(test)]
 mod tag_tests;

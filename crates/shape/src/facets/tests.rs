@@ -337,30 +337,6 @@ fn counts_show_more_values_where_the_room_holds_every_clause() {
 }
 
 #[test]
-fn values_seen_once_are_not_listed_where_more_are_left_out() {
-    // Forty records on `main`, one on each of forty branches: which branches would be
-    // listed is chance, so only `main` is, and the room goes to the other fields.
-    let recs: Vec<Value> = (0..80)
-        .map(|i| {
-            let branch = if i % 2 == 0 { "main".to_owned() } else { format!("fix/branch-{i:02}") };
-            let event = ["push", "pull_request"][i % 2];
-            json!({"id": format!("r{i}"), "branch": branch, "event": event})
-        })
-        .collect();
-    let p = phrase_of(&recs, recs.len(), 10_000).unwrap();
-    assert!(p.contains("branch: main 40 (+40 more values)"), "{p}");
-    // Where the few values left would cost about what a note does, all are listed.
-    let few: Vec<Value> = (0..12)
-        .map(|i| {
-            let kind = ["a", "a", "a", "b", "c", "d"][i % 6];
-            json!({"id": i, "kind": kind})
-        })
-        .collect();
-    let p = phrase_of(&few, few.len(), 10_000).unwrap();
-    assert!(p.contains("kind, most first: a 6, b 2, c 2, d 2"), "{p}");
-}
-
-#[test]
 fn spans_written_with_units_have_a_longest() {
     let recs: Vec<Value> = (0..20)
         .map(|i| json!({"job": format!("job-{i}"), "duration": if i == 13 { "1h2m".to_owned() } else { format!("{}m{}s", i % 5, i) }}))
