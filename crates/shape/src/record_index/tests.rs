@@ -22,10 +22,10 @@ fn issues(n: usize) -> Vec<Value> {
         .collect()
 }
 
-#[test]
-fn columns_are_the_key_and_short_ones_never_free_text() {
-    let sample = issues(30);
-    let c = Compactor::learn(&sample);
+/// The compactor learned from `sample`, its columns, and the sample's rows as the table
+/// shows them.
+fn as_table(sample: &[Value]) -> (Compactor, Vec<String>, Vec<Value>) {
+    let c = Compactor::learn(sample);
     let columns: Vec<String> = c.columns.iter().map(|c| c.name.clone()).collect();
     let rows: Vec<Value> = sample
         .iter()
@@ -34,6 +34,13 @@ fn columns_are_the_key_and_short_ones_never_free_text() {
             other => other,
         })
         .collect();
+    (c, columns, rows)
+}
+
+#[test]
+fn columns_are_the_key_and_short_ones_never_free_text() {
+    let sample = issues(30);
+    let (c, columns, rows) = as_table(&sample);
     let tok = Tokenizer::default();
     let chosen = choose_columns(&c, &columns, &rows, &tok, 100, 2_000).expect("an index");
     assert!(!chosen.names.contains(&"body".to_owned()), "{chosen:?}");
@@ -57,15 +64,7 @@ fn a_column_the_key_spells_out_is_not_indexed() {
             json!({"id": id, "modelId": id, "author": author, "gated": gated, "downloads": 1_000 + i * 37})
         })
         .collect();
-    let c = Compactor::learn(&sample);
-    let columns: Vec<String> = c.columns.iter().map(|c| c.name.clone()).collect();
-    let rows: Vec<Value> = sample
-        .iter()
-        .map(|r| match c.apply(r) {
-            Value::Object(mut m) => Value::Array(columns.iter().map(|k| m.remove(k).unwrap_or(Value::Null)).collect()),
-            other => other,
-        })
-        .collect();
+    let (c, columns, rows) = as_table(&sample);
     let chosen = choose_columns(&c, &columns, &rows, &Tokenizer::default(), 100, 1_000).expect("an index");
     assert_eq!(columns[c.key.expect("a key")], "id", "{columns:?}");
     assert!(chosen.names.contains(&"id".to_owned()), "{chosen:?}");
