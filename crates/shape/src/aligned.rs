@@ -170,11 +170,12 @@ fn header(words: &[(usize, &str)], header_line: &str, rows: &[&str]) -> Option<H
     (names.len() >= 3).then_some(Header { names, starts, by_words: false })
 }
 
-/// A header whose every word names a column, read by the rows' words: when the gutters
-/// found a table but merged some of its columns (right-aligned numbers wider than their column run into the next, as
-/// `vmstat` prints them) but nine rows in ten have one word per header word, or up to two
-/// more that the last column takes (`vmstat -t`'s date and time). A header with a name of
-/// two words (`IMAGE ID`, `Mounted on`: one space between them) is never read so.
+/// A header whose every word names a column, read by the rows' words. Taken when the
+/// gutters found a table but merged some of its columns (`vmstat` right-aligns numbers
+/// wider than their column into the next one) and nine rows in ten have one word per
+/// header word, or up to two more that the last column takes (`vmstat -t`'s date and
+/// time). A header with a name of two words (`IMAGE ID`, `Mounted on`: one space between
+/// them) is never read so.
 fn by_words(words: &[(usize, &str)], rows: &[&str]) -> Option<Header> {
     let n = words.len();
     if words.windows(2).any(|w| w[1].0 < w[0].0 + w[0].1.len() + 2) {
@@ -268,11 +269,10 @@ pub(crate) fn learn_rows(rows: &[Value]) -> Compactor {
     // Samples taken one after another (`vmstat -t`, `iostat -t`) are named by their time
     // when every row has its own: a measure that only happens to differ from row to row
     // (the buffer cache's size) says nothing about which sample holds a peak.
-    let sampled_at = (0..c.columns.len()).find(|&i| {
+    // Only a column of times is read, once.
+    let sampled_at = (0..c.columns.len()).filter(|&i| c.columns[i].holds == Holds::Times).find(|&i| {
         let times: Vec<String> = rows.iter().filter_map(|r| c.value(i, r)).map(|v| v.to_string()).collect();
-        c.columns[i].holds == Holds::Times
-            && times.len() == rows.len()
-            && times.iter().collect::<std::collections::HashSet<_>>().len() == rows.len()
+        times.len() == rows.len() && times.iter().collect::<std::collections::HashSet<_>>().len() == rows.len()
     });
     let measured = |i: usize| {
         !crate::compact::names_an_id(&c.columns[i].name)
