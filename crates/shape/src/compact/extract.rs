@@ -54,4 +54,8 @@ pub(super) enum Extract {
     Opaque,
     /// A long list: its first items and a count.
     Head,
+    /// A series of points in time, written as its count, ends and extremes
+    /// ([`super::series`]): pairs in the list itself (`None`), or values dated by the list
+    /// of times under this name beside it.
+    Series(Option<String>),
 }

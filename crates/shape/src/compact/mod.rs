@@ -49,6 +49,7 @@ mod read;
 mod rows;
 mod scope;
 mod second_ids;
+mod series;
 mod spans;
 mod stats;
 mod template;
@@ -255,6 +256,7 @@ impl Compactor {
         c.object(&root, &[], "", sample.len(), &mut opaque_keys);
         c.read_lists_as_maps(sample);
         c.split_tuples(sample, &mut opaque_keys);
+        c.read_series(sample);
         c.drop_duplicates(sample);
         c.drop_second_ids(&opaque_keys, sample);
         c.drop_token_links();

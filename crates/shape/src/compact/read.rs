@@ -73,17 +73,30 @@ impl Column {
                 cut = was_cut;
                 v
             }
-            Extract::Head => match cur {
-                Value::Array(a) if a.len() > LONG_LIST => {
+            Extract::Series(times) if cut_long => match self.series_cell(record, times.as_deref()) {
+                Some(cell) => {
                     cut = true;
-                    let mut head: Vec<Value> = a.iter().take(LIST_HEAD).cloned().collect();
-                    head.push(Value::String(format!("…[+{} items]", thousands((a.len() - LIST_HEAD) as u64))));
-                    Value::Array(head)
+                    cell
                 }
-                other => other.clone(),
+                None => list_head(cur, &mut cut),
             },
+            Extract::Series(_) | Extract::Head => list_head(cur, &mut cut),
         };
         (!is_empty(&v)).then_some((v, cut))
+    }
+}
+
+/// A list longer than [`LONG_LIST`] cut to its first items and a count (noted in `cut`);
+/// anything else as it is.
+fn list_head(v: &Value, cut: &mut bool) -> Value {
+    match v {
+        Value::Array(a) if a.len() > LONG_LIST => {
+            *cut = true;
+            let mut head: Vec<Value> = a.iter().take(LIST_HEAD).cloned().collect();
+            head.push(Value::String(format!("…[+{} items]", thousands((a.len() - LIST_HEAD) as u64))));
+            Value::Array(head)
+        }
+        other => other.clone(),
     }
 }
 
