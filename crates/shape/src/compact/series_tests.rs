@@ -96,3 +96,64 @@ fn a_series_without_values_in_places_says_how_many_lack_one() {
     assert!(cell.contains(", null at 1700000000009; "), "{cell}");
     assert!(cell.contains("highest 8 at 1700000000008; lowest 0 at 1700000000000; 3 without a value"), "{cell}");
 }
+
+mod properties {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use crate::compact::Compactor;
+
+    proptest! {
+        /// Any series of pairs, values missing anywhere, is written with its count, and its
+        /// highest and lowest are values it holds, no value above the one nor below the
+        /// other, each at the time it came with.
+        #[test]
+        fn a_series_cell_counts_its_points_and_its_extremes_are_its_own(
+            series in proptest::collection::vec(
+                proptest::collection::vec(proptest::option::weighted(0.8, -1_000_000i64..1_000_000), 13..60),
+                3..6,
+            ),
+        ) {
+            let records: Vec<Value> = series
+                .iter()
+                .enumerate()
+                .map(|(s, values)| {
+                    let points: Vec<Value> = values
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| json!([1_767_218_400 + 60 * i as i64, v.map(|x| x as f64 / 100.0)]))
+                        .collect();
+                    json!({"name": format!("s{s}"), "points": points})
+                })
+                .collect();
+            let c = Compactor::learn(&records);
+            for (record, values) in records.iter().zip(&series) {
+                let shown = c.apply(record);
+                let Some(cell) = shown["points"].as_str() else {
+                    // Only a record without a single value is no series.
+                    prop_assert!(values.iter().all(Option::is_none), "{}", shown);
+                    continue;
+                };
+                let count = format!("{} points: ", values.len());
+                prop_assert!(cell.starts_with(&count), "{}", cell);
+                let held: Vec<(usize, f64)> =
+                    values.iter().enumerate().filter_map(|(i, v)| v.map(|x| (i, x as f64 / 100.0))).collect();
+                let extreme = |word: &str| -> Option<(f64, i64)> {
+                    let rest = cell.split(&format!("; {word} ")).nth(1)?;
+                    let (value, rest) = rest.split_once(" at ")?;
+                    let time = rest.split(';').next()?;
+                    Some((value.parse().ok()?, time.parse().ok()?))
+                };
+                match (extreme("highest"), extreme("lowest")) {
+                    (Some((hi, hi_at)), Some((lo, lo_at))) => {
+                        prop_assert!(held.iter().all(|&(_, x)| x <= hi && x >= lo), "{}", cell);
+                        let at = |t: i64| ((t - 1_767_218_400) / 60) as usize;
+                        prop_assert_eq!(values[at(hi_at)].map(|x| x as f64 / 100.0), Some(hi));
+                        prop_assert_eq!(values[at(lo_at)].map(|x| x as f64 / 100.0), Some(lo));
+                    }
+                    _ => prop_assert!(held.is_empty(), "{}", cell),
+                }
+            }
+        }
+    }
+}
