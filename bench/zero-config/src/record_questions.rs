@@ -91,25 +91,14 @@ pub(crate) fn lookup_by<T>(
     key: impl Fn(&T) -> Option<Vec<String>>,
     answer: impl Fn(&T) -> Option<Vec<String>>,
 ) -> Option<Question> {
-    let n = items.len();
-    let start = ((n as f64 * f) as usize).min(n.saturating_sub(1));
-    (start..n).chain(0..start).find_map(|i| {
-        let k = key(&items[i]).filter(|k| !k.is_empty() && k.iter().all(|s| !s.is_empty()))?;
-        if items.iter().filter(|x| key(x).as_ref() == Some(&k)).count() != 1 {
-            return None;
-        }
-        let mut must = k.clone();
-        must.extend(answer(&items[i])?);
-        if must.iter().any(String::is_empty) {
-            return None;
-        }
+    ask_at(items, f, &key, |x| {
+        let k = key(x)?;
         let mut text = q.to_owned();
         for (j, part) in k.iter().enumerate() {
             text = text.replace(&format!("{{key{j}}}"), part);
         }
-        let text = text.replace("{key}", &k[0]);
-        let must: Vec<&str> = must.iter().map(String::as_str).collect();
-        Some(together(Kind::Lookup, text, Some(&k[0]), &must))
+        let text = text.replace("{key}", k.first()?);
+        Some((text, answer(x)?))
     })
 }
 
@@ -131,4 +120,32 @@ pub(crate) fn number(x: &Value, path: &str) -> Option<f64> {
         Value::String(s) => s.parse().ok(),
         _ => None,
     }
+}
+
+/// A lookup of the item about `f` (0..1) of the way down `items`, or the next after it,
+/// whose key (what `key` gives) names no other item and that `ask` can ask about. `ask`
+/// writes the question in the user's own words (a time as they would say it, not as the
+/// result stores it) and gives the strings that answer it; the key's strings answer it
+/// too, and the first of them is what a model searches for.
+pub(crate) fn ask_at<T>(
+    items: &[T],
+    f: f64,
+    key: impl Fn(&T) -> Option<Vec<String>>,
+    ask: impl Fn(&T) -> Option<(String, Vec<String>)>,
+) -> Option<Question> {
+    let n = items.len();
+    let start = ((n as f64 * f) as usize).min(n.saturating_sub(1));
+    (start..n).chain(0..start).find_map(|i| {
+        let k = key(&items[i]).filter(|k| !k.is_empty() && k.iter().all(|s| !s.is_empty()))?;
+        if items.iter().filter(|x| key(x).as_ref() == Some(&k)).count() != 1 {
+            return None;
+        }
+        let (text, answer) = ask(&items[i])?;
+        let must: Vec<String> = k.iter().cloned().chain(answer).collect();
+        if must.iter().any(String::is_empty) {
+            return None;
+        }
+        let must: Vec<&str> = must.iter().map(String::as_str).collect();
+        Some(together(Kind::Lookup, text, Some(&k[0]), &must))
+    })
 }

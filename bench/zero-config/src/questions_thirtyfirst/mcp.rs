@@ -25,9 +25,8 @@ mod tests;
 
 use serde_json::Value;
 
-use crate::question::{Kind, Question};
-use crate::questions_blind::together;
-use crate::record_questions::{field, list, number};
+use crate::question::Question;
+use crate::record_questions::{ask_at, field, list, number};
 
 /// Every question about one of this half's JSON results; `None` for other shapes.
 pub(super) fn json_questions(name: &str, v: &Value) -> Option<Vec<Question>> {
@@ -46,34 +45,6 @@ pub(super) fn text_questions(name: &str, t: &str) -> Option<Vec<Question>> {
     // This half's shapes are all JSON.
     let _ = (name, t);
     None
-}
-
-/// A lookup of the item about `f` (0..1) of the way down `items`, or the next after it,
-/// whose key (what `key` gives) names no other item and that `ask` can ask about. `ask`
-/// writes the question in the user's own words (a time as they would say it, not as the
-/// result stores it) and gives the strings that answer it; the key's strings answer it
-/// too, and the first of them is what a model searches for.
-pub(super) fn ask_at<T>(
-    items: &[T],
-    f: f64,
-    key: impl Fn(&T) -> Option<Vec<String>>,
-    ask: impl Fn(&T) -> Option<(String, Vec<String>)>,
-) -> Option<Question> {
-    let n = items.len();
-    let start = ((n as f64 * f) as usize).min(n.saturating_sub(1));
-    (start..n).chain(0..start).find_map(|i| {
-        let k = key(&items[i]).filter(|k| !k.is_empty() && k.iter().all(|s| !s.is_empty()))?;
-        if items.iter().filter(|x| key(x).as_ref() == Some(&k)).count() != 1 {
-            return None;
-        }
-        let (text, answer) = ask(&items[i])?;
-        let must: Vec<String> = k.iter().cloned().chain(answer).collect();
-        if must.iter().any(String::is_empty) {
-            return None;
-        }
-        let must: Vec<&str> = must.iter().map(String::as_str).collect();
-        Some(together(Kind::Lookup, text, Some(&k[0]), &must))
-    })
 }
 
 /// The largest (or smallest) of `scored`, with its holder, when no other shares it.
