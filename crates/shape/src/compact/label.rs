@@ -17,6 +17,11 @@ const MOSTLY_DISTINCT: f64 = 0.5;
 /// The longest a label may be, on average (characters): a title, not a description.
 const LABEL_CHARS: usize = 80;
 
+/// How a candidate names a record, least first: whether a slug key was made from it, how
+/// deep it sits, whether it is part of another candidate's names, whether it lacks spaces or
+/// reads as something other than a name, and its place.
+type Rank = (usize, usize, usize, usize, usize, usize);
+
 impl Compactor {
     /// A column of readable names (or short titles) that tells most records apart, when the
     /// key does not read as one (a random id, a number, a link): the shallowest, words with
@@ -36,7 +41,8 @@ impl Compactor {
         if spaced_only && !slug_key {
             return None;
         }
-        self.columns
+        let candidates: Vec<(usize, Vec<String>, Rank)> = self
+            .columns
             .iter()
             .enumerate()
             .filter(|(i, c)| *i != key && matches!(c.extract, Extract::Value | Extract::Text))
@@ -63,7 +69,25 @@ impl Compactor {
                 if spaced_only && !made {
                     return None;
                 }
-                Some((i, (usize::from(!made), depth(c), usize::from(!spaced), usize::from(!names), i)))
+                Some((i, texts, (usize::from(!made), depth(c), 0, usize::from(!spaced), usize::from(!names), i)))
+            })
+            .collect();
+        // A name that is part of another's in most records (a deal's company, in its title
+        // `Driftwood Retail - Renewal`) names what the record belongs to: the one holding it
+        // names the record itself.
+        let part_of_another = |j: usize| {
+            let part = &candidates[j].1;
+            candidates.iter().enumerate().any(|(k, (_, whole, _))| {
+                k != j
+                    && part.iter().zip(whole).filter(|(p, w)| w.len() > p.len() && w.contains(p.as_str())).count() * 2
+                        > part.len()
+            })
+        };
+        (0..candidates.len())
+            .map(|j| {
+                let mut rank = candidates[j].2;
+                rank.2 = usize::from(part_of_another(j));
+                (candidates[j].0, rank)
             })
             .min_by_key(|(_, rank)| *rank)
             .map(|(i, _)| i)

@@ -747,6 +747,8 @@ fn holds(node: &Node, n: usize) -> Holds {
 }
 
 #[cfg(test)]
+mod label_tests;
+#[cfg(test)]
 mod second_id_tests;
 #[cfg(test)]
 mod tests;
