@@ -50,3 +50,22 @@ fn numbers_are_totalled_by_names_of_several_words() {
     let p = phrase_of(&recs);
     assert!(p.contains("clicks total by ad_group, largest first:"), "{p}");
 }
+
+#[test]
+fn an_amount_unique_to_each_record_is_ranged_with_the_other_numbers() {
+    // A deal's value differs in every deal, like an id, but is what "which deal is worth
+    // the most" asks for: it is ranged with the numbers, before the times, where a unique
+    // number named as an id (`id`, beside the `ticket_number` that names the records)
+    // stays last.
+    let recs: Vec<Value> = (0..30)
+        .map(|i| {
+            json!({"id": 300 + i, "stage_id": 1 + i % 6, "value": 5_000 + i * 7_919 % 97_000,
+                   "ticket_number": 9_000 + i * 13, "created": format!("2025-11-{:02}T08:00:00Z", 1 + i),
+                   "status": (["won", "lost", "open"][i % 3])})
+        })
+        .collect();
+    let p = phrase_of(&recs);
+    let at = |s: &str| p.find(s).unwrap_or_else(|| panic!("{s} in {p}"));
+    assert!(at("value: max") < at("created: latest"), "{p}");
+    assert!(at("created: latest") < at("; id: max"), "{p}");
+}

@@ -141,7 +141,8 @@ impl<'c> Facets<'c> {
     fn build(compactor: &'c Compactor, within_states: bool) -> Facets<'c> {
         // Counts the sample showed worth it first, then numbers, then counts of the other
         // fields (kept only where every record shows their values repeat), then times,
-        // then numbers unique to each record (often ids): when the room runs out, the
+        // then numbers named as ids and unique to each record (a unique number not named
+        // as one, a deal's value, is a measure like the rest): when the room runs out, the
         // facets a question most often needs are kept.
         let mut accs: Vec<Acc> = Vec::new();
         // The fields of few values a number's or a time's extremes are also found within.
@@ -180,7 +181,7 @@ impl<'c> Facets<'c> {
         // A number's or a time's extremes (with those within each state).
         let range = |column: usize, times: bool| Acc::range(column, Reading::Value, times, states(column));
         for (i, c) in columns() {
-            if c.holds == Holds::Numbers && !c.unique {
+            if c.holds == Holds::Numbers && (!c.unique || !names_an_id(&c.name)) {
                 accs.push(range(i, false));
             }
         }
@@ -219,7 +220,7 @@ impl<'c> Facets<'c> {
             }
         }
         for (i, c) in columns() {
-            if c.holds == Holds::Numbers && c.unique {
+            if c.holds == Holds::Numbers && c.unique && names_an_id(&c.name) {
                 accs.push(range(i, false));
             }
         }
