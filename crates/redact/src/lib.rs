@@ -36,7 +36,11 @@
 //! - Phones are `+<country code>` numbers of 8 to 15 digits, North American 3-3-4 numbers with
 //!   parentheses, dashes or dots (not spaces alone), and Chinese mobiles `1[3-9]` + 9 digits,
 //!   never glued to other digits, letters, `.` or `-`. Dates, times, versions, IPv4 addresses,
-//!   UUIDs, hashes and 10- or 13-digit timestamps do not have these shapes.
+//!   UUIDs, hashes and 10- or 13-digit timestamps do not have these shapes. A country code
+//!   never opens with `0`, nor is it a time-zone offset followed by more digits (`+0200 141`,
+//!   `+1000 1410`: git blame's zone and line). Eleven bare digits that are a field's value
+//!   (`calls=14158304207`, `rx_bytes: 14158304207`) are a counter unless the field's name
+//!   says phone, mobile, tel, cell, fax, contact, SMS or MSISDN.
 //! - Cards must start with 2–6 (the card networks' ranges) besides passing Luhn, so
 //!   Luhn-valid order numbers and timestamps starting with 1, 7, 8 or 9 stay; written in
 //!   groups, they must have a card's layout (fours with a shorter last group, 4-6-5, 4-6-4),

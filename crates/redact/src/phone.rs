@@ -41,20 +41,53 @@ pub(crate) fn find(text: &str, start: usize, end: usize, out: &mut Vec<Finding>)
             if char_before(text, at).is_some_and(|c| c.is_alphanumeric() || "_+".contains(c)) {
                 return None;
             }
+            if !country_code_first(s) {
+                return None;
+            }
             international_len(text, at, s)
         })
         .for_each(|(s, e)| push(out, s, e));
     }
-    for re in [&NORTH_AMERICAN, &CHINESE_MOBILE] {
+    for (re, bare) in [(&NORTH_AMERICAN, false), (&CHINESE_MOBILE, true)] {
         let Some(re) = re.as_ref() else {
             continue;
         };
         each_candidate(re, haystack, start, |at, s| {
             let end = at + s.len();
+            // Eleven bare digits are as often a counter (`calls=14158304207`,
+            // `rx_bytes: 14158304207`): as a field's value they are a phone only where the
+            // field's name says so.
+            if bare && field_name_before(text, at).is_some_and(|name| !names_a_phone(name)) {
+                return None;
+            }
             (national_bounded(text, at, end) && consistent_separators(s)).then_some(s.len())
         })
         .for_each(|(s, e)| push(out, s, e));
     }
+}
+
+/// The name of the field whose value starts at `at`, if the value follows one: `name=`,
+/// `name:` or `name: ` (a name of letters, digits, `_`, `.` or `-`, at most 64 bytes).
+fn field_name_before(text: &str, at: usize) -> Option<&str> {
+    let before = text.get(..at)?;
+    let before = before.strip_suffix(' ').unwrap_or(before);
+    let before = before.strip_suffix(['=', ':'])?;
+    let start = before
+        .bytes()
+        .rposition(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')))
+        .map_or(0, |i| i + 1);
+    let name = &before[start..];
+    (!name.is_empty() && name.len() <= 64).then_some(name)
+}
+
+/// Whether a field's name says it holds a phone number (`phone`, `mobile`, `telephoneNumber`,
+/// `tel`, `cell`, `fax`, `msisdn`).
+fn names_a_phone(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    if ["phone", "mobile", "msisdn", "fax"].iter().any(|w| lower.contains(w)) {
+        return true;
+    }
+    lower.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| matches!(w, "tel" | "cell" | "contact" | "sms"))
 }
 
 /// Runs `accept` on each candidate of `re` in `haystack` from `start`; it returns the accepted
@@ -146,6 +179,21 @@ fn international_len(text: &str, start: usize, s: &str) -> Option<usize> {
     None
 }
 
+/// Whether a `+` candidate opens as a country code can: never with `0` (E.164), and never as
+/// a time-zone offset followed by more digits (`+1000 1410`, git blame's zone and line).
+fn country_code_first(s: &str) -> bool {
+    let body = s.trim_start_matches('+');
+    if body.starts_with('0') {
+        return false;
+    }
+    let first: &str = body.split(|c: char| !c.is_ascii_digit()).next().unwrap_or_default();
+    let offset = first.len() == 4
+        && first.get(..2).and_then(|h| h.parse::<u8>().ok()).is_some_and(|h| h <= 14)
+        && matches!(first.get(2..), Some("00" | "15" | "30" | "45"))
+        && body.len() > 4;
+    !offset
+}
+
 fn clean_end(text: &str, end: usize) -> bool {
     match char_at(text, end) {
         None => true,
@@ -210,6 +258,29 @@ mod tests {
     fn a_rejected_candidate_does_not_hide_the_number_inside() {
         assert_eq!(found("01 415-555-0100"), ["415-555-0100"]);
         assert_eq!(found("x+1 415-555-0100"), ["415-555-0100"]);
+    }
+
+    #[test]
+    fn eleven_digits_as_a_field_s_value_are_a_phone_only_where_the_field_names_one() {
+        // Counters of `redis-cli info`, `ethtool -S` and `virsh domstats`.
+        assert!(found("cmdstat_sismember:calls=14158304207,usec=16870939019").is_empty());
+        assert!(found("     rx_prio3_bytes: 14158304207").is_empty());
+        assert!(found("net.0.tx.pkts=13911213004").is_empty());
+        // Phones still are: named as one, or standing in prose.
+        assert_eq!(found("mobile: 13812345678"), ["13812345678"]);
+        assert_eq!(found("contact_tel=13812345678"), ["13812345678"]);
+        assert_eq!(found("telephoneNumber: 13812345678"), ["13812345678"]);
+        assert_eq!(found("call me at 13812345678 today"), ["13812345678"]);
+    }
+
+    #[test]
+    fn a_time_zone_or_a_zero_is_no_country_code() {
+        // git blame: the commit's zone, then the line number.
+        assert!(found("(Uma Fischer  2021-09-18 20:14:58 +0000 1410) x").is_empty());
+        assert!(found("(Uma Fischer  2021-09-18 20:14:58 +1000 1410) x").is_empty());
+        assert!(found("+0044 20 7946 0958").is_empty());
+        assert_eq!(found("+44 20 7946 0958"), ["+44 20 7946 0958"]);
+        assert_eq!(found("+4930 1234567"), ["+4930 1234567"]);
     }
 
     #[test]
