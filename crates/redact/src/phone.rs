@@ -57,7 +57,8 @@ pub(crate) fn find(text: &str, start: usize, end: usize, out: &mut Vec<Finding>)
             // Eleven bare digits are as often a counter (`calls=14158304207`,
             // `rx_bytes: 14158304207`): as a field's value they are a phone only where the
             // field's name says so.
-            if bare && field_name_before(text, at).is_some_and(|name| !names_a_phone(name)) {
+            let unbroken = s.bytes().all(|b| b.is_ascii_digit());
+            if bare && unbroken && field_name_before(text, at).is_some_and(|name| !names_a_phone(name)) {
                 return None;
             }
             (national_bounded(text, at, end) && consistent_separators(s)).then_some(s.len())
@@ -271,6 +272,8 @@ mod tests {
         assert_eq!(found("contact_tel=13812345678"), ["13812345678"]);
         assert_eq!(found("telephoneNumber: 13812345678"), ["13812345678"]);
         assert_eq!(found("call me at 13812345678 today"), ["13812345678"]);
+        // Written in groups, it is a phone's layout, whatever field holds it.
+        assert_eq!(found("owner: 138 1234 5678"), ["138 1234 5678"]);
     }
 
     #[test]
