@@ -38,7 +38,7 @@
 //!   never glued to other digits, letters, `.` or `-`. Dates, times, versions, IPv4 addresses,
 //!   UUIDs, hashes and 10- or 13-digit timestamps do not have these shapes. A country code
 //!   never opens with `0`, nor is it a time-zone offset followed by more digits (`+0200 141`,
-//!   `+1000 1410`: git blame's zone and line). Eleven bare digits that are a field's value
+//!   `+1000 1410`: git blame's zone and line). Eleven unbroken digits that are a field's value
 //!   (`calls=14158304207`, `rx_bytes: 14158304207`) are a counter unless the field's name
 //!   says phone, mobile, tel, cell, fax, contact, SMS or MSISDN.
 //! - Cards must start with 2–6 (the card networks' ranges) besides passing Luhn, so
