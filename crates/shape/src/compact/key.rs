@@ -5,9 +5,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{
-    Column, Compactor, Extract, Holds, Step, decimal_value, duration_millis, names_an_id, paths, quantity, stats,
-};
+use super::{Column, Compactor, Extract, Holds, Step, names_an_id, paths, stats};
 
 /// Share of the records whose values a readable name must tell apart, at least, to name
 /// records when no unique field reads as a name.
@@ -41,11 +39,6 @@ impl Compactor {
                 let values: Vec<Value> = sample.iter().filter_map(|r| c.read(r)).collect();
                 // A decimal written as text is a measure like any other.
                 if c.holds == Holds::Numbers && !values.iter().all(Value::is_number) {
-                    return None;
-                }
-                // An amount written for people (`£49,500`, `1.2 GiB`, `350ms`) is a measure of
-                // the record however unique it is on a page, and names nothing.
-                if !values.is_empty() && values.iter().all(|v| v.as_str().is_some_and(written_measure)) {
                     return None;
                 }
                 let numbers: Vec<f64> = values.iter().filter_map(Value::as_f64).collect();
@@ -286,11 +279,3 @@ pub(crate) fn numbers_name_records(values: &[Value], numbers: &[f64]) -> bool {
 
 #[cfg(test)]
 mod tests;
-
-/// Whether `s` is an amount written with its mark: a currency sign or thousands commas
-/// (`£49,500`), a unit of size or a share (`1.2 GiB`, `37.5%`), or of time (`350ms`). Bare
-/// digits are not: they are as often an id.
-fn written_measure(s: &str) -> bool {
-    let marked = s.contains(['$', '€', '£', '¥', ',']) && decimal_value(s).is_some();
-    marked || quantity(s).is_some() || duration_millis(s).is_some()
-}

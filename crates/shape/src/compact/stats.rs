@@ -588,9 +588,10 @@ fn iso_duration(s: &str) -> Option<f64> {
 
 /// A decimal written as text: an optional minus, an optional currency sign, digits (in
 /// groups of three after commas, as a sheet formats them), a point, digits (`"129.95"`,
-/// `"$82,539.63"`).
+/// `"$82,539.63"`); or a whole amount with its currency sign or thousands commas
+/// (`"£49,500"`), money as much as `"£49,500.00"` is.
 pub(crate) fn is_decimal(s: &str) -> bool {
-    s.contains('.') && decimal_value(s).is_some()
+    s.contains(['.', ',', '$', '€', '£', '¥']) && decimal_value(s).is_some()
 }
 
 /// The number a decimal (or a whole number) written as text stands for, with its currency
