@@ -55,6 +55,7 @@ mod logs;
 mod member_records;
 mod nested_records;
 mod numfmt;
+mod object_parts;
 mod outline;
 mod path;
 mod pattern_slots;

@@ -93,7 +93,7 @@ impl Shaper {
     }
 
     /// The size the envelope names as the original's, for an input of `bytes_in` bytes.
-    fn original_size(&self, bytes_in: u64) -> u64 {
+    pub(crate) fn original_size(&self, bytes_in: u64) -> u64 {
         self.original_bytes.unwrap_or(bytes_in)
     }
 
@@ -585,6 +585,9 @@ impl Shaper {
             return self.finish_fixed(env, bytes_in, counts, ctx);
         };
         let members: Vec<(String, Value)> = members.into_iter().collect();
+        if let Some(parts) = crate::object_parts::split(&members) {
+            return self.shape_parts(&members, &parts, counts, bytes_in, ctx);
+        }
         let total = members.len() as u64;
         let start = match ctx.resume {
             Some(Resume::Records { offset, .. }) | Some(Resume::Fields { offset }) => offset.min(total),

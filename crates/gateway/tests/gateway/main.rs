@@ -31,6 +31,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 use toolshape_gateway::{Gateway, GatewayOptions};
 
+mod documents;
 mod tracker;
 
 use tracker::*;

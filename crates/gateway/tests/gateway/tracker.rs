@@ -142,6 +142,7 @@ impl ServerHandler for Tracker {
             tool("huge", false),
             tool("leaky_log", false),
             tool("vms", false),
+            tool("report", false),
         ]))
     }
 
@@ -179,6 +180,7 @@ impl ServerHandler for Tracker {
             "log" => CallToolResult::success(vec![ContentBlock::text(log_text())]),
             "leaky_log" => CallToolResult::success(vec![ContentBlock::text(leaky_log().0.clone())]),
             "vms" => CallToolResult::structured(json!({"items": vms()})),
+            "report" => CallToolResult::structured(file_report()),
             "boom" => CallToolResult::error(vec![ContentBlock::text(
                 "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n  File \"b.py\", line 2, in f\nValueError: the repository acme/nope does not exist",
             )]),
@@ -233,4 +235,23 @@ upstreams:
     );
     let (config, masks) = toolshape_mask::load(&yaml, "test.yaml", &|_| None).unwrap();
     Gateway::launch(config, masks, GatewayOptions::default()).await.unwrap()
+}
+
+/// A file report: one member holding the whole report, whose scan results are many pages
+/// long, with a short list of imports at its end.
+pub(super) fn file_report() -> Value {
+    let engines: Map<String, Value> = (0..400)
+        .map(|i| {
+            let verdict = if i % 7 == 0 { json!("Trojan.Generic") } else { Value::Null };
+            (
+                format!("Engine{i:03}"),
+                json!({"category": "undetected", "engine_version": format!("2.{i}.1"), "result": verdict}),
+            )
+        })
+        .collect();
+    json!({"data": {"id": "dc2583f8", "attributes": {
+        "md5": "4bce97566b3272449a9c121585517b52",
+        "last_analysis_results": engines,
+        "imports": ["KERNEL32.dll", "USER32.dll", "CRYPT32.dll"],
+    }}})
 }
