@@ -5,8 +5,10 @@
 //! what fit, its rest never shown, and `next` went on to the member after it. So a member
 //! larger than [`PART_BYTES`] is read as its own members, a list as its items, down to
 //! parts no larger (or [`MAX_DEPTH`] deep); a page holds a run of parts, nested again as they
-//! were in the object, and `next` goes on from the first part not shown. A document whose
-//! members are all small is read member by member, as before.
+//! were in the object, and `next` goes on from the first part not shown. Like a list's last
+//! records, the first read also shows the object's last parts, and the pages after it stop
+//! where they begin. A document whose members are all small is read member by member, as
+//! before.
 //!
 //! The split depends on the object alone (not on the budget), so the pages read from the
 //! stored snapshot cut where the first read counted.
@@ -261,8 +263,13 @@ impl PartsPage<'_> {
                 if begins_there { p.member } else { p.member + 1 }
             });
             let between = self.members.get(next.member..upto.max(next.member)).unwrap_or_default();
-            let outline: Vec<String> =
+            let mut outline: Vec<String> =
                 between.iter().take(OUTLINE_MEMBERS).map(|(name, value)| member_outline(name, value, true)).collect();
+            // A member the pages have begun is not shown only in part.
+            let begun = end > 0 && self.parts[end - 1].member == next.member;
+            if let Some(first) = outline.first_mut().filter(|_| begun) {
+                first.insert_str(0, "the rest of ");
+            }
             if !outline.is_empty() {
                 summary.push_str(&format!("; not shown: {}", outline.join(", ")));
             }

@@ -506,7 +506,10 @@ fn short_members_behind_a_large_one_are_said_with_their_values() {
     assert_eq!(data["timing"]["total"], 24606.11, "{data}");
     assert_eq!(data["finished"], true, "{data}");
     let summary = &shaped.envelope.summary;
-    assert!(summary.contains("; next from blob.k") && summary.contains("not shown: blob (200 members)"), "{summary}");
+    assert!(
+        summary.contains("; next from blob.k") && summary.contains("not shown: the rest of blob (200 members)"),
+        "{summary}"
+    );
 }
 
 /// A mail's headers are a list of `{name, value}` objects in which `Received` comes twice.
