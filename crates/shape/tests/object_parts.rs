@@ -11,17 +11,21 @@ use toolshape_tokens::Tokenizer;
 
 const NONCE: &str = "00112233aabbccdd";
 
-fn read(shaper: &Shaper, input: &[u8], resume: Option<Resume>) -> Shaped {
-    let next = OffsetContinuation { tool: "result_read".into(), base: Map::new() };
-    let ctx = ShapeContext {
+/// The call's context: where to start, and how `next` is written.
+fn context<'a>(resume: Option<Resume>, next: &'a OffsetContinuation) -> ShapeContext<'a> {
+    ShapeContext {
         tool: "get_report",
         tokenizer: Tokenizer::default(),
         nonce: NONCE,
         now_unix: None,
         resume,
-        continuation: &next,
-    };
-    shaper.shape(input, &ctx).unwrap()
+        continuation: next,
+    }
+}
+
+fn read(shaper: &Shaper, input: &[u8], resume: Option<Resume>) -> Shaped {
+    let next = OffsetContinuation { tool: "result_read".into(), base: Map::new() };
+    shaper.shape(input, &context(resume, &next)).unwrap()
 }
 
 /// Every scalar (and empty container) of `v` in document order, with its path; items are
@@ -53,14 +57,7 @@ fn pages(doc: &Value, budget: usize) -> Vec<Shaped> {
     let input = serde_json::to_vec(doc).unwrap();
     let first = read(&shaper, &input, None);
     let next = OffsetContinuation { tool: "result_read".into(), base: Map::new() };
-    let ctx = ShapeContext {
-        tool: "get_report",
-        tokenizer: Tokenizer::default(),
-        nonce: NONCE,
-        now_unix: None,
-        resume: None,
-        continuation: &next,
-    };
+    let ctx = context(None, &next);
     let snapshot = shaper.snapshot(&input, &ctx);
     let from_snapshot = shaper.for_pages().with_original_bytes(input.len() as u64);
     let mut out = vec![first];
