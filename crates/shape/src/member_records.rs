@@ -27,50 +27,60 @@ const MAX_NOTES: usize = 3;
 /// Characters of one member's note, at most.
 const NOTE_CHARS: usize = 480;
 
-/// For each of `members` (in order), the note that says it as records, for at most
-/// [`MAX_NOTES`] of them (those holding the most records); `None` for the others.
+/// For each of `members` (in order), the notes that say the records inside it, for at
+/// most [`MAX_NOTES`] lists or maps of records in all (those holding the most records),
+/// joined; `None` for a member holding none of them.
 pub(crate) fn member_notes(members: &[(String, Value)]) -> Vec<Option<String>> {
-    let mut sizes: Vec<(usize, usize)> = members
-        .iter()
-        .enumerate()
-        .filter_map(|(i, (_, v))| records_in(v).filter(|n| (MIN_RECORDS..=MAX_ITEMS).contains(n)).map(|n| (i, n)))
-        .collect();
-    sizes.sort_by_key(|&(i, n)| (std::cmp::Reverse(n), i));
-    let mut notes = vec![None; members.len()];
-    for &(i, _) in sizes.iter().take(MAX_NOTES) {
-        let (name, value) = &members[i];
-        let (path, inner) = unwrapped(name, value);
-        notes[i] = records_note(&path, inner);
+    let mut found = Vec::new();
+    for (member, (name, value)) in members.iter().enumerate() {
+        find_records(member, name.clone(), value, 0, &mut found);
     }
-    notes
-}
-
-/// Objects of one member each that a member's records may sit inside, at most: Ansible's
-/// `_meta: {hostvars: {…}}`.
-const MAX_WRAPPERS: usize = 3;
-
-/// `value` without the objects of one member around it (up to [`MAX_WRAPPERS`]), and its
-/// path from `name` (`_meta.hostvars`).
-fn unwrapped<'v>(name: &str, value: &'v Value) -> (String, &'v Value) {
-    let (mut path, mut inner) = (name.to_owned(), value);
-    for _ in 0..MAX_WRAPPERS {
-        match inner {
-            Value::Object(m) if m.len() == 1 => {
-                let Some((k, v)) = m.iter().next() else { break };
-                path = format!("{path}.{k}");
-                inner = v;
-            }
-            _ => break,
+    // Most records first; in document order among equals.
+    found.sort_by_key(|c| std::cmp::Reverse(c.count));
+    let mut notes: Vec<Vec<String>> = vec![Vec::new(); members.len()];
+    for found in found.iter().take(MAX_NOTES) {
+        if let Some(note) = records_note(&found.path, found.value) {
+            notes[found.member].push(note);
         }
     }
-    (path, inner)
+    notes.into_iter().map(|n| (!n.is_empty()).then(|| n.join("; "))).collect()
 }
 
-/// How many records `v` holds when it is a list of objects or a map of records, itself or
-/// inside objects of one member ([`unwrapped`]).
+/// Objects a member's records may sit inside, at most: Ansible's `_meta: {hostvars: {…}}`,
+/// a file report's `data.attributes.pe_info.import_list`.
+const MAX_DEPTH: usize = 4;
+
+/// A list or map of records found inside a member.
+struct Found<'v> {
+    member: usize,
+    path: String,
+    value: &'v Value,
+    count: usize,
+}
+
+/// Every list or map of records in `value` (at `path`, inside `member`), in document order:
+/// `value` itself when it is one, else those inside its members, down to [`MAX_DEPTH`]
+/// objects deep. A list of records is not searched further: its records are the facets'.
+fn find_records<'v>(member: usize, path: String, value: &'v Value, depth: usize, out: &mut Vec<Found<'v>>) {
+    if let Some(count) = records_in(value) {
+        if (MIN_RECORDS..=MAX_ITEMS).contains(&count) {
+            out.push(Found { member, path, value, count });
+        }
+        return;
+    }
+    if let Value::Object(m) = value
+        && depth < MAX_DEPTH
+    {
+        for (k, v) in m {
+            find_records(member, format!("{path}.{k}"), v, depth + 1, out);
+        }
+    }
+}
+
+/// How many records `v` holds when it is a list of objects or a map of records.
 fn records_in(v: &Value) -> Option<usize> {
-    match unwrapped("", v).1 {
-        Value::Array(items) if items.iter().all(Value::is_object) => Some(items.len()),
+    match v {
+        Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object) => Some(items.len()),
         Value::Object(m) if is_keyed(m) => Some(m.values().map(|v| member_records(v).map_or(1, <[Value]>::len)).sum()),
         _ => None,
     }
@@ -161,6 +171,30 @@ mod tests {
         let notes = member_notes(&members);
         let said: Vec<usize> = notes.iter().enumerate().filter(|(_, n)| n.is_some()).map(|(i, _)| i).collect();
         assert_eq!(said, vec![3, 4, 5], "{notes:?}");
+    }
+
+    /// A file report holds its records two and three objects down, beside other members:
+    /// the scan results by engine and the imports by library were said with their sizes
+    /// only, so "how many engines call it malicious" needed every page.
+    #[test]
+    fn records_deeper_inside_a_member_are_said_with_their_path() {
+        let engines: serde_json::Map<String, Value> = (0..20)
+            .map(|i| {
+                (
+                    format!("Engine{i}"),
+                    json!({"category": (["malicious", "undetected"][i % 4 / 3]), "engine_version": "1.0"}),
+                )
+            })
+            .collect();
+        let imports: Vec<Value> = (0..12).map(|i| json!({"library_name": format!("LIB{i}.dll"), "count": i})).collect();
+        let members = vec![(
+            "data".to_owned(),
+            json!({"id": "dc25", "attributes": {"md5": "4bce", "last_analysis_results": engines, "pe_info": {"entry_point": 4096, "import_list": imports}}}),
+        )];
+        let note = member_notes(&members)[0].clone().expect("the records are said");
+        assert!(note.starts_with("data.attributes.last_analysis_results: 20 records, each named in `key`"), "{note}");
+        assert!(note.contains("category: malicious 15, undetected 5"), "{note}");
+        assert!(note.contains("; data.attributes.pe_info.import_list: 12 records"), "{note}");
     }
 
     #[test]
