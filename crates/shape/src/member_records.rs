@@ -38,9 +38,9 @@ pub(crate) fn member_notes(members: &[(String, Value)]) -> Vec<Option<String>> {
     // Most records first; in document order among equals.
     found.sort_by_key(|c| std::cmp::Reverse(c.count));
     let mut notes: Vec<Vec<String>> = vec![Vec::new(); members.len()];
-    for found in found.iter().take(MAX_NOTES) {
-        if let Some(note) = records_note(&found.path, found.value) {
-            notes[found.member].push(note);
+    for largest in found.iter().take(MAX_NOTES) {
+        if let Some(note) = records_note(&largest.path, largest.value) {
+            notes[largest.member].push(note);
         }
     }
     notes.into_iter().map(|n| (!n.is_empty()).then(|| n.join("; "))).collect()

@@ -99,14 +99,13 @@ impl Part {
 /// The parts of an object's `members`, in order; `None` when no member is larger than
 /// [`PART_BYTES`] (the object is then read member by member).
 pub(crate) fn split(members: &[(String, Value)]) -> Option<Vec<Part>> {
-    if !members.iter().any(|(_, v)| too_large(v)) {
-        return None;
-    }
     let mut parts = Vec::new();
     for (member, (name, value)) in members.iter().enumerate() {
         push_parts(vec![Step::Key(name.clone())], member, value, &mut parts);
     }
-    Some(parts)
+    // A member read as its own members or items gives parts below it: otherwise each part
+    // is a whole member.
+    parts.iter().any(|p| p.path.len() > 1).then_some(parts)
 }
 
 /// Whether `v` is a container larger than a part.
