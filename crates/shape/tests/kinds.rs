@@ -180,3 +180,31 @@ fn files_among_their_folders_are_counted_by_type() {
     assert_eq!(by_type.get(".go").map(|k| k.0), Some(40), "{s}");
     assert_eq!(by_type.get(".yaml").map(|k| k.0), Some(13), "{s}");
 }
+
+/// Findings in files of a tree, named by relative paths (`./src/auth/token.rs`): the top of
+/// the tree is `src`, not `.`, and the folders are counted as well, most first, although
+/// there are more of them than kinds are usually said for (the first few, without counts
+/// within each).
+#[test]
+fn relative_paths_are_counted_by_their_top_and_by_their_folder() {
+    let mut records: Vec<Value> = Vec::new();
+    // Forty folders under `src`, one of them holding the most files, and a `tests` folder.
+    for f in 0..40 {
+        let files = if f == 7 { 9 } else { 2 + f % 3 };
+        for n in 0..files {
+            records.push(json!({"path": format!("./src/mod{f}/file{n}.rs"), "severity": (["low", "high"][n % 2])}));
+        }
+    }
+    for n in 0..5 {
+        records.push(json!({"path": format!("./tests/case{n}.rs"), "severity": "low"}));
+    }
+    let s = summary(&records);
+    let top = stated(&s, "kinds of path (before \"/\")").unwrap_or_default();
+    assert_eq!(top.get("src").map(|k| k.0), Some(records.len() as u64 - 5), "{s}");
+    assert!(!top.contains_key("."), "{s}");
+    // Most first: the folder with the most files leads; more folders than are listed.
+    let clause = s.split("; ").find(|c| c.starts_with("folders of path")).unwrap_or_default();
+    let list = clause.split_once(": ").map(|(_, list)| list).unwrap_or_default();
+    assert!(list.starts_with("src/mod7 9, tests 5, "), "{clause}");
+    assert!(list.ends_with(" more values)"), "{clause}");
+}

@@ -111,7 +111,18 @@ impl Counter {
             Some(Part::After(_)) => self.present * 2 >= records,
             _ => self.present * 10 >= records * 9,
         };
-        held && self.other == 0 && (2..=MAX_KINDS).contains(&self.counts.len())
+        let kinds = self.counts.len() as u64;
+        // A tree has many folders, and "which folder has the most" is asked of all of them:
+        // folders sort the records while most records share their folder with another; the
+        // folders with the most are said first.
+        let few = match self.part {
+            Some(Part::Folder) => {
+                let shared: u64 = self.counts.values().map(|&(n, _)| n).filter(|&n| n >= 2).sum();
+                shared * 2 >= self.present
+            }
+            _ => kinds <= MAX_KINDS as u64,
+        };
+        held && self.other == 0 && kinds >= 2 && few
     }
 
     /// Whether a link's part is held by enough records to be said: a host by nine in ten

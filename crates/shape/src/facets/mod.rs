@@ -24,6 +24,7 @@ use serde_json::Value;
 use self::counter::Counter;
 use self::extremes::Extremes;
 pub(crate) use self::facets_part::FacetsPart;
+use self::part::Part;
 use self::state_counts::StateCounts;
 use self::totals::{MAX_GROUP_FIELDS, MAX_NUMBERS, Totals};
 use self::within::{MAX_STATES, Within};
@@ -171,7 +172,10 @@ impl<'c> Facets<'c> {
                 .take(part::MAX_WITHIN_FIELDS)
                 .map(|(i, c)| (i, c.name.as_str()))
                 .collect();
-            accs.extend(part::PARTS.iter().map(|&p| Acc::Counts(Counter::of_part(key, p, &within))));
+            // Folders are many, each holding few records: counts within each would be
+            // noise, and would crowd out the folders themselves.
+            let within_of = |p: Part| if p == Part::Folder { &[][..] } else { &within[..] };
+            accs.extend(part::PARTS.iter().map(|&p| Acc::Counts(Counter::of_part(key, p, within_of(p)))));
         }
         // The hosts and file types of the links in fields of links: which site most
         // requests went to, how many scripts a page loaded.
@@ -494,6 +498,10 @@ impl<'c> Facets<'c> {
                     };
                     let top = if counter.part.is_none() && counter.tags_kinds(field, &column_names) {
                         top.max(counter::TAG_VALUES)
+                    } else if counter.part == Some(Part::Folder) {
+                        // "Which folder has the most" needs the first few; the rest of the
+                        // room tells more elsewhere.
+                        TOP
                     } else {
                         top
                     };

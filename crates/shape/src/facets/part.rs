@@ -28,6 +28,10 @@ pub(crate) enum Part {
     /// The part after the last separator, with it (a type, an extension: `.go`), so that it
     /// reads as the kind it is.
     After(char),
+    /// The folder a path names its file in (`src/auth` of `./src/auth/token.rs`): where the
+    /// changes, the findings or the space are. The part before the first `/` says only the
+    /// top of a tree; most questions about one ask about the folder.
+    Folder,
     /// The host of a link (`cdn.example.com`): which site a request or a result is from.
     Host,
     /// The type of the file a link's path names (`js` of `…/app.4f1c.js?v=2`).
@@ -35,7 +39,8 @@ pub(crate) enum Part {
 }
 
 /// The parts tried on every name.
-pub(crate) const PARTS: [Part; 4] = [Part::Before('.'), Part::After('.'), Part::Before('/'), Part::Before(':')];
+pub(crate) const PARTS: [Part; 5] =
+    [Part::Before('.'), Part::After('.'), Part::Before('/'), Part::Folder, Part::Before(':')];
 
 /// The parts tried on every link.
 pub(crate) const LINK_PARTS: [Part; 2] = [Part::Host, Part::LinkType];
@@ -43,10 +48,12 @@ pub(crate) const LINK_PARTS: [Part; 2] = [Part::Host, Part::LinkType];
 /// Kinds a part may take at most to be said; more, and it names rather than sorts.
 pub(crate) const MAX_KINDS: usize = 30;
 /// Parts counted in one summary at most.
-pub(crate) const MAX_SAID: usize = 2;
+pub(crate) const MAX_SAID: usize = 3;
 /// The longest part before a separator counted; a type after the last one is shorter.
 const MAX_BEFORE: usize = 40;
 const MAX_AFTER: usize = 12;
+/// The longest folder counted.
+const MAX_FOLDER: usize = 80;
 
 impl Part {
     /// The part of `name` (one that [`reads_as_name`], or a link for [`Part::of_links`]);
@@ -56,8 +63,13 @@ impl Part {
     pub(crate) fn of(self, name: &str) -> Option<&str> {
         match self {
             Part::Before(separator) => {
+                let name = if separator == '/' { relative(name) } else { name };
                 let (part, _) = name.trim_start_matches(separator).split_once(separator)?;
                 (!part.is_empty() && part.len() <= MAX_BEFORE).then_some(part)
+            }
+            Part::Folder => {
+                let (folder, file) = relative(name).trim_start_matches('/').rsplit_once('/')?;
+                (!folder.is_empty() && !file.is_empty() && folder.len() <= MAX_FOLDER).then_some(folder)
             }
             Part::After(separator) => {
                 let name = name.trim_start_matches(separator);
@@ -84,10 +96,21 @@ impl Part {
         match self {
             Part::Before(separator) => format!("kinds of {field} (before \"{separator}\")"),
             Part::After(separator) => format!("kinds of {field} (after the last \"{separator}\")"),
+            Part::Folder => format!("folders of {field}"),
             Part::Host => format!("hosts of {field}"),
             Part::LinkType => format!("file types of {field}"),
         }
     }
+}
+
+/// A path without the `./` (or `../`) that makes it relative: `./libs/auth` is under
+/// `libs`, not under `.`.
+fn relative(name: &str) -> &str {
+    let mut name = name;
+    while let Some(rest) = name.strip_prefix("./").or_else(|| name.strip_prefix("../")) {
+        name = rest;
+    }
+    name
 }
 
 /// Whether `part` reads as a type: a short run of letters and digits, not digits alone
