@@ -126,6 +126,7 @@ fn blocks(lines: &[&str]) -> Option<Sections> {
     if most * 2 < starts.len() || most < MIN_SECTIONS {
         return turns(lines, &starts);
     }
+    let starts = with_glued_headings(lines, starts, &firsts, most);
     // The runs before the first whose first word leads another run too are a preamble (a
     // scanner's banner), not sections.
     let first = starts.iter().position(|s| firsts.get(lead(lines[*s])).is_some_and(|n| *n >= 2))?;
@@ -136,6 +137,30 @@ fn blocks(lines: &[&str]) -> Option<Sections> {
         return None;
     }
     Some(Sections { sizes, starts, blocks: true })
+}
+
+/// `starts` with the headings a run holds below its first line: a line at the runs' margin
+/// led by the word that leads most runs begins a section too, though no blank line comes
+/// before it. `nvidia-smi -q` prints its first GPU right under `Attached GPUs : 8`, the
+/// others after blank lines; without this, the first GPU would be read as the preamble's
+/// and every count over the sections would leave it out. Runs led by ids (`*`) are not
+/// split: a line holding a number at the margin is not a heading by its lead alone.
+fn with_glued_headings(lines: &[&str], starts: Vec<usize>, firsts: &HashMap<&str, usize>, most: usize) -> Vec<usize> {
+    let Some(dominant) = firsts.iter().find(|(_, n)| **n == most).map(|(lead, _)| *lead) else { return starts };
+    if dominant == "*" || firsts.values().filter(|n| **n == most).count() > 1 {
+        return starts;
+    }
+    let margin = starts.iter().filter(|s| lead(lines[**s]) == dominant).map(|s| indent(lines[*s])).min();
+    let Some(margin) = margin else { return starts };
+    let mut all = Vec::with_capacity(starts.len());
+    for (n, &start) in starts.iter().enumerate() {
+        all.push(start);
+        let end = starts.get(n + 1).copied().unwrap_or(lines.len());
+        all.extend(
+            (start + 1..end).filter(|&i| !blank(lines[i]) && indent(lines[i]) == margin && lead(lines[i]) == dominant),
+        );
+    }
+    all
 }
 
 /// Runs that repeat a short cycle of leads, as a report printed again and again does

@@ -203,3 +203,34 @@ fn the_blocks_key_value_lines_are_counted_across_them_named_by_their_first_word(
     let short = sections_map(&devices(), 120).unwrap();
     assert!(!short.contains("Kernel driver"), "{short}");
 }
+
+/// `nvidia-smi -q`: the first GPU follows the header's last line with no blank line
+/// between, the others each after a blank line. Every GPU is a section.
+#[test]
+fn a_heading_glued_to_the_run_before_starts_a_section_too() {
+    let mut text = String::from("==NVSMI LOG==\n\nTimestamp : Wed Dec 31\nDriver Version : 550\n\nAttached GPUs : 4\n");
+    for (n, bus) in ["18", "2A", "3A", "5D"].iter().enumerate() {
+        if n > 0 {
+            text.push('\n');
+        }
+        text.push_str(&format!("GPU 00000000:{bus}:00.0\n    Product Name : A100\n    Temp : {}\n", 40 + n));
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let s = sections(&lines).expect("sections");
+    assert_eq!(s.starts.len(), 4, "{s:?}");
+    assert_eq!(lines[s.starts[0]], "GPU 00000000:18:00.0");
+    assert_eq!(s.sizes, vec![3, 3, 3, 3]);
+}
+
+/// Lines inside a run that only look like the lead in their words (indented, or led by a
+/// number) do not split it.
+#[test]
+fn only_a_margin_line_with_the_leading_word_splits_a_run() {
+    let mut text = String::new();
+    for host in 0..4 {
+        text.push_str(&format!("Host web{host}\n  Host is up\n  42 ports closed\nHostname web{host}.local\n\n"));
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let s = sections(&lines).expect("sections");
+    assert_eq!(s.starts.len(), 4, "an indented `Host` and a margin `Hostname` are no headings: {s:?}");
+}
