@@ -45,7 +45,8 @@ pub(crate) const PARTS: [Part; 5] =
 /// The parts tried on every link.
 pub(crate) const LINK_PARTS: [Part; 2] = [Part::Host, Part::LinkType];
 
-/// Kinds a part may take at most to be said; more, and it names rather than sorts.
+/// Kinds a part may take at most to be said; more, and it names rather than sorts. Folders
+/// are the exception: a tree has many, and they are said while most records share one.
 pub(crate) const MAX_KINDS: usize = 30;
 /// Parts counted in one summary at most.
 pub(crate) const MAX_SAID: usize = 3;
