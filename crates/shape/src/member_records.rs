@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::keyed::{is_keyed, member_records, name_field, named_records};
 use crate::numfmt::thousands;
+use crate::path::push_key;
 use crate::sibling_lists::records_phrase;
 
 /// Records a member needs, at least, to be said this way.
@@ -33,13 +34,18 @@ const NOTE_CHARS: usize = 480;
 pub(crate) fn member_notes(members: &[(String, Value)]) -> Vec<Option<String>> {
     let mut found = Vec::new();
     for (member, (name, value)) in members.iter().enumerate() {
-        find_records(member, name.clone(), value, 0, &mut found);
+        find_records(member, &mut vec![name.as_str()], value, &mut found);
     }
     // Most records first; in document order among equals.
     found.sort_by_key(|c| std::cmp::Reverse(c.count));
     let mut notes: Vec<Vec<String>> = vec![Vec::new(); members.len()];
     for largest in found.iter().take(MAX_NOTES) {
-        if let Some(note) = records_note(&largest.path, largest.value) {
+        // Written only for those said, as a mask's field path is.
+        let mut path = String::new();
+        for key in &largest.keys {
+            push_key(&mut path, key);
+        }
+        if let Some(note) = records_note(&path, largest.value) {
             notes[largest.member].push(note);
         }
     }
@@ -53,26 +59,29 @@ const MAX_DEPTH: usize = 4;
 /// A list or map of records found inside a member.
 struct Found<'v> {
     member: usize,
-    path: String,
+    /// The keys that lead to it, the member's name first.
+    keys: Vec<&'v str>,
     value: &'v Value,
     count: usize,
 }
 
-/// Every list or map of records in `value` (at `path`, inside `member`), in document order:
+/// Every list or map of records in `value` (at `keys`, inside `member`), in document order:
 /// `value` itself when it is one, else those inside its members, down to [`MAX_DEPTH`]
 /// objects deep. A list of records is not searched further: its records are the facets'.
-fn find_records<'v>(member: usize, path: String, value: &'v Value, depth: usize, out: &mut Vec<Found<'v>>) {
+fn find_records<'v>(member: usize, keys: &mut Vec<&'v str>, value: &'v Value, out: &mut Vec<Found<'v>>) {
     if let Some(count) = records_in(value) {
         if (MIN_RECORDS..=MAX_ITEMS).contains(&count) {
-            out.push(Found { member, path, value, count });
+            out.push(Found { member, keys: keys.clone(), value, count });
         }
         return;
     }
     if let Value::Object(m) = value
-        && depth < MAX_DEPTH
+        && keys.len() <= MAX_DEPTH
     {
         for (k, v) in m {
-            find_records(member, format!("{path}.{k}"), v, depth + 1, out);
+            keys.push(k);
+            find_records(member, keys, v, out);
+            keys.pop();
         }
     }
 }

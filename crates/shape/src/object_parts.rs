@@ -25,6 +25,7 @@ use crate::envelope::{Data, Envelope, Omitted, Original, Status};
 use crate::fit::{Fit, Units};
 use crate::member_records::member_notes;
 use crate::numfmt::thousands;
+use crate::path::{Segment, path_text};
 use crate::report::{ShapeError, Shaped};
 use crate::shaper::Shaper;
 use crate::view::approx_size;
@@ -38,37 +39,18 @@ const MAX_DEPTH: usize = 8;
 /// Members of the object said as not shown, at most.
 const OUTLINE_MEMBERS: usize = 8;
 
-/// One step of a part's path: a member's name or an item's position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Step {
-    Key(String),
-    Item(usize),
-}
-
 /// One part of the object: where it sits and which of the object's members it is in. The
 /// value stays in the object (see [`Part::value_in`]), so a large document is not copied.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Part {
-    pub(crate) path: Vec<Step>,
+    pub(crate) path: Vec<Segment>,
     pub(crate) member: usize,
 }
 
 impl Part {
-    /// The path as a model would write it: `data.attributes.pe_info.import_list[12]`.
+    /// The path as a mask writes it: `data.attributes.pe_info.import_list[12]`.
     pub(crate) fn path_text(&self) -> String {
-        let mut out = String::new();
-        for step in &self.path {
-            match step {
-                Step::Key(k) => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push_str(k);
-                }
-                Step::Item(i) => out.push_str(&format!("[{i}]")),
-            }
-        }
-        out
+        path_text(&self.path)
     }
 
     /// The part's value in the object whose `members` it was split from.
@@ -76,8 +58,9 @@ impl Part {
         let mut value = &members.get(self.member)?.1;
         for step in self.path.get(1..)? {
             value = match step {
-                Step::Key(k) => value.get(k.as_str())?,
-                Step::Item(i) => value.get(*i)?,
+                Segment::Key(k) => value.get(k.as_str())?,
+                Segment::Index(i) => value.get(*i)?,
+                Segment::Each => return None,
             };
         }
         Some(value)
@@ -86,9 +69,9 @@ impl Part {
     /// The part as a unit of a page: its value under its last step's name.
     pub(crate) fn unit(&self, members: &[(String, Value)]) -> Value {
         let name = match self.path.last() {
-            Some(Step::Key(k)) => k.clone(),
-            Some(Step::Item(i)) => format!("[{i}]"),
-            None => String::new(),
+            Some(Segment::Key(k)) => k.clone(),
+            Some(Segment::Index(i)) => format!("[{i}]"),
+            Some(Segment::Each) | None => String::new(),
         };
         let mut m = Map::new();
         m.insert(name, self.value_in(members).cloned().unwrap_or(Value::Null));
@@ -101,7 +84,7 @@ impl Part {
 pub(crate) fn split(members: &[(String, Value)]) -> Option<Vec<Part>> {
     let mut parts = Vec::new();
     for (member, (name, value)) in members.iter().enumerate() {
-        push_parts(vec![Step::Key(name.clone())], member, value, &mut parts);
+        push_parts(vec![Segment::Key(name.clone())], member, value, &mut parts);
     }
     // A member read as its own members or items gives parts below it: otherwise each part
     // is a whole member.
@@ -114,7 +97,7 @@ fn too_large(v: &Value) -> bool {
     container && approx_size(v, PART_BYTES + 1) > PART_BYTES
 }
 
-fn push_parts(path: Vec<Step>, member: usize, value: &Value, out: &mut Vec<Part>) {
+fn push_parts(path: Vec<Segment>, member: usize, value: &Value, out: &mut Vec<Part>) {
     if path.len() >= MAX_DEPTH || !too_large(value) {
         out.push(Part { path, member });
         return;
@@ -123,14 +106,14 @@ fn push_parts(path: Vec<Step>, member: usize, value: &Value, out: &mut Vec<Part>
         Value::Object(m) => {
             for (k, v) in m {
                 let mut inner = path.clone();
-                inner.push(Step::Key(k.clone()));
+                inner.push(Segment::Key(k.clone()));
                 push_parts(inner, member, v, out);
             }
         }
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
                 let mut inner = path.clone();
-                inner.push(Step::Item(i));
+                inner.push(Segment::Index(i));
                 push_parts(inner, member, v, out);
             }
         }
@@ -146,13 +129,13 @@ enum Node {
 }
 
 impl Node {
-    fn place(&mut self, steps: &[Step], value: Value) {
+    fn place(&mut self, steps: &[Segment], value: Value) {
         let Some((first, rest)) = steps.split_first() else {
             *self = Node::Leaf(value);
             return;
         };
         match first {
-            Step::Key(k) => {
+            Segment::Key(k) => {
                 if !matches!(self, Node::Object(_)) {
                     *self = Node::Object(Vec::new());
                 }
@@ -165,7 +148,9 @@ impl Node {
                     node.place(rest, value);
                 }
             }
-            Step::Item(i) => {
+            // Parts are split at keys and positions only.
+            Segment::Each => {}
+            Segment::Index(i) => {
                 if !matches!(self, Node::Array(_)) {
                     *self = Node::Array(Vec::new());
                 }

@@ -2,7 +2,8 @@
 
 use serde_json::json;
 
-use super::{PART_BYTES, Step, rebuild, split};
+use super::{PART_BYTES, rebuild, split};
+use crate::path::Segment;
 
 fn members(v: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
     v.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect()
@@ -21,7 +22,7 @@ fn a_large_member_is_read_as_its_members_and_its_large_list_as_items() {
     let paths: Vec<String> = parts.iter().map(super::Part::path_text).collect();
     assert_eq!(paths, ["id", "report.name", "report.items[0]", "report.items[1]", "report.items[2]", "tail"]);
     assert_eq!(parts.iter().map(|p| p.member).collect::<Vec<_>>(), [0, 1, 1, 1, 1, 2]);
-    assert_eq!(parts[2].path.last(), Some(&Step::Item(0)));
+    assert_eq!(parts[2].path.last(), Some(&Segment::Index(0)));
 }
 
 #[test]

@@ -214,6 +214,36 @@ impl fmt::Display for FieldPath {
     }
 }
 
+/// Append `key` to the path written in `out`, as a mask's field path writes it: after a
+/// `.` (none at the start) where it is letters, digits, `_` and `-`, else quoted in
+/// brackets (`["a.b"]`, `["Kaspersky Lab"]`), so that a path the model reads back in a
+/// summary can be given as it is.
+pub(crate) fn push_key(out: &mut String, key: &str) {
+    if !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(key);
+    } else {
+        out.push('[');
+        out.push_str(&Value::String(key.to_owned()).to_string());
+        out.push(']');
+    }
+}
+
+/// `segments` written as a path (see [`push_key`]): `data.attributes["pe info"].list[12]`.
+pub(crate) fn path_text(segments: &[Segment]) -> String {
+    let mut out = String::new();
+    for segment in segments {
+        match segment {
+            Segment::Key(k) => push_key(&mut out, k),
+            Segment::Index(i) => out.push_str(&format!("[{i}]")),
+            Segment::Each => out.push_str("[]"),
+        }
+    }
+    out
+}
+
 impl FromStr for FieldPath {
     type Err = PathError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -249,6 +279,25 @@ mod tests {
         assert_eq!(FieldPath::parse("$.user").unwrap().get(&v), Some(&json!({"login": "octo"})));
         assert_eq!(FieldPath::parse("$").unwrap().get(&v), Some(&v));
         assert_eq!(FieldPath::parse("user.missing").unwrap().get(&v), None);
+    }
+
+    /// A path the summaries write (where `next` goes on, where records sit) parses back to
+    /// the same segments, keys with dots or spaces quoted.
+    #[test]
+    fn written_paths_parse_back_to_their_segments() {
+        let segments = vec![
+            Segment::Key("data".into()),
+            Segment::Key("pe info".into()),
+            Segment::Key("x.y".into()),
+            Segment::Index(12),
+            Segment::Key("import-list_2".into()),
+        ];
+        let text = path_text(&segments);
+        assert_eq!(text, r#"data["pe info"]["x.y"][12].import-list_2"#);
+        assert_eq!(FieldPath::parse(&text).unwrap().segments(), segments.as_slice());
+        let mut key_first = String::new();
+        push_key(&mut key_first, "Kaspersky Lab");
+        assert_eq!(key_first, r#"["Kaspersky Lab"]"#);
     }
 
     #[test]

@@ -148,13 +148,7 @@ impl Column {
             match step {
                 Step::First => out.push_str("[0]"),
                 Step::Place(i) => out.push_str(&format!("[{i}]")),
-                Step::Key(k) | Step::Tag(k) if k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push_str(k);
-                }
-                Step::Key(k) | Step::Tag(k) => out.push_str(&format!("[{}]", Value::String(k.clone()))),
+                Step::Key(k) | Step::Tag(k) => crate::path::push_key(&mut out, k),
             }
         }
         if let Extract::Names(child) | Extract::Total(child) = &self.extract {
