@@ -235,12 +235,15 @@ fn clauses(summary: &str) -> Vec<String> {
     out.into_iter().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect()
 }
 
-/// Units of a member of the data: an index's rows are records too, each a unit of its own
-/// (so a key in one row never joins a value in another); any other member as
-/// [`object_units`] takes it apart.
+/// Units of a member of the data: an index's rows (those after the first rows and those
+/// before the last) are records too, each a unit of its own (so a key in one row never
+/// joins a value in another); any other member as [`object_units`] takes it apart.
 fn data_member_units(key: &str, v: &Value, out: &mut Vec<String>) {
     match (key, v.get("rows").and_then(Value::as_array)) {
-        ("index", Some(rows)) => out.extend(rows.iter().map(Value::to_string)),
+        ("index", Some(rows)) => {
+            let before_last = v.get("before_last").and_then(Value::as_array).into_iter().flatten();
+            out.extend(rows.iter().chain(before_last).map(Value::to_string));
+        }
         _ => object_units("", key, v, out),
     }
 }
@@ -277,7 +280,11 @@ mod tests {
 
     #[test]
     fn an_index_row_is_a_unit_of_its_own() {
-        let index = serde_json::json!({"columns": ["number", "title"], "rows": [[11, "Alpha"], [12, "Beta"]]});
+        let index = serde_json::json!({
+            "columns": ["number", "title"],
+            "rows": [[11, "Alpha"], [12, "Beta"]],
+            "before_last": [[38, "Gamma"], [39, "Delta"]]
+        });
         let together = |a: &str, b: &str| q(Check::Together(vec![a.into(), b.into()]));
         for data in [
             serde_json::json!({"columns": ["number"], "rows": [[10]], "index": index}),
@@ -286,6 +293,8 @@ mod tests {
             let r = read("", data);
             assert!(r.answers(&together("12", "Beta")), "a key and its title in one row");
             assert!(!r.answers(&together("11", "Beta")), "a key and another row's title");
+            assert!(r.answers(&together("39", "Delta")), "a row before the last");
+            assert!(!r.answers(&together("38", "Delta")), "and another row's title");
         }
     }
 

@@ -13,7 +13,7 @@ use crate::envelope::{Data, Envelope, Omitted, Original, Status};
 use crate::input::Wrapper;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{ShapePlan, SortOrder};
-use crate::record_index::LazyIndex;
+use crate::record_index::{BEFORE_LAST_ROWS, LazyIndex};
 
 /// The noun for a count of one: `issues` → `issue`, `entries` → `entry`, `matches` →
 /// `match`, `boxes` → `box`. Nouns that do not end in `s`, or end in `ss`, are kept.
@@ -224,8 +224,14 @@ impl<'a> Describe<'a> {
         let end_arg = (stop < self.total).then_some(stop);
         let dropped = self.auto.map(AutoView::dropped).unwrap_or_default();
         let partial = left > 0 || !fields_cut.is_empty() || !dropped.is_empty();
-        let index =
-            self.index.and_then(LazyIndex::made).filter(|_| left > 0).and_then(|i| i.part(self.start + shown, stop));
+        // The end of the result is in the first read down to the sixth record from the
+        // end: what the last records do not show, rows before them do.
+        let end_wanted = if last.is_empty() { 0 } else { (BEFORE_LAST_ROWS + 1).saturating_sub(last.len()) };
+        let index = self
+            .index
+            .and_then(LazyIndex::made)
+            .filter(|_| left > 0)
+            .and_then(|i| i.part(self.start + shown, stop, end_wanted));
         let summary = if left > 0 {
             let mut range = if self.start > 0 {
                 format!("{noun} {} of {}", member_range(self.start, shown), thousands(self.total))
@@ -237,11 +243,17 @@ impl<'a> Describe<'a> {
                 format!("{} of {} {noun}", thousands(shown), thousands(self.total))
             };
             if let Some(index) = &index {
-                range.push_str(&format!(
-                    "; the next {} in index, by {} only",
-                    thousands(index.rows.len() as u64),
-                    index.columns.join(", ")
-                ));
+                let ends = match (index.before_last.len(), last.is_empty()) {
+                    (0, _) => None,
+                    (n, false) => Some(format!("the {n} before the last")),
+                    (n, true) => Some(format!("the last {n}")),
+                };
+                let rows = match (index.rows.len(), ends) {
+                    (n, None) => format!("the next {}", thousands(n as u64)),
+                    (0, Some(ends)) => ends,
+                    (n, Some(ends)) => format!("the next {} and {ends}", thousands(n as u64)),
+                };
+                range.push_str(&format!("; {rows} in index, by {} only", index.columns.join(", ")));
             }
             format!("{range}{}; more with next", self.qualifiers_for(true))
         } else if !fields_cut.is_empty() || !dropped.is_empty() {

@@ -118,6 +118,11 @@ pub struct RecordIndex {
     pub columns: Vec<String>,
     /// One row per record, in the order the pages go on with.
     pub rows: Vec<Vec<Value>>,
+    /// Where the rows cannot reach the end, the records just before the end of the run
+    /// (before the last record when the read shows it), narrowed the same way: the end of a
+    /// list is asked about as often as its start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub before_last: Vec<Vec<Value>>,
 }
 
 /// What was left out, and why.
@@ -338,6 +343,13 @@ fn render_prose(e: &Envelope, out: &mut String) {
                     out.push('\n');
                     out.push_str(&to_neutral_json(r));
                 }
+                if !index.before_last.is_empty() {
+                    out.push_str("\nbefore_last:");
+                    for r in &index.before_last {
+                        out.push('\n');
+                        out.push_str(&to_neutral_json(r));
+                    }
+                }
             }
             for r in last {
                 out.push_str("\nlast: ");
@@ -406,6 +418,7 @@ mod tests {
             index: Some(RecordIndex {
                 columns: vec!["number".into(), "title".into()],
                 rows: vec![vec![json!(2), json!("Two")]],
+                before_last: Vec::new(),
             }),
             last: vec![vec![json!(3), json!("Three"), json!("more text")]],
         };
@@ -420,6 +433,28 @@ mod tests {
         assert_eq!(back["data"]["index"], json!({"columns": ["number", "title"], "rows": [[2, "Two"]]}));
         let prose = render(&sample(data), RenderMode::Prose, "abc");
         assert!(prose.contains("\nindex: [\"number\",\"title\"]\n[2,\"Two\"]\nlast: [3,"), "{prose}");
+    }
+
+    #[test]
+    fn the_rows_before_the_last_follow_the_index_rows_in_both_renderings() {
+        let data = Data::Table {
+            columns: vec!["number".into(), "title".into(), "body".into()],
+            rows: vec![vec![json!(1), json!("One"), json!("long text")]],
+            index: Some(RecordIndex {
+                columns: vec!["number".into(), "title".into()],
+                rows: vec![vec![json!(2), json!("Two")]],
+                before_last: vec![vec![json!(8), json!("Eight")], vec![json!(9), json!("Nine")]],
+            }),
+            last: vec![vec![json!(10), json!("Ten"), json!("more text")]],
+        };
+        let json_text = to_neutral_json(&sample(data.clone()));
+        let back: Value = serde_json::from_str(&json_text).unwrap();
+        assert_eq!(
+            back["data"]["index"],
+            json!({"columns": ["number", "title"], "rows": [[2, "Two"]], "before_last": [[8, "Eight"], [9, "Nine"]]})
+        );
+        let prose = render(&sample(data), RenderMode::Prose, "abc");
+        assert!(prose.contains("\n[2,\"Two\"]\nbefore_last:\n[8,\"Eight\"]\n[9,\"Nine\"]\nlast: [10,"), "{prose}");
     }
 
     #[test]

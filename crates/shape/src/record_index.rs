@@ -125,18 +125,29 @@ struct IndexRow {
     redactions: RedactionCounts,
 }
 
+/// Rows kept for the end of the run, at most: the records just before the last, as the
+/// first rows after the head are the records just after it. Questions about a list's end
+/// count back from it ("the third to last"), as questions about its start count on.
+pub(crate) const BEFORE_LAST_ROWS: usize = 5;
+
 /// The index rows a first read may show, made before the page is fitted: the records from
-/// `first` on, narrowed, each with its tokens. The room is set while fitting (what the rows
-/// leave) and read when the envelope is built.
+/// `first` on, narrowed, each with its tokens, and the few just before the end of the run.
+/// The room is set while fitting (what the rows leave) and read when the envelope is built.
 pub(crate) struct IndexRows {
     columns: Vec<String>,
     /// The position of `rows[0]` in the result's order.
     first: u64,
     rows: Vec<IndexRow>,
+    /// The records just before the end of the run, from position `end_first` on (empty
+    /// when the rows reach the end).
+    end_rows: Vec<IndexRow>,
+    end_first: u64,
     /// Tokens the index may take on the page being fitted.
     pub(crate) room: Cell<usize>,
-    /// The rows the last envelope built showed: from which, how many.
-    shown: Cell<(usize, usize)>,
+    /// The rows the last envelope built showed: from which, how many, and how many of the
+    /// records just before `shown_before`.
+    shown: Cell<(usize, usize, usize)>,
+    shown_before: Cell<u64>,
 }
 
 impl IndexRows {
@@ -148,56 +159,124 @@ impl IndexRows {
         units: Vec<(Value, RedactionCounts)>,
         tok: &Tokenizer,
     ) -> IndexRows {
-        let rows = units
-            .into_iter()
-            .map(|(unit, redactions)| {
-                let cells: Vec<Value> =
-                    columns.picks.iter().zip(&columns.names).map(|(j, name)| cell(&unit, *j, name)).collect();
-                let tokens = tok.count(&to_neutral_json(&cells)) + 1;
-                IndexRow { cells, tokens, redactions }
-            })
-            .collect();
-        IndexRows { columns: columns.names.clone(), first, rows, room: Cell::new(0), shown: Cell::new((0, 0)) }
+        IndexRows {
+            columns: columns.names.clone(),
+            first,
+            rows: narrow(columns, units, tok),
+            end_rows: Vec::new(),
+            end_first: 0,
+            room: Cell::new(0),
+            shown: Cell::new((0, 0, 0)),
+            shown_before: Cell::new(0),
+        }
+    }
+
+    /// The same, with `units` the records from position `first` on that end the run: what
+    /// [`IndexRows::part`] shows before the end when its rows cannot reach it.
+    pub(crate) fn with_end(
+        mut self,
+        columns: &IndexColumns,
+        first: u64,
+        units: Vec<(Value, RedactionCounts)>,
+        tok: &Tokenizer,
+    ) -> IndexRows {
+        self.end_rows = narrow(columns, units, tok);
+        self.end_first = first;
+        self
     }
 
     /// The index of the records from position `from` up to `before`, as many as the room
-    /// holds, or `None` when it holds none.
-    pub(crate) fn part(&self, from: u64, before: u64) -> Option<RecordIndex> {
-        self.shown.set((0, 0));
+    /// holds, or `None` when it holds none. When the rows from `from` cannot reach `before`,
+    /// up to a third of what the room holds (at most `end_wanted` and [`BEFORE_LAST_ROWS`],
+    /// as many as were made) goes to the records just before `before`.
+    pub(crate) fn part(&self, from: u64, before: u64, end_wanted: usize) -> Option<RecordIndex> {
+        self.shown.set((0, 0, 0));
         let skip = usize::try_from(from.checked_sub(self.first)?).ok()?;
-        let mut left = self.room.get();
-        let mut rows = Vec::new();
         let count = usize::try_from(before.saturating_sub(from)).unwrap_or(usize::MAX);
-        for row in self.rows.iter().skip(skip).take(count) {
-            if row.tokens > left {
-                break;
-            }
-            left -= row.tokens;
-            rows.push(row.cells.clone());
-        }
-        self.shown.set((skip, rows.len()));
-        (!rows.is_empty()).then(|| RecordIndex { columns: self.columns.clone(), rows })
+        let run = || self.rows.iter().skip(skip).take(count);
+        let room = self.room.get();
+        let reach = fitting(run(), room);
+        // The records just before `before`, as many as were made, nearest last.
+        let end_made = (1..=end_wanted.min(BEFORE_LAST_ROWS) as u64)
+            .take_while(|back| before.checked_sub(*back).is_some_and(|pos| pos > from && self.row_at(pos).is_some()))
+            .count();
+        let (head, end) = if reach < count {
+            let end = (reach / 3).min(end_made);
+            let end_tokens: usize =
+                (before - end as u64..before).filter_map(|pos| self.row_at(pos)).map(|r| r.tokens).sum();
+            // The rows from `from` stop where the end rows begin.
+            let gap_at = usize::try_from((before - end as u64).saturating_sub(from)).unwrap_or(usize::MAX);
+            (fitting(run().take(gap_at), room.saturating_sub(end_tokens)), end)
+        } else {
+            (reach, 0)
+        };
+        self.shown.set((skip, head, end));
+        self.shown_before.set(before);
+        let rows: Vec<Vec<Value>> = run().take(head).map(|r| r.cells.clone()).collect();
+        let before_last: Vec<Vec<Value>> =
+            (before - end as u64..before).filter_map(|pos| self.row_at(pos)).map(|r| r.cells.clone()).collect();
+        (!rows.is_empty() || !before_last.is_empty()).then(|| RecordIndex {
+            columns: self.columns.clone(),
+            rows,
+            before_last,
+        })
+    }
+
+    /// The row of the record at `pos`, if it was made.
+    fn row_at(&self, pos: u64) -> Option<&IndexRow> {
+        let in_run = pos.checked_sub(self.first).and_then(|i| self.rows.get(usize::try_from(i).ok()?));
+        in_run.or_else(|| pos.checked_sub(self.end_first).and_then(|i| self.end_rows.get(usize::try_from(i).ok()?)))
     }
 
     /// Tokens of the rows made, in order: how much the index could take.
     pub(crate) fn costs(&self) -> impl Iterator<Item = usize> + '_ {
-        self.rows.iter().map(|r| r.tokens)
+        self.rows.iter().chain(&self.end_rows).map(|r| r.tokens)
     }
 
     /// How many rows the last envelope built showed.
     pub(crate) fn shown_rows(&self) -> usize {
-        self.shown.get().1
+        let (_, head, end) = self.shown.get();
+        head + end
     }
 
     /// What redaction replaced in the records of the rows the last envelope built showed.
     pub(crate) fn redactions_shown(&self) -> RedactionCounts {
-        let (skip, len) = self.shown.get();
+        let (skip, head, end) = self.shown.get();
+        let before = self.shown_before.get();
         let mut all = RedactionCounts::default();
-        for row in self.rows.iter().skip(skip).take(len) {
+        let end_shown = (before.saturating_sub(end as u64)..before).filter_map(|pos| self.row_at(pos));
+        for row in self.rows.iter().skip(skip).take(head).chain(end_shown) {
             all.merge(&row.redactions);
         }
         all
     }
+}
+
+/// How many of `rows`, from the first, fit in `room` tokens.
+fn fitting<'r>(rows: impl Iterator<Item = &'r IndexRow>, room: usize) -> usize {
+    let mut left = room;
+    let mut n = 0;
+    for row in rows {
+        if row.tokens > left {
+            break;
+        }
+        left -= row.tokens;
+        n += 1;
+    }
+    n
+}
+
+/// `units` narrowed to `columns`' picks, each with its tokens.
+fn narrow(columns: &IndexColumns, units: Vec<(Value, RedactionCounts)>, tok: &Tokenizer) -> Vec<IndexRow> {
+    units
+        .into_iter()
+        .map(|(unit, redactions)| {
+            let cells: Vec<Value> =
+                columns.picks.iter().zip(&columns.names).map(|(j, name)| cell(&unit, *j, name)).collect();
+            let tokens = tok.count(&to_neutral_json(&cells)) + 1;
+            IndexRow { cells, tokens, redactions }
+        })
+        .collect()
 }
 
 /// An index made on first use: a result that fits whole never needs one, so a small

@@ -24,7 +24,7 @@ use crate::input::{Located, Locating, Wrapper, decode, keyed_records, locate, na
 use crate::member_records::member_notes;
 use crate::numfmt::{bytes as fmt_bytes, thousands};
 use crate::plan::{Form, ShapePlan};
-use crate::record_index::{INDEX_PERCENT, IndexRows, LazyIndex};
+use crate::record_index::{BEFORE_LAST_ROWS, INDEX_PERCENT, IndexRows, LazyIndex};
 use crate::records::{Caps, RecordShaper, SortKey, parse};
 use crate::report::{ShapeError, Shaped, Snapshot, SnapshotHead};
 use crate::{text, text_parts};
@@ -526,13 +526,19 @@ impl Shaper {
             let columns = view.index_columns(&ctx.tokenizer, rest, room)?;
             // Rows for twice the share at most: the page's rows leave a little more room.
             let most = (2 * room / columns.row_tokens.max(1)).min(rest) as u64;
-            let units = (start + 1..start + 1 + most)
-                .map(|pos| {
-                    let mut replaced = RedactionCounts::default();
-                    (fetch(pos, &mut replaced).0, replaced)
-                })
-                .collect();
-            Some(IndexRows::new(&columns, start + 1, units, &ctx.tokenizer))
+            let made = |positions: std::ops::Range<u64>| -> Vec<(Value, RedactionCounts)> {
+                positions
+                    .map(|pos| {
+                        let mut replaced = RedactionCounts::default();
+                        (fetch(pos, &mut replaced).0, replaced)
+                    })
+                    .collect()
+            };
+            let index = IndexRows::new(&columns, start + 1, made(start + 1..start + 1 + most), &ctx.tokenizer);
+            // Rows that cannot reach the end of the run leave room for the records just
+            // before it, made here too (those the rows above made are not made twice).
+            let end_first = before.saturating_sub(BEFORE_LAST_ROWS as u64).max(start + 1 + most);
+            Some(index.with_end(&columns, end_first, made(end_first..before), &ctx.tokenizer))
         });
         describe.index = Some(&index);
         let original = self.original_size(bytes_in);

@@ -5,7 +5,9 @@
 //! - each index row is the record at its position, as the pages after the first read show
 //!   it, narrowed to the index's columns: the records right after the rows, in order, and
 //!   never one the read shows whole;
-//! - `omitted` still counts the indexed records as not shown, so `next` reaches them.
+//! - `omitted` still counts the indexed records as not shown, so `next` reaches them;
+//! - rows before the last are the records just before the last one shown, in order, after
+//!   every other row.
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -73,6 +75,16 @@ fn whole(data: &Data) -> (Vec<Value>, Vec<Value>) {
     }
 }
 
+/// The rows of a first read's index before its last record, as objects.
+fn before_last_of(data: &Data) -> Vec<Value> {
+    let index = match data {
+        Data::Table { index: Some(index), .. } => Some(index.clone()),
+        Data::Value(Value::Object(m)) => m.get("index").and_then(|i| serde_json::from_value(i.clone()).ok()),
+        _ => None,
+    };
+    index.map(|i: toolshape_shape::RecordIndex| table_records(&i.columns, &i.before_last)).unwrap_or_default()
+}
+
 /// The index a first read shows, as objects, when it shows one.
 fn index_of(data: &Data) -> Option<Vec<Value>> {
     match data {
@@ -99,6 +111,25 @@ proptest! {
         let (head, last) = whole(&first.envelope.data);
         let Some(index) = index_of(&first.envelope.data) else { return Ok(()) };
         prop_assert!(!index.is_empty());
+        // The rows before the last: the records right before the last shown, in order,
+        // each with the record's own number, title and state.
+        let before_last = before_last_of(&first.envelope.data);
+        if !before_last.is_empty() {
+            prop_assert!(!last.is_empty(), "rows before the last come with the last: {}", first.text);
+            prop_assert!(last.len() + before_last.len() <= 6, "down to the sixth from the end: {}", first.text);
+            let at = tickets.len() - last.len() - before_last.len();
+            for (i, row) in before_last.iter().enumerate() {
+                let record = &tickets[at + i];
+                for column in ["number", "title", "state"] {
+                    if let Some(cell) = row.get(column) {
+                        prop_assert_eq!(Some(cell), record.get(column), "row {} before the last: {}", i, first.text);
+                    }
+                }
+            }
+            let numbers = |rows: &[Value]| rows.iter().filter_map(|r| r.get("number")?.as_u64()).collect::<Vec<_>>();
+            let (after_head, ends) = (numbers(&index), numbers(&before_last));
+            prop_assert!(after_head.iter().all(|n| ends.iter().all(|e| n < e)), "{}", first.text);
+        }
         let omitted = first.envelope.omitted.as_ref().expect("an index means records were left out");
         prop_assert_eq!(omitted.unit.as_str(), "records");
         prop_assert_eq!(omitted.count as usize, tickets.len() - head.len() - last.len());
@@ -153,4 +184,39 @@ fn a_long_list_is_indexed_by_its_key_and_name() {
     assert!(row.get("number").is_some() && row.get("title").is_some(), "{row}");
     assert!(row.get("description").is_none(), "free text is not indexed: {row}");
     assert!(first.envelope.summary.contains("in index, by"), "{}", first.envelope.summary);
+}
+
+/// A list of 300 wide tickets: the first read shows a few whole, the last ones whole and
+/// the rest by key and name. Its rows cannot reach the end, so the five records before the
+/// last are indexed too, and the summary says so: "the third to last" is in the first read
+/// as "the third" is.
+#[test]
+fn a_long_list_indexes_the_records_before_its_last_too() {
+    let tickets: Vec<Value> = (0..300)
+        .map(|i| {
+            let mut t = json!({
+                "number": 7000 + i,
+                "title": format!("Ticket about subsystem {i} failing"),
+                "state": if i % 4 == 0 { "closed" } else { "open" },
+            });
+            for k in 0..40 {
+                t[format!("field_{k}")] = json!(format!("value {} of field {k}", (i * 7 + k * 13) % 97));
+            }
+            t
+        })
+        .collect();
+    let input = serde_json::to_vec(&tickets).unwrap();
+    let first = shape(&Shaper::new(plan(4000)).unwrap(), &input, None);
+    let (_, last) = whole(&first.envelope.data);
+    let last_numbers: Vec<Value> = last.iter().filter_map(|r| r.get("number").cloned()).collect();
+    assert_eq!(last_numbers.last(), Some(&json!(7299)), "{}", first.text);
+    let numbers: Vec<Value> =
+        before_last_of(&first.envelope.data).iter().filter_map(|r| r.get("number").cloned()).collect();
+    // Down to the sixth record from the end, with the last ones shown whole.
+    let from = 7300 - 6;
+    let to = 7300 - last.len() as u64;
+    assert!(to > from, "{}", first.text);
+    assert_eq!(numbers, (from..to).map(|n| json!(n)).collect::<Vec<_>>(), "{}", first.text);
+    let said = format!(" and the {} before the last in index, by", to - from);
+    assert!(first.envelope.summary.contains(&said), "{}", first.envelope.summary);
 }

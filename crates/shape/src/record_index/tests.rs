@@ -78,17 +78,53 @@ fn rows_stop_at_the_room_and_start_where_asked() {
     let units: Vec<(Value, RedactionCounts)> =
         (0..10).map(|i| (json!([i, "x", format!("name {i}")]), RedactionCounts::default())).collect();
     let index = IndexRows::new(&columns, 5, units, &tok);
-    assert!(index.part(5, 15).is_none(), "no room, no index");
+    assert!(index.part(5, 15, 0).is_none(), "no room, no index");
     index.room.set(1_000);
-    let all = index.part(5, 15).expect("rows");
+    let all = index.part(5, 15, 0).expect("rows");
     assert_eq!(all.columns, vec!["a", "c"]);
     assert_eq!(all.rows.len(), 10);
     assert_eq!(all.rows[0], vec![json!(0), json!("name 0")]);
-    let from_eight = index.part(8, 12).expect("rows");
+    let from_eight = index.part(8, 12, 0).expect("rows");
     assert_eq!(from_eight.rows.len(), 4, "stops before `before`");
     assert_eq!(from_eight.rows[0][0], json!(3));
-    assert!(index.part(2, 15).is_none(), "before the first row made");
+    assert!(index.part(2, 15, 0).is_none(), "before the first row made");
     let one: usize = index.costs().next().expect("a cost");
     index.room.set(one * 3 + one / 2);
-    assert_eq!(index.part(5, 15).expect("rows").rows.len(), 3);
+    assert_eq!(index.part(5, 15, 0).expect("rows").rows.len(), 3);
+}
+
+#[test]
+fn rows_that_cannot_reach_the_end_leave_a_third_to_the_records_before_it() {
+    let tok = Tokenizer::default();
+    let columns = IndexColumns { picks: vec![0, 2], names: vec!["a".into(), "c".into()], row_tokens: 6 };
+    let units = |range: std::ops::Range<u64>| -> Vec<(Value, RedactionCounts)> {
+        range.map(|i| (json!([i, "x", "name"]), RedactionCounts::default())).collect()
+    };
+    // Positions 5 to 34 made in one run.
+    let index = IndexRows::new(&columns, 5, units(5..35), &tok);
+    let one: usize = index.costs().next().expect("a cost");
+    assert!(index.costs().all(|c| c == one), "rows of one size");
+    let firsts = |rows: &[Vec<Value>]| rows.iter().map(|r| r[0].as_u64().unwrap_or(0)).collect::<Vec<_>>();
+    index.room.set(one * 12 + one / 2);
+    let part = index.part(5, 35, 5).expect("rows");
+    assert_eq!(firsts(&part.before_last), vec![31, 32, 33, 34], "a third of the twelve that fit");
+    assert_eq!(firsts(&part.rows), (5..13).collect::<Vec<_>>());
+    index.room.set(one * 24 + one / 2);
+    let part = index.part(5, 35, 5).expect("rows");
+    assert_eq!(firsts(&part.before_last), vec![30, 31, 32, 33, 34], "five at most");
+    assert_eq!(part.rows.len(), 19);
+    index.room.set(one * 30);
+    let all = index.part(5, 35, 5).expect("rows");
+    assert!(all.before_last.is_empty() && all.rows.len() == 30, "rows that reach the end need no others");
+    // A first run that stops early, and the records before the end made apart.
+    let apart = IndexRows::new(&columns, 5, units(5..15), &tok).with_end(&columns, 40, units(40..45), &tok);
+    apart.room.set(one * 6 + one / 2);
+    let part = apart.part(5, 45, 5).expect("rows");
+    assert_eq!((firsts(&part.rows), firsts(&part.before_last)), (vec![5, 6, 7, 8], vec![43, 44]));
+    assert_eq!(apart.shown_rows(), 6);
+    // No more than wanted (the last records shown already hold the others).
+    assert_eq!(firsts(&apart.part(5, 45, 1).expect("rows").before_last), vec![44]);
+    assert!(apart.part(5, 45, 0).expect("rows").before_last.is_empty());
+    // Records before the end that were not made are not shown.
+    assert!(apart.part(5, 50, 5).expect("rows").before_last.is_empty());
 }
