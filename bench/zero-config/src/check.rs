@@ -97,8 +97,19 @@ impl Read {
     pub(crate) fn answers(&self, q: &Question) -> bool {
         let stated = match &q.check {
             Check::Together(must) => {
-                let pats: Vec<Regex> = must.iter().map(|m| token(&plain_numbers(m))).collect();
-                self.units.iter().any(|u| pats.iter().all(|p| p.is_match(u)))
+                // A value with quotes or backslashes is written escaped inside JSON: the
+                // model reads `\"Inspired\"` as `"Inspired"`, so either form answers.
+                let pats: Vec<(Regex, Option<Regex>)> = must
+                    .iter()
+                    .map(|m| {
+                        let escaped = serde_json::to_string(m).ok().map(|e| e[1..e.len() - 1].to_owned());
+                        let escaped = escaped.filter(|e| e != m).map(|e| token(&plain_numbers(&e)));
+                        (token(&plain_numbers(m)), escaped)
+                    })
+                    .collect();
+                self.units.iter().any(|u| {
+                    pats.iter().all(|(p, escaped)| p.is_match(u) || escaped.as_ref().is_some_and(|e| e.is_match(u)))
+                })
             }
             Check::Count { labels, value } => {
                 let v = regex::escape(&plain_numbers(value));
@@ -296,6 +307,16 @@ mod tests {
             assert!(r.answers(&together("39", "Delta")), "a row before the last");
             assert!(!r.answers(&together("38", "Delta")), "and another row's title");
         }
+    }
+
+    #[test]
+    fn a_quoted_value_inside_json_answers_in_its_escaped_form() {
+        let needle = q(Check::Together(vec!["Finish chapter 9 of \"Inspired\"".into()]));
+        let data = serde_json::json!([{"content": "Finish chapter 9 of \"Inspired\""}]);
+        assert!(read("", data).answers(&needle), "written escaped inside the JSON");
+        let other = serde_json::json!([{"content": "Finish chapter 9 of \"Team Topologies\""}]);
+        assert!(!read("", other).answers(&needle), "another title");
+        assert!(read("Finish chapter 9 of \"Inspired\" 1", Value::Null).answers(&needle), "plain in a summary");
     }
 
     #[test]
