@@ -184,15 +184,17 @@ impl Node {
                 if broken || s.len() > 280 {
                     self.long_text += 1;
                 }
-                // ISO dates have their dash at 4; mail, log and `ctime` forms have a clock.
+                // `is_url`, with the whitespace already looked for.
+                let link = !spaced && (s.starts_with("https://") || s.starts_with("http://"));
+                // ISO dates have their dash at 4; mail, log and `ctime` forms have a clock
+                // (and a link's colon is not one: no time is written as a link).
                 if s.len() >= 10
-                    && (s.as_bytes().get(4) == Some(&b'-') || s.contains(':'))
+                    && (s.as_bytes().get(4) == Some(&b'-') || (!link && s.contains(':')))
                     && crate::aggregate::timestamp_millis(v).is_some()
                 {
                     self.times += 1;
                 }
-                // `is_url`, with the whitespace already looked for.
-                if !spaced && (s.starts_with("https://") || s.starts_with("http://")) {
+                if link {
                     self.urls += 1;
                     if is_image(s) {
                         self.images += 1;
