@@ -239,19 +239,26 @@ impl AutoView {
 
     /// The data of a page of units, with the index of the records after them and the last
     /// records when the page shows them.
-    pub(crate) fn data(&self, kept: &[Value], index: Option<RecordIndex>, last: &[Value]) -> Data {
+    /// With `from_first`, `kept` starts at the result's first record, whose short values
+    /// left out of every record are said beside the rows ([`first_left_out`]).
+    pub(crate) fn data(&self, kept: &[Value], index: Option<RecordIndex>, last: &[Value], from_first: bool) -> Data {
         let row = |r: &Value| r.as_array().cloned().unwrap_or_else(|| vec![r.clone()]);
+        let first_left_out = kept.first().filter(|_| from_first).and_then(|unit| self.first_left_out(unit));
         match &self.table {
             Some(columns) => Data::Table {
                 columns: columns.clone(),
                 rows: kept.iter().map(row).collect(),
+                first_left_out,
                 index,
                 last: last.iter().map(row).collect(),
             },
-            None if index.is_none() && last.is_empty() => Data::Records(kept.to_vec()),
+            None if index.is_none() && last.is_empty() && first_left_out.is_none() => Data::Records(kept.to_vec()),
             None => {
                 let mut m = Map::new();
                 m.insert("records".into(), Value::Array(kept.to_vec()));
+                if let Some(said) = first_left_out {
+                    m.insert("first_left_out".into(), Value::Object(said));
+                }
                 if let Some(index) = index.and_then(|i| serde_json::to_value(i).ok()) {
                     m.insert("index".into(), index);
                 }
@@ -261,6 +268,26 @@ impl AutoView {
                 Data::Value(Value::Object(m))
             }
         }
+    }
+
+    /// The first record's short values the view leaves out, led by its key as `unit` (the
+    /// first record as shown) has it; `None` when the view leaves nothing out.
+    fn first_left_out(&self, unit: &Value) -> Option<Map<String, Value>> {
+        if !self.compact || self.compactor.dropped.is_empty() {
+            return None;
+        }
+        let (record, _) = self.shaped.first()?;
+        let columns = &self.compactor.columns;
+        let shown = |path: &str| {
+            columns.iter().any(|c| c.name == path) || self.compactor.constants.iter().any(|(name, _)| name == path)
+        };
+        let key = self.compactor.key.and_then(|k| columns.get(k)).map(|c| c.name.as_str());
+        let key_value = key.and_then(|name| match unit {
+            Value::Array(cells) => self.table.as_ref()?.iter().position(|c| c == name).and_then(|i| cells.get(i)),
+            Value::Object(m) => m.get(name),
+            _ => None,
+        });
+        crate::first_left_out::first_left_out(record, &shown, key.zip(key_value))
     }
 
     /// Fields left out of every record (and constants too long to say).

@@ -298,7 +298,7 @@ impl<'a> Describe<'a> {
             status: if partial { Status::Partial } else { Status::Ok },
             summary,
             data: match self.auto {
-                Some(a) => a.data(kept, index, last),
+                Some(a) => a.data(kept, index, last, self.start == 0 && ctx.resume.is_none()),
                 None if last.is_empty() => Data::Records(kept.to_vec()),
                 None => {
                     let mut m = serde_json::Map::new();

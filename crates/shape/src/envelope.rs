@@ -24,7 +24,7 @@ use std::io;
 
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::plan::RenderMode;
 
@@ -74,6 +74,10 @@ pub enum Data {
         columns: Vec<String>,
         /// One row per record, a value per column.
         rows: Vec<Vec<Value>>,
+        /// In a first read that leaves fields out of every record, the first record's short
+        /// values among them, by path, led by its key.
+        #[serde(default)]
+        first_left_out: Option<Map<String, Value>>,
         /// Records after the rows, each by a few short columns only: a first read's map of
         /// what it has no room to show whole (see [`RecordIndex`]).
         #[serde(default)]
@@ -92,10 +96,14 @@ impl Serialize for Data {
             Data::Null => s.serialize_unit(),
             Data::Text(t) => s.serialize_str(t),
             Data::Records(r) => r.serialize(s),
-            Data::Table { columns, rows, index, last } => {
-                let mut m = s.serialize_map(Some(2 + usize::from(index.is_some()) + usize::from(!last.is_empty())))?;
+            Data::Table { columns, rows, first_left_out, index, last } => {
+                let members = 2 + usize::from(first_left_out.is_some()) + usize::from(index.is_some());
+                let mut m = s.serialize_map(Some(members + usize::from(!last.is_empty())))?;
                 m.serialize_entry("columns", columns)?;
                 m.serialize_entry("rows", rows)?;
+                if let Some(said) = first_left_out {
+                    m.serialize_entry("first_left_out", said)?;
+                }
                 if let Some(index) = index {
                     m.serialize_entry("index", index)?;
                 }
@@ -329,12 +337,16 @@ fn render_prose(e: &Envelope, out: &mut String) {
                 out.push_str(&to_neutral_json(r));
             }
         }
-        Data::Table { columns, rows, index, last } => {
+        Data::Table { columns, rows, first_left_out, index, last } => {
             out.push_str("\ndata: ");
             out.push_str(&to_neutral_json(columns));
             for r in rows {
                 out.push('\n');
                 out.push_str(&to_neutral_json(r));
+            }
+            if let Some(said) = first_left_out {
+                out.push_str("\nfirst_left_out: ");
+                out.push_str(&to_neutral_json(said));
             }
             if let Some(index) = index {
                 out.push_str("\nindex: ");
@@ -415,6 +427,7 @@ mod tests {
         let data = Data::Table {
             columns: vec!["number".into(), "title".into(), "body".into()],
             rows: vec![vec![json!(1), json!("One"), json!("long text")]],
+            first_left_out: None,
             index: Some(RecordIndex {
                 columns: vec!["number".into(), "title".into()],
                 rows: vec![vec![json!(2), json!("Two")]],
@@ -440,6 +453,7 @@ mod tests {
         let data = Data::Table {
             columns: vec!["number".into(), "title".into(), "body".into()],
             rows: vec![vec![json!(1), json!("One"), json!("long text")]],
+            first_left_out: None,
             index: Some(RecordIndex {
                 columns: vec!["number".into(), "title".into()],
                 rows: vec![vec![json!(2), json!("Two")]],

@@ -40,6 +40,7 @@ mod dotted_keys;
 mod envelope;
 mod facets;
 mod failure;
+mod first_left_out;
 mod fit;
 mod framed;
 mod heading_fields;
