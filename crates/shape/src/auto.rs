@@ -8,6 +8,8 @@
 //! sample gives the same view on every page, since pages are read from the stored records in
 //! the same order.
 
+use std::cell::OnceCell;
+
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use toolshape_redact::{RedactionCounts, Redactor};
@@ -56,6 +58,9 @@ pub(crate) struct AutoView {
     shaped: Vec<(Value, RedactionCounts)>,
     /// No two of the compactor's columns share a name ([`Compactor::names_distinct`]).
     distinct_names: bool,
+    /// The first record's left-out strings, made once: the fit builds the first read's
+    /// envelope several times.
+    first_left_out: OnceCell<Option<Map<String, Value>>>,
 }
 
 impl AutoView {
@@ -178,6 +183,7 @@ impl AutoView {
             constants_of_all: whole,
             shaped,
             distinct_names,
+            first_left_out: OnceCell::new(),
         })
     }
 
@@ -243,7 +249,10 @@ impl AutoView {
     /// left out of every record are said beside the rows ([`first_left_out`]).
     pub(crate) fn data(&self, kept: &[Value], index: Option<RecordIndex>, last: &[Value], from_first: bool) -> Data {
         let row = |r: &Value| r.as_array().cloned().unwrap_or_else(|| vec![r.clone()]);
-        let first_left_out = kept.first().filter(|_| from_first).and_then(|unit| self.first_left_out(unit));
+        let first_left_out = kept
+            .first()
+            .filter(|_| from_first)
+            .and_then(|unit| self.first_left_out.get_or_init(|| self.left_out_of_first(unit)).clone());
         match &self.table {
             Some(columns) => Data::Table {
                 columns: columns.clone(),
@@ -272,7 +281,7 @@ impl AutoView {
 
     /// The first record's short values the view leaves out, led by its key as `unit` (the
     /// first record as shown) has it; `None` when the view leaves nothing out.
-    fn first_left_out(&self, unit: &Value) -> Option<Map<String, Value>> {
+    fn left_out_of_first(&self, unit: &Value) -> Option<Map<String, Value>> {
         if !self.compact || self.compactor.dropped.is_empty() {
             return None;
         }
