@@ -46,7 +46,13 @@ fn leaves(v: &Value, path: &str, out: &mut Vec<(String, Value)>) {
     }
 }
 
-/// The pages of `doc` at `budget`, first read included, following `next`.
+/// Whether a first read shows a document read in parts.
+fn read_in_parts(first: &Shaped) -> bool {
+    matches!(first.envelope.data, Data::Value(_)) && first.envelope.summary.starts_with("object with")
+}
+
+/// The pages of `doc` at `budget`, first read included, following `next` (a first read
+/// that is not of a document in parts alone).
 fn pages(doc: &Value, budget: usize) -> Vec<Shaped> {
     let plan = ShapePlan {
         budget_tokens: budget,
@@ -56,6 +62,11 @@ fn pages(doc: &Value, budget: usize) -> Vec<Shaped> {
     let shaper = Shaper::new(plan).unwrap();
     let input = serde_json::to_vec(doc).unwrap();
     let first = read(&shaper, &input, None);
+    // Only a document read in parts is followed: a map of like objects is read as records,
+    // whose `next` may rightly ask for their full fields.
+    if !read_in_parts(&first) {
+        return vec![first];
+    }
     let next = OffsetContinuation { tool: "result_read".into(), base: Map::new() };
     let ctx = context(None, &next);
     let snapshot = shaper.snapshot(&input, &ctx);
@@ -76,9 +87,7 @@ fn check(doc: &Value, budget: usize) -> Result<(), TestCaseError> {
     leaves(doc, "", &mut want);
     let read = pages(doc, budget);
     // A map of like objects is read as records; only documents are read in parts.
-    prop_assume!(
-        matches!(read[0].envelope.data, Data::Value(_)) && read[0].envelope.summary.starts_with("object with")
-    );
+    prop_assume!(read_in_parts(&read[0]));
     let mut per_page = Vec::new();
     for page in &read {
         prop_assert!(Tokenizer::default().count(&page.text) <= budget, "over budget: {}", page.text);
