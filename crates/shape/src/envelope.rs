@@ -422,19 +422,24 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_index_sits_between_the_rows_and_the_last_record_in_both_renderings() {
-        let data = Data::Table {
+    /// A table of one row, an index of one row (and `before_last`), and a last record.
+    fn indexed_table(first_left_out: Option<Map<String, Value>>, before_last: Vec<Vec<Value>>, last: i64) -> Data {
+        Data::Table {
             columns: vec!["number".into(), "title".into(), "body".into()],
             rows: vec![vec![json!(1), json!("One"), json!("long text")]],
-            first_left_out: None,
+            first_left_out,
             index: Some(RecordIndex {
                 columns: vec!["number".into(), "title".into()],
                 rows: vec![vec![json!(2), json!("Two")]],
-                before_last: Vec::new(),
+                before_last,
             }),
-            last: vec![vec![json!(3), json!("Three"), json!("more text")]],
-        };
+            last: vec![vec![json!(last), json!("Last"), json!("more text")]],
+        }
+    }
+
+    #[test]
+    fn an_index_sits_between_the_rows_and_the_last_record_in_both_renderings() {
+        let data = indexed_table(None, Vec::new(), 3);
         let json_text = to_neutral_json(&sample(data.clone()));
         let (rows, index, last) = (
             json_text.find("\"rows\"").unwrap(),
@@ -450,17 +455,7 @@ mod tests {
 
     #[test]
     fn the_rows_before_the_last_follow_the_index_rows_in_both_renderings() {
-        let data = Data::Table {
-            columns: vec!["number".into(), "title".into(), "body".into()],
-            rows: vec![vec![json!(1), json!("One"), json!("long text")]],
-            first_left_out: None,
-            index: Some(RecordIndex {
-                columns: vec!["number".into(), "title".into()],
-                rows: vec![vec![json!(2), json!("Two")]],
-                before_last: vec![vec![json!(8), json!("Eight")], vec![json!(9), json!("Nine")]],
-            }),
-            last: vec![vec![json!(10), json!("Ten"), json!("more text")]],
-        };
+        let data = indexed_table(None, vec![vec![json!(8), json!("Eight")], vec![json!(9), json!("Nine")]], 10);
         let json_text = to_neutral_json(&sample(data.clone()));
         let back: Value = serde_json::from_str(&json_text).unwrap();
         assert_eq!(
@@ -469,6 +464,26 @@ mod tests {
         );
         let prose = render(&sample(data), RenderMode::Prose, "abc");
         assert!(prose.contains("\n[2,\"Two\"]\nbefore_last:\n[8,\"Eight\"]\n[9,\"Nine\"]\nlast: [10,"), "{prose}");
+    }
+
+    #[test]
+    fn the_first_records_left_out_values_follow_its_rows_in_both_renderings() {
+        let said: Map<String, Value> = serde_json::from_value(json!({"number": 1, "sha": "e88eab3d"})).unwrap();
+        let data = indexed_table(Some(said), Vec::new(), 3);
+        let json_text = to_neutral_json(&sample(data.clone()));
+        let (rows, said_at, index) = (
+            json_text.find("\"rows\"").unwrap(),
+            json_text.find("\"first_left_out\"").unwrap(),
+            json_text.find("\"index\"").unwrap(),
+        );
+        assert!(rows < said_at && said_at < index, "{json_text}");
+        let back: Value = serde_json::from_str(&json_text).unwrap();
+        assert_eq!(back["data"]["first_left_out"], json!({"number": 1, "sha": "e88eab3d"}));
+        let prose = render(&sample(data), RenderMode::Prose, "abc");
+        assert!(
+            prose.contains("long text\"]\nfirst_left_out: {\"number\":1,\"sha\":\"e88eab3d\"}\nindex: "),
+            "{prose}"
+        );
     }
 
     #[test]
