@@ -243,10 +243,10 @@ impl<'a> Describe<'a> {
                 format!("{} of {} {noun}", thousands(shown), thousands(self.total))
             };
             if let Some(index) = &index {
-                let ends = match (index.before_last.len(), last.is_empty()) {
-                    (0, _) => None,
-                    (n, false) => Some(format!("the {n} before the last")),
-                    (n, true) => Some(format!("the last {n}")),
+                // Rows before the last come only with the last records (`end_wanted`).
+                let ends = match index.before_last.len() {
+                    0 => None,
+                    n => Some(format!("the {n} before the last")),
                 };
                 let rows = match (index.rows.len(), ends) {
                     (n, None) => format!("the next {}", thousands(n as u64)),
